@@ -1,0 +1,10 @@
+"""chabudai's game rules: pure engines, no I/O, no discord, no Pillow.
+
+Each game is a package (``games.sixdice``, ``games.bluff``, ``games.nine``,
+``games.yahtzee``, ``games.sixtysix``) that follows the engine contract of
+:mod:`games.core`.
+"""
+
+from games.core import GAME_NAMES, Event, RuleError, engine
+
+__all__ = ["GAME_NAMES", "Event", "RuleError", "engine"]

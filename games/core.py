@@ -1,0 +1,661 @@
+"""The shared engine contract: errors, options, randomness, events and records.
+
+Every game package (``games/<name>/``) exposes the same module-level API
+(see :class:`Engine`), modelled on OpenSpiel's State/Observer split and
+python-chess's move text:
+
+- ``new_game(players, options, dealer, source) -> State``
+- ``legal_moves(state, player) -> list[str]`` (moves in the game's notation,
+  empty when that player may not move now)
+- ``apply(state, player, move: str) -> list[Event]`` — the only thing that
+  changes a state; an illegal move raises :class:`RuleError` and changes nothing
+- ``view(state, viewer: str | None) -> dict`` — what ``viewer`` may know
+  (``None`` = the public); JSON-able
+- ``to_json(state) -> dict`` / ``from_json(doc) -> State``
+- ``outcome(state) -> dict`` — the replay outcome of RULES.md "Game records"
+- ``is_finished(state) -> bool`` and ``to_move(state) -> list[str]``
+
+Randomness comes only from a :class:`Source`: scripted (records, tests) or
+seeded (:class:`SeededSource`, a SHA-256 stream that ``python -m games verify``
+can audit).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+SCHEMA_VERSION = 1
+GAME_NAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")
+
+# The 24 cards of Sixty-Six in notation: rank 9 T J Q K A + suit S H D C.
+RANKS = ("9", "T", "J", "Q", "K", "A")
+SUITS = ("S", "H", "D", "C")
+CARDS = tuple(r + s for s in SUITS for r in RANKS)
+
+
+# --------------------------------------------------------------------------
+# Errors
+
+
+class RuleError(ValueError):
+    """A move or a setting that the rules forbid.
+
+    ``key`` is a message key for the bot's catalogues (``"sixdice.stop_before_start"``),
+    ``args`` its placeholders. ``str(err)`` is a plain English sentence for
+    logs and the command-line tools.
+    """
+
+    def __init__(self, key: str, message: str | None = None, **args: Any) -> None:
+        self.key = key
+        self.args_ = dict(args)
+        self.message = message or key
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read (not a rule break: bad JSON, unknown game…)."""
+
+
+# --------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One house option of RULES.md.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. Values coming from
+    records or commands may be JSON booleans/integers, or the strings
+    ``"on"``/``"off"`` and digit strings.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    optional: bool = False  # an int option that may be ``None`` (= off)
+
+    def coerce(self, value: Any) -> Any:
+        bad = RuleError(
+            "option.bad_value",
+            f"option {self.name!r} cannot be {value!r}",
+            option=self.name,
+            value=str(value),
+        )
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("on", "off", "true", "false"):
+                return value.lower() in ("on", "true")
+            raise bad
+        if self.kind == "int":
+            if value is None or (isinstance(value, str) and value.lower() == "off"):
+                if self.optional:
+                    return None
+                raise bad
+            if isinstance(value, bool):
+                raise bad
+            if isinstance(value, str):
+                text = value.strip()
+                if not (text.lstrip("-").isdigit()):
+                    raise bad
+                value = int(text)
+            if not isinstance(value, int):
+                raise bad
+            if self.minimum is not None and value < self.minimum:
+                raise bad
+            if self.maximum is not None and value > self.maximum:
+                raise bad
+            return value
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise bad
+        raise AssertionError(self.kind)
+
+
+def parse_options(specs: Sequence[Option], raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validate house options against ``specs``, filling in defaults.
+
+    >>> specs = [Option("target", "int", 10000, minimum=1)]
+    >>> parse_options(specs, {"target": "5000"})
+    {'target': 5000}
+    >>> parse_options(specs, {"colour": 1})
+    Traceback (most recent call last):
+    ...
+    games.core.RuleError: unknown option 'colour'
+    """
+    by_name = {o.name: o for o in specs}
+    out = {o.name: o.default for o in specs}
+    for name, value in (raw or {}).items():
+        if name not in by_name:
+            raise RuleError("option.unknown", f"unknown option {name!r}", option=name)
+        out[name] = by_name[name].coerce(value)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened while applying a move.
+
+    ``visible_to`` is ``None`` for a public event, or the players who may see
+    it (a Bluff roller's dice). The bot writes public text only from public
+    events and views.
+    """
+
+    kind: str
+    player: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    visible_to: tuple[str, ...] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.visible_to is None
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"kind": self.kind, "player": self.player, "data": self.data}
+        if self.visible_to is not None:
+            doc["visible_to"] = list(self.visible_to)
+        return doc
+
+
+# --------------------------------------------------------------------------
+# Randomness
+
+
+class SourceExhausted(RuleError):
+    """A scripted source ran out of dice or decks (a broken record)."""
+
+
+class Source:
+    """Where a game's randomness comes from. Everything drawn is logged so a
+    finished game can be written as a record.
+
+    - ``roll(k)``: k die faces from the game's dice stream (logged in ``dice``).
+    - ``deck()``: a shuffled 24-card Sixty-Six deck (logged in ``decks``).
+    - ``mishap()``: Six Dice ``bowl_mishaps``: whether the roll just made had a
+      mishap (logged as 1-based roll numbers in ``mishaps``).
+    - ``aux_roll(k)`` / ``randbelow(n)``: choosing the first dealer/starter;
+      not part of records (a record names its dealer).
+    """
+
+    def __init__(self) -> None:
+        self.dice_log: list[int] = []
+        self.decks_log: list[list[str]] = []
+        self.mishaps_log: list[int] = []
+        self.rolls = 0  # number of roll() calls, for mishap numbering
+
+    # subclasses implement the _draw_* methods
+    def _draw_faces(self, k: int) -> list[int]:
+        raise NotImplementedError
+
+    def _draw_deck(self) -> list[str]:
+        raise NotImplementedError
+
+    def _draw_mishap(self, roll_number: int) -> bool:
+        raise NotImplementedError
+
+    def aux_roll(self, k: int) -> list[int]:
+        raise NotImplementedError
+
+    def randbelow(self, n: int) -> int:
+        raise NotImplementedError
+
+    def roll(self, k: int) -> list[int]:
+        faces = self._draw_faces(k)
+        self.dice_log.extend(faces)
+        self.rolls += 1
+        return faces
+
+    def deck(self) -> list[str]:
+        cards = self._draw_deck()
+        self.decks_log.append(list(cards))
+        return cards
+
+    def mishap(self) -> bool:
+        """Whether the latest roll (``self.rolls``) had a bowl mishap."""
+        hit = self._draw_mishap(self.rolls)
+        if hit:
+            self.mishaps_log.append(self.rolls)
+        return hit
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @staticmethod
+    def from_json(doc: Mapping[str, Any]) -> Source:
+        kind = doc.get("kind")
+        if kind == "scripted":
+            return ScriptedSource.from_json(doc)
+        if kind == "seeded":
+            return SeededSource.from_json(doc)
+        raise RecordError(f"unknown source kind {kind!r}")
+
+    def _log_json(self) -> dict[str, Any]:
+        return {
+            "dice_log": list(self.dice_log),
+            "decks_log": [list(d) for d in self.decks_log],
+            "mishaps_log": list(self.mishaps_log),
+            "rolls": self.rolls,
+        }
+
+    def _load_log(self, doc: Mapping[str, Any]) -> None:
+        self.dice_log = list(doc.get("dice_log", []))
+        self.decks_log = [list(d) for d in doc.get("decks_log", [])]
+        self.mishaps_log = list(doc.get("mishaps_log", []))
+        self.rolls = int(doc.get("rolls", 0))
+
+
+class ScriptedSource(Source):
+    """Randomness read from a record (or written by a test).
+
+    >>> src = ScriptedSource(dice=[6, 6, 3])
+    >>> src.roll(2), src.roll(1)
+    ([6, 6], [3])
+    """
+
+    def __init__(
+        self,
+        dice: Iterable[int] = (),
+        decks: Iterable[Sequence[str]] = (),
+        mishaps: Iterable[int] = (),
+        aux: Iterable[int] = (),
+    ) -> None:
+        super().__init__()
+        self.dice = list(dice)
+        self.decks = [list(d) for d in decks]
+        self.mishaps = sorted(set(mishaps))
+        self.aux = list(aux)
+        self.dice_pos = 0
+        self.deck_pos = 0
+        self.aux_pos = 0
+
+    def _draw_faces(self, k: int) -> list[int]:
+        if self.dice_pos + k > len(self.dice):
+            raise SourceExhausted("record.dice_exhausted", "the record's dice list ran out")
+        faces = self.dice[self.dice_pos : self.dice_pos + k]
+        self.dice_pos += k
+        return faces
+
+    def _draw_deck(self) -> list[str]:
+        if self.deck_pos >= len(self.decks):
+            raise SourceExhausted("record.decks_exhausted", "the record's decks list ran out")
+        cards = list(self.decks[self.deck_pos])
+        self.deck_pos += 1
+        return cards
+
+    def _draw_mishap(self, roll_number: int) -> bool:
+        return roll_number in self.mishaps
+
+    def aux_roll(self, k: int) -> list[int]:
+        if self.aux_pos + k > len(self.aux):
+            raise SourceExhausted("record.aux_exhausted", "no scripted dealer rolls left")
+        faces = self.aux[self.aux_pos : self.aux_pos + k]
+        self.aux_pos += k
+        return faces
+
+    def randbelow(self, n: int) -> int:
+        return (self.aux_roll(1)[0] - 1) % n
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "scripted",
+            "dice": self.dice,
+            "decks": self.decks,
+            "mishaps": self.mishaps,
+            "aux": self.aux,
+            "pos": [self.dice_pos, self.deck_pos, self.aux_pos],
+            **self._log_json(),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> ScriptedSource:
+        src = cls(doc["dice"], doc["decks"], doc["mishaps"], doc.get("aux", []))
+        src.dice_pos, src.deck_pos, src.aux_pos = doc["pos"]
+        src._load_log(doc)
+        return src
+
+
+class _Stream:
+    """Uniform integers from SHA-256(seed ':' label ':' counter), by rejection.
+
+    ``runs`` logs the bounds drawn, run-length encoded, so that a saved
+    state restores the stream exactly by drawing them again.
+    """
+
+    __slots__ = ("prefix", "counter", "buf", "pos", "runs")
+
+    def __init__(self, seed: str, label: str) -> None:
+        self.prefix = f"{seed}:{label}:".encode()
+        self.counter = 0
+        self.buf = b""
+        self.pos = 0
+        self.runs: list[list[int]] = []
+
+    def _byte(self) -> int:
+        if self.pos >= len(self.buf):
+            self.buf = hashlib.sha256(self.prefix + str(self.counter).encode()).digest()
+            self.counter += 1
+            self.pos = 0
+        b = self.buf[self.pos]
+        self.pos += 1
+        return b
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)``, ``1 <= n <= 65536``."""
+        if self.runs and self.runs[-1][0] == n:
+            self.runs[-1][1] += 1
+        else:
+            self.runs.append([n, 1])
+        if n <= 256:
+            limit = 256 - 256 % n
+            while True:
+                b = self._byte()
+                if b < limit:
+                    return b % n
+        limit = 65536 - 65536 % n
+        while True:
+            v = self._byte() << 8 | self._byte()
+            if v < limit:
+                return v % n
+
+    def restore(self, runs: Sequence[Sequence[int]]) -> None:
+        for n, count in runs:
+            for _ in range(count):
+                self.below(n)
+
+
+class SeededSource(Source):
+    """Randomness fixed in advance by a secret seed.
+
+    The hash :func:`seed_hash` is published when the game starts and the seed
+    when it ends; ``python -m games verify SEED HASH`` then shows that the
+    dice were determined before the first roll. Dice, decks, mishaps and the
+    dealer choice use separate streams, so the dice a seed produces do not
+    depend on the options.
+
+    >>> SeededSource("example").roll(6)
+    [4, 4, 4, 5, 2, 4]
+    """
+
+    def __init__(self, seed: str) -> None:
+        super().__init__()
+        self.seed = seed
+        self._dice = _Stream(seed, "dice")
+        self._decks = _Stream(seed, "decks")
+        self._mishap = _Stream(seed, "mishap")
+        self._aux = _Stream(seed, "aux")
+
+    def _draw_faces(self, k: int) -> list[int]:
+        return [1 + self._dice.below(6) for _ in range(k)]
+
+    def _draw_deck(self) -> list[str]:
+        cards = list(CARDS)
+        for i in range(len(cards) - 1, 0, -1):  # Fisher–Yates
+            j = self._decks.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        return cards
+
+    def _draw_mishap(self, roll_number: int) -> bool:
+        return self._mishap.below(100) == 0
+
+    def aux_roll(self, k: int) -> list[int]:
+        return [1 + self._aux.below(6) for _ in range(k)]
+
+    def randbelow(self, n: int) -> int:
+        return self._aux.below(n)
+
+    def _streams(self) -> tuple[_Stream, ...]:
+        return (self._dice, self._decks, self._mishap, self._aux)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "seeded",
+            "seed": self.seed,
+            "runs": [s.runs for s in self._streams()],
+            **self._log_json(),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> SeededSource:
+        src = cls(doc["seed"])
+        for stream, runs in zip(src._streams(), doc["runs"], strict=True):
+            stream.restore(runs)
+        src._load_log(doc)
+        return src
+
+
+def seed_hash(seed: str) -> str:
+    """The SHA-256 of a game seed, as published when the game starts.
+
+    >>> seed_hash("example")[:16]
+    '50d858e0985ecc7f'
+    """
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------
+# The engine contract
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What every ``games/<name>`` module provides (checked by a test)."""
+
+    NAME: str
+    OPTIONS: tuple[Option, ...]
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        dealer: str | None,
+        source: Source,
+    ) -> Any: ...
+
+    def legal_moves(self, state: Any, player: str) -> list[str]: ...
+
+    def apply(self, state: Any, player: str, move: str) -> list[Event]: ...
+
+    def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...
+
+    def to_json(self, state: Any) -> dict[str, Any]: ...
+
+    def from_json(self, doc: Mapping[str, Any]) -> Any: ...
+
+    def outcome(self, state: Any) -> dict[str, Any]: ...
+
+    def is_finished(self, state: Any) -> bool: ...
+
+    def to_move(self, state: Any) -> list[str]: ...
+
+
+def engine(name: str) -> Engine:
+    """The engine module of a game by its record name.
+
+    >>> engine("nine").NAME
+    'nine'
+    """
+    import importlib
+
+    if name not in GAME_NAMES:
+        raise RecordError(f"unknown game {name!r} (expected one of {', '.join(GAME_NAMES)})")
+    module: Any = importlib.import_module(f"games.{name}")
+    return module  # type: ignore[no-any-return]
+
+
+def split_move(text: str) -> list[str]:
+    """Split a move's notation into words (records split on white space)."""
+    return text.split()
+
+
+def check_player(players: Sequence[str], player: str) -> None:
+    if player not in players:
+        raise RuleError("move.not_a_player", f"{player!r} is not a player", player=player)
+
+
+# --------------------------------------------------------------------------
+# Records
+
+
+@dataclass
+class Record:
+    """A game record (RULES.md "Game records")."""
+
+    game: str
+    players: list[str]
+    dealer: str | None
+    options: dict[str, Any] = field(default_factory=dict)
+    dice: list[int] = field(default_factory=list)
+    decks: list[list[str]] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    mishaps: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "dealer": self.dealer,
+            "dice": self.dice,
+            "decks": self.decks,
+            "moves": self.moves,
+        }
+        if self.mishaps:
+            doc["mishaps"] = self.mishaps
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Record:
+        if not isinstance(doc, dict):
+            raise RecordError("a record is one JSON object")
+        game = doc.get("game")
+        if game not in GAME_NAMES:
+            raise RecordError(f"unknown game {game!r}")
+        players = doc.get("players")
+        if (
+            not isinstance(players, list)
+            or not players
+            or not all(isinstance(p, str) and p and not any(c.isspace() for c in p) for p in players)
+        ):
+            raise RecordError("'players' must be a non-empty list of names without spaces")
+        if len(set(players)) != len(players):
+            raise RecordError("'players' names a player twice")
+        dealer = doc.get("dealer")
+        if dealer is not None and dealer not in players:
+            raise RecordError(f"unknown player {dealer!r} as dealer")
+        options = doc.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError("'options' must be an object")
+        dice = doc.get("dice", [])
+        if not isinstance(dice, list) or not all(
+            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
+        ):
+            raise RecordError("'dice' must be a list of die faces 1–6")
+        decks = doc.get("decks", [])
+        if not isinstance(decks, list) or not all(
+            isinstance(d, list) and sorted(d) == sorted(CARDS) for d in decks
+        ):
+            raise RecordError("'decks' must be lists of the 24 cards, each exactly once")
+        moves = doc.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError("'moves' must be a list of strings")
+        mishaps = doc.get("mishaps", [])
+        if not isinstance(mishaps, list) or not all(
+            isinstance(m, int) and not isinstance(m, bool) and m >= 1 for m in mishaps
+        ):
+            raise RecordError("'mishaps' must be a list of roll numbers ≥ 1")
+        return cls(game, list(players), dealer, dict(options), dice, decks, moves, mishaps)
+
+
+class MoveBreak(Exception):
+    """A record's move broke a rule: carries the 1-based move number."""
+
+    def __init__(self, number: int, move: str, error: RuleError) -> None:
+        self.number = number
+        self.move = move
+        self.error = error
+        super().__init__(f"move {number} {move!r}: {error}")
+
+
+def replay(record: Record) -> Any:
+    """Replay a record to its final state; a rule break raises :class:`MoveBreak`."""
+    eng = engine(record.game)
+    source = ScriptedSource(record.dice, record.decks, record.mishaps)
+    try:
+        state = eng.new_game(record.players, record.options, record.dealer, source)
+    except SourceExhausted as err:
+        raise MoveBreak(0, "(deal)", err) from err
+    except RuleError as err:
+        raise RecordError(str(err)) from err
+    for number, text in enumerate(record.moves, start=1):
+        words = text.split()
+        if not words:
+            raise MoveBreak(number, text, RuleError("move.empty", "empty move"))
+        player, move = words[0], " ".join(words[1:])
+        try:
+            if player not in record.players:
+                raise RuleError("move.not_a_player", f"unknown player {player!r}", player=player)
+            eng.apply(state, player, move)
+        except RuleError as err:
+            raise MoveBreak(number, text, err) from err
+    return state
+
+
+def record_of(game: str, state: Any) -> Record:
+    """The record of a game so far, from a state that follows the
+    :class:`History` convention (``state.history`` and ``state.source``)."""
+    h: History = state.history
+    src: Source = state.source
+    return Record(
+        game=game,
+        players=list(h.players),
+        dealer=h.dealer,
+        options=dict(h.options),
+        dice=list(src.dice_log),
+        decks=[list(d) for d in src.decks_log],
+        moves=list(h.moves),
+        mishaps=list(src.mishaps_log),
+    )
+
+
+@dataclass
+class History:
+    """What a record needs besides the randomness: kept in every state."""
+
+    players: list[str]
+    options: dict[str, Any]
+    dealer: str | None
+    moves: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "options": dict(self.options),
+            "dealer": self.dealer,
+            "moves": list(self.moves),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> History:
+        return cls(list(doc["players"]), dict(doc["options"]), doc["dealer"], list(doc["moves"]))
+
+
+def dumps(doc: Any) -> str:
+    """Canonical JSON text (stable key order, UTF-8 kept)."""
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
