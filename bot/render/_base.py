@@ -1,0 +1,233 @@
+"""Shared drawing pieces: the font and its glyph coverage, colours, text
+helpers and PNG encoding. Loaded once at import; everything is cached."""
+
+from __future__ import annotations
+
+import io
+import struct
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+FONT_PATH = ASSETS / "fonts" / "ipaexg.ttf"
+
+# Pictures are designed 640 px wide. Discord shows an attachment at most
+# ~550 px wide, so the smallest text (17 px here) stays ≥ 14 px on screen.
+WIDTH = 640
+SMALL = 17
+BODY = 20
+LARGE = 26
+HUGE = 40
+
+# Colours: a dark wooden table (ちゃぶ台) that reads on Discord's dark and
+# light themes alike, cream ink, paper for score sheets.
+Color = tuple[int, int, int]
+TABLE: Color = (74, 50, 36)
+TABLE_EDGE: Color = (120, 86, 58)
+PANEL: Color = (58, 39, 28)
+INK: Color = (247, 238, 222)
+INK_DIM: Color = (196, 178, 156)
+PAPER: Color = (250, 246, 236)
+PAPER_LINE: Color = (200, 190, 170)
+PAPER_INK: Color = (40, 32, 26)
+PAPER_DIM: Color = (150, 140, 128)
+RED: Color = (214, 40, 40)
+GOLD: Color = (244, 190, 60)
+GREEN: Color = (96, 200, 120)
+BLUE: Color = (110, 170, 250)
+HILITE: Color = (255, 214, 102)
+
+# Player colours for charts (Okabe–Ito, colour-blind safe, plus two more).
+PLAYER_COLOURS: tuple[Color, ...] = (
+    (230, 159, 0),
+    (86, 180, 233),
+    (0, 158, 115),
+    (240, 228, 66),
+    (213, 94, 0),
+    (204, 121, 167),
+    (255, 255, 255),
+    (160, 160, 160),
+)
+
+PLACEHOLDER = "□"
+
+
+def _read_cmap(path: Path) -> frozenset[int]:
+    """The code points the font maps to a glyph (cmap formats 4 and 12)."""
+    data = path.read_bytes()
+    num_tables = struct.unpack_from(">H", data, 4)[0]
+    cmap_off = -1
+    for i in range(num_tables):
+        tag, _chk, off, _len = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        if tag == b"cmap":
+            cmap_off = off
+    if cmap_off < 0:
+        return frozenset()
+    _ver, n = struct.unpack_from(">HH", data, cmap_off)
+    points: set[int] = set()
+    for i in range(n):
+        _pid, _eid, off = struct.unpack_from(">HHI", data, cmap_off + 4 + 8 * i)
+        sub = cmap_off + off
+        fmt = struct.unpack_from(">H", data, sub)[0]
+        if fmt == 4:
+            segx2 = struct.unpack_from(">H", data, sub + 6)[0]
+            seg = segx2 // 2
+            ends = struct.unpack_from(f">{seg}H", data, sub + 14)
+            starts = struct.unpack_from(f">{seg}H", data, sub + 16 + segx2)
+            deltas = struct.unpack_from(f">{seg}h", data, sub + 16 + 2 * segx2)
+            ro_pos = sub + 16 + 3 * segx2
+            offs = struct.unpack_from(f">{seg}H", data, ro_pos)
+            for k in range(seg):
+                for c in range(starts[k], ends[k] + 1):
+                    if c == 0xFFFF:
+                        continue
+                    if offs[k] == 0:
+                        gid = (c + deltas[k]) & 0xFFFF
+                    else:
+                        at = ro_pos + 2 * k + offs[k] + 2 * (c - starts[k])
+                        gid = struct.unpack_from(">H", data, at)[0]
+                        if gid:
+                            gid = (gid + deltas[k]) & 0xFFFF
+                    if gid:
+                        points.add(c)
+        elif fmt == 12:
+            ngroups = struct.unpack_from(">I", data, sub + 12)[0]
+            for g in range(ngroups):
+                s, e, gid = struct.unpack_from(">III", data, sub + 16 + 12 * g)
+                for c in range(s, e + 1):
+                    if gid + (c - s):
+                        points.add(c)
+    return frozenset(points)
+
+
+COVERED: frozenset[int] = _read_cmap(FONT_PATH)
+
+
+@lru_cache(maxsize=None)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The shipped Japanese + Latin font (IPAex Gothic) at ``size`` px."""
+    return ImageFont.truetype(str(FONT_PATH), size)
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every character the font lacks (emoji…) replaced by □.
+
+    Variation selectors, zero-width joiners and other invisible format
+    characters are dropped, so an emoji sequence becomes one placeholder.
+    """
+    out: list[str] = []
+    joined = False  # the last character was a zero-width joiner
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if joined and ord(ch) not in COVERED:
+            joined = False
+            continue  # 👨‍👩‍👧 is one picture, so one placeholder
+        joined = ch == "\u200d"
+        if cat in ("Cf", "Mn") and ord(ch) not in COVERED:
+            continue  # ZWJ, variation selectors, combining marks we cannot draw
+        if cat == "Cc":
+            out.append(" ")
+        elif ord(ch) in COVERED or ch == " ":
+            out.append(ch)
+        elif ord(ch) >= 0x1F3FB and ord(ch) <= 0x1F3FF:
+            continue  # skin-tone modifiers join the emoji before them
+        else:
+            out.append(PLACEHOLDER)
+    return "".join(out)
+
+
+def text_width(text: str, size: int) -> int:
+    return int(font(size).getlength(text))
+
+
+def fit(text: str, size: int, width: int) -> str:
+    """``text`` (already safe) shortened with … to fit ``width`` px."""
+    if text_width(text, size) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid] + "…", size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "…"
+
+
+def name(text: str, size: int, width: int) -> str:
+    """A player name made drawable and shortened to ``width`` px."""
+    return fit(safe_text(text), size, width)
+
+
+def draw_text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: Color,
+    anchor: str = "la",
+    bold: bool = False,
+) -> None:
+    """Draw ``text`` (already safe); ``bold`` strokes it in its own colour."""
+    d.text(
+        xy,
+        text,
+        font=font(size),
+        fill=fill,
+        anchor=anchor,
+        stroke_width=1 if bold else 0,
+        stroke_fill=fill if bold else None,
+    )
+
+
+def canvas(height: int, width: int = WIDTH, colour: Color = TABLE) -> Image.Image:
+    """A fresh opaque picture with the table background and a thin edge."""
+    img = Image.new("RGB", (width, height), colour)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, width - 1, height - 1), outline=TABLE_EDGE, width=3)
+    return img
+
+
+def encode(img: Image.Image, colours: int = 128) -> bytes:
+    """PNG bytes: quantised to a small palette (fast to encode, small file)."""
+    pal = img.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, "PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def pill(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: Color,
+    ink: Color = PAPER_INK,
+) -> int:
+    """A rounded label with its top-left at ``xy``; returns its width."""
+    w = text_width(text, size) + size
+    h = size + 8
+    x, y = xy
+    d.rounded_rectangle((x, y, x + w, y + h), h // 2, fill=fill)
+    d.text((x + w / 2, y + h / 2), text, font=font(size), fill=ink, anchor="mm")
+    return w
+
+
+def coin(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
+    """A gold token."""
+    x, y = centre
+    d.ellipse((x - r, y - r, x + r, y + r), fill=GOLD, outline=(150, 110, 30), width=2)
+    d.ellipse((x - r * 0.45, y - r * 0.45, x + r * 0.45, y + r * 0.45), outline=(190, 140, 40), width=2)
+
+
+def supersampled(size: tuple[int, int], factor: int = 3) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """An RGBA scratch picture ``factor`` times larger, for smooth sprites."""
+    img = Image.new("RGBA", (size[0] * factor, size[1] * factor), (0, 0, 0, 0))
+    return img, ImageDraw.Draw(img)
+
+
+def shrink(img: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return img.resize(size, Image.Resampling.LANCZOS)

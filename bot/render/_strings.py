@@ -1,0 +1,131 @@
+"""The few words the pictures and their alt texts need, in English and
+Japanese. (A later i18n issue moves these into the bot's catalogues.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "nine": "Nine",
+        "sixdice": "Six Dice",
+        "bluff": "Bluff dice",
+        "yahtzee": "Yahtzee",
+        "sixtysix": "Sixty-Six",
+        "turn": "{player}'s turn",
+        "rolled": "{player} rolled {dice} ({total})",
+        "rolled_plain": "{player} rolled {dice}",
+        "tokens": "tokens",
+        "agari": "Out",
+        "dobon": "Dobon",
+        "one_dobon": "1 Dobon",
+        "forfeit": "Left",
+        "buta": "Buta!",
+        "hot_dice": "Hot dice!",
+        "started": "started",
+        "not_started": "not started",
+        "turn_total": "Turn total",
+        "score": "score",
+        "winner": "Winner",
+        "result": "Result",
+        "settlement": "Settlement",
+        "game_over": "Game over",
+        "points": "points",
+        "total": "Total",
+        "upper": "Upper",
+        "bonus": "Bonus",
+        "lower": "Lower",
+        "yahtzee_bonus": "Yahtzee bonus",
+        "round": "Round {n}/{of}",
+        "talon": "Talon",
+        "talon_closed": "Closed",
+        "talon_empty": "Talon empty",
+        "trump": "Trump",
+        "tricks": "tricks",
+        "hand_of": "{player}'s hand",
+        "cup": "Cup",
+        "announced": "{player} announced {value}",
+        "no_announce": "No announcement yet",
+        "revealed": "Revealed: {dice}",
+        "bluff_called": "{player} was bluffing!",
+        "wrong_call": "{player} was wrong to reveal",
+        "losses": "losses",
+        "your_dice": "Your dice under the cup",
+        "not_seen": "You have not looked",
+        "over_time": "Score over the game",
+        "multiplier": "×{n}",
+        "left": "left",
+        "waiting": "waiting",
+        "doubles": "doubles",
+        "wins": "{player} wins",
+        "face_up": "{n} face up",
+    },
+    "ja": {
+        "nine": "ナイン",
+        "sixdice": "シックスダイス",
+        "bluff": "ブラフダイス",
+        "yahtzee": "ヤッツィー",
+        "sixtysix": "シックスティー・シックス",
+        "turn": "{player} の番",
+        "rolled": "{player} の出目 {dice}（{total}）",
+        "rolled_plain": "{player} の出目 {dice}",
+        "tokens": "トークン",
+        "agari": "上がり",
+        "dobon": "ドボン",
+        "one_dobon": "1ドボン",
+        "forfeit": "退席",
+        "buta": "ブタ！",
+        "hot_dice": "振りきり！",
+        "started": "スタート済",
+        "not_started": "未スタート",
+        "turn_total": "このターン",
+        "score": "得点",
+        "winner": "勝者",
+        "result": "結果",
+        "settlement": "清算",
+        "game_over": "ゲーム終了",
+        "points": "点",
+        "total": "合計",
+        "upper": "上段",
+        "bonus": "ボーナス",
+        "lower": "下段",
+        "yahtzee_bonus": "ヤッツィーボーナス",
+        "round": "ラウンド {n}/{of}",
+        "talon": "山札",
+        "talon_closed": "クローズ",
+        "talon_empty": "山札なし",
+        "trump": "切り札",
+        "tricks": "トリック",
+        "hand_of": "{player} の手札",
+        "cup": "カップ",
+        "announced": "{player} の宣言 {value}",
+        "no_announce": "まだ宣言なし",
+        "revealed": "公開: {dice}",
+        "bluff_called": "{player} のブラフ！",
+        "wrong_call": "{player} の見破り失敗",
+        "losses": "負け",
+        "your_dice": "カップの中のあなたのダイス",
+        "not_seen": "まだ見ていません",
+        "over_time": "得点の推移",
+        "multiplier": "×{n}",
+        "left": "残り",
+        "waiting": "待機中",
+        "doubles": "ゾロ目",
+        "wins": "{player} の勝ち",
+        "face_up": "表 {n}",
+    },
+}
+
+
+def tr(lang: str, key: str, **args: Any) -> str:
+    """The string ``key`` in ``lang`` (English when unknown), formatted."""
+    table = STRINGS.get(lang, STRINGS["en"])
+    text = table.get(key) or STRINGS["en"][key]
+    return text.format(**args) if args else text
+
+
+def alt(parts: list[str], lang: str) -> str:
+    """Alt text from sentences, within Discord's 1024-character limit."""
+    sep = "" if lang == "ja" else " "
+    text = sep.join(p for p in parts if p)
+    return text if len(text) <= 1000 else text[:999] + "…"
