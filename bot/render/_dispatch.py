@@ -9,11 +9,11 @@ from PIL import Image
 
 from bot.render import Picture
 from bot.render import _base as b
-from bot.render import nine
+from bot.render import nine, sixdice
 
 Renderer = Callable[[dict[str, Any], str], tuple[Image.Image, str]]
 
-TABLES: dict[str, Renderer] = {"nine": nine.table}
+TABLES: dict[str, Renderer] = {"nine": nine.table, "sixdice": sixdice.table}
 HANDS: dict[str, Renderer] = {}
 
 

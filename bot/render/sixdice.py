@@ -1,0 +1,214 @@
+"""Six Dice (シックスダイス): a top view of the donburi bowl with the dice in
+it, the dice set aside beside it, the turn total and every player's score
+with a started mark; ブタ, ドボン and 振りきり get a stamp across the bowl."""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.render import _base as b
+from bot.render._dice import paste_die
+from bot.render._strings import alt, tr
+
+HEIGHT = 430
+BOWL_C = (206, 222)
+BOWL_R = 192
+DIE = 50
+PANEL_X = 412
+
+
+@lru_cache(maxsize=1)
+def bowl() -> Image.Image:
+    """The donburi seen from above: white glaze, indigo rim band, a deep
+    shaded well. Drawn once, supersampled."""
+    f = 3
+    size = BOWL_R * 2
+    img, d = b.supersampled((size + 12, size + 12), f)
+    c = (size + 12) * f / 2
+    r = BOWL_R * f
+
+    def circle(rad: float, **kw: Any) -> None:
+        d.ellipse((c - rad, c - rad + 4 * f, c + rad, c + rad + 4 * f), **kw) if kw.pop(
+            "shadow", False
+        ) else d.ellipse((c - rad, c - rad, c + rad, c + rad), **kw)
+
+    circle(r + 2 * f, fill=(0, 0, 0, 110), shadow=True)
+    circle(r, fill=(244, 242, 236, 255), outline=(180, 176, 168, 255), width=2 * f)
+    circle(r * 0.93, fill=(38, 64, 128, 255))  # indigo band on the rim
+    circle(r * 0.885, fill=(244, 242, 236, 255))
+    # 雷文-like ticks on the band
+    for k in range(48):
+        a = 2 * math.pi * k / 48
+        x0, y0 = c + math.cos(a) * r * 0.89, c + math.sin(a) * r * 0.89
+        x1, y1 = c + math.cos(a) * r * 0.925, c + math.sin(a) * r * 0.925
+        d.line((x0, y0, x1, y1), fill=(244, 242, 236, 255), width=f)
+    # the well: shades darker toward its centre
+    steps = 24
+    for k in range(steps):
+        t = k / steps
+        rad = r * (0.84 - 0.5 * t)
+        shade = int(236 - 40 * t)
+        circle(rad, fill=(shade, shade - 2, shade - 8, 255))
+    return b.shrink(img, (size + 12, size + 12))
+
+
+def _slots(n: int, seed: int) -> list[tuple[float, float, int]]:
+    """Where ``n`` dice lie in the bowl: jittered hexagonal slots, the same
+    for the same roll (a pure function of the roll number)."""
+    rng = random.Random(seed * 7919 + n)
+    base = [(0.0, -20.0)] + [
+        (78 * math.cos(k * 1.0472 + 0.5), 78 * math.sin(k * 1.0472 + 0.5) - 20) for k in range(6)
+    ]
+    picks = rng.sample(range(7), n) if n <= 7 else list(range(n))
+    out = []
+    for i in picks:
+        x, y = base[i]
+        out.append(
+            (BOWL_C[0] + x + rng.uniform(-10, 10), BOWL_C[1] + y + rng.uniform(-10, 10), rng.randrange(-40, 41, 5))
+        )
+    return out
+
+
+def _stamp(img: Image.Image, text: str, colour: b.Color) -> None:
+    """A tilted hanko-style stamp across the bowl."""
+    size = 64 if len(text) <= 5 else 44
+    w = b.text_width(text, size) + 40
+    h = size + 34
+    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+    d.rounded_rectangle((3, 3, w - 4, h - 4), 14, fill=(255, 250, 240, 225), outline=colour + (255,), width=6)
+    d.text((w / 2, h / 2), text, font=b.font(size), fill=colour + (255,), anchor="mm", stroke_width=1, stroke_fill=colour + (255,))
+    layer = layer.rotate(12, resample=Image.Resampling.BICUBIC, expand=True)
+    img.paste(layer, (round(BOWL_C[0] - layer.width / 2), round(BOWL_C[1] + 100 - layer.height / 2)), layer)
+
+
+def _remove(dice: list[int], taken: list[int]) -> list[int]:
+    rest = list(dice)
+    for t in taken:
+        if t in rest:
+            rest.remove(t)
+    return rest
+
+
+def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+    players: list[str] = list(view.get("order") or view["players"])
+    height = max(HEIGHT, 236 + 32 * len(players) + 12)
+    img = b.canvas(height)
+    d = ImageDraw.Draw(img)
+    bw = bowl()
+    img.paste(bw, (BOWL_C[0] - bw.width // 2, BOWL_C[1] - bw.height // 2), bw)
+    turn = view.get("turn_player")
+    last = view.get("last_roll")
+    roll = view.get("roll")
+    set_aside: list[dict[str, Any]] = list(view.get("set_aside") or [])
+    stamp: tuple[str, b.Color] | None = None
+    in_bowl: list[int] = []
+    style = "normal"
+    caption = ""
+    if roll:
+        in_bowl = list(roll)
+    elif last and last.get("player") == turn and last.get("result") == "score" and not view.get("hot_dice"):
+        taken = set_aside[-1]["dice"] if set_aside else []
+        in_bowl = _remove(list(last["dice"]), list(taken))
+        style = "aside"  # left in the bowl, waiting for roll or stop
+    elif last and last.get("result") in ("dobon", "buta", "shonben", "gucchon"):
+        in_bowl = list(last["dice"])
+        result = last["result"]
+        caption = b.name(last["player"], b.BODY, 300)
+        if result == "dobon":
+            stamp = (tr(lang, "dobon"), (40, 90, 200))
+        else:
+            stamp = (tr(lang, "buta"), b.RED)
+    if view.get("hot_dice"):
+        stamp = (tr(lang, "hot_dice"), (200, 140, 0))
+    number = int(last["number"]) if last else 0
+    slots = _slots(len(in_bowl), number)
+    mishap = last.get("result") if last and in_bowl and last.get("result") in ("shonben", "gucchon") else None
+    for k, face in enumerate(in_bowl):
+        x, y, ang = slots[k] if k < len(slots) else (BOWL_C[0], BOWL_C[1], 0)
+        if mishap == "shonben" and k == len(in_bowl) - 1:
+            x, y = BOWL_C[0] + 150, BOWL_C[1] + 170  # jumped out of the bowl
+        if mishap == "gucchon" and k == 1:
+            x, y = slots[0][0] + 14, slots[0][1] - 16  # stacked on another die
+        paste_die(img, face, DIE, (x, y), style, ang)
+    if stamp:
+        _stamp(img, *stamp)
+    if mishap:
+        b.draw_text(d, (BOWL_C[0], height - 22), tr(lang, mishap), b.SMALL, b.HILITE, anchor="mm")
+    if caption:
+        b.draw_text(d, (16, 14), caption, b.BODY, b.INK)
+    # right panel: title, whose turn, turn total, set-aside dice, scores
+    x = PANEL_X
+    b.draw_text(d, (x, 12), tr(lang, "sixdice"), b.LARGE, b.INK, bold=True)
+    if view.get("finished"):
+        who = view.get("winner")
+        sub = tr(lang, "wins", player=b.name(who, b.BODY, 160)) if who else tr(lang, "game_over")
+        b.draw_text(d, (x, 48), sub, b.BODY, b.HILITE)
+    elif turn:
+        b.draw_text(d, (x, 48), tr(lang, "turn", player=b.name(turn, b.BODY, 170)), b.BODY, b.INK_DIM)
+    b.draw_text(d, (x, 84), tr(lang, "turn_total"), b.SMALL, b.INK_DIM)
+    b.draw_text(d, (b.WIDTH - 18, 78), f"{view.get('turn_total', 0):,}", b.HUGE, b.HILITE, anchor="ra", bold=True)
+    # set-aside groups in a flowing row, points under each group
+    gx, gy = x, 134
+    for g in set_aside:
+        n = len(g["dice"])
+        if gx + n * 32 > b.WIDTH - 12:
+            gx, gy = x, gy + 56
+        for k, face in enumerate(g["dice"]):
+            paste_die(img, face, 30, (gx + 15 + 32 * k, gy + 15), "kept")
+        b.draw_text(d, (gx + n * 16, gy + 34), f"+{g['points']}", b.SMALL, b.INK, anchor="ma")
+        gx += n * 32 + 8
+    if not set_aside and not roll and not view.get("finished"):
+        b.draw_text(d, (x, gy + 4), tr(lang, "to_roll", n=view.get("dice_left", 6)), b.SMALL, b.INK_DIM)
+    sy = max(236, gy + 62)
+    if view.get("ending") and not view.get("finished"):
+        b.draw_text(d, (x, sy - 26), tr(lang, "final_round"), b.SMALL, b.HILITE)
+    scores: dict[str, int] = view.get("scores", {})
+    started: dict[str, bool] = view.get("started", {})
+    gifts: dict[str, int] = view.get("gifts", {})
+    left = set(view.get("forfeited") or [])
+    for i, p in enumerate(players):
+        y = sy + 32 * i
+        if p == turn:
+            d.rounded_rectangle((x - 8, y - 2, b.WIDTH - 8, y + 28), 6, fill=(104, 74, 52))
+        mark_c = b.GREEN if started.get(p) else (150, 140, 130)
+        if started.get(p):
+            d.ellipse((x, y + 6, x + 14, y + 20), fill=mark_c)
+        else:
+            d.ellipse((x, y + 6, x + 14, y + 20), outline=mark_c, width=2)
+        ink = b.INK_DIM if p in left else b.INK
+        nm = b.name(p, b.SMALL, 112 if not gifts.get(p) else 90)
+        b.draw_text(d, (x + 20, y + 13), nm, b.SMALL, ink, anchor="lm")
+        if gifts.get(p):
+            b.draw_text(d, (x + 114, y + 13), "祝", b.SMALL, b.GOLD, anchor="lm")
+        sc = scores.get(p, 0)
+        b.draw_text(d, (b.WIDTH - 16, y + 13), f"{sc:,}", b.BODY, b.RED if sc < 0 else ink, anchor="rm", bold=True)
+    return img, _alt(view, lang, in_bowl, stamp)
+
+
+def _alt(view: dict[str, Any], lang: str, in_bowl: list[int], stamp: tuple[str, b.Color] | None) -> str:
+    end = "." if lang == "en" else "。"
+    parts = [tr(lang, "sixdice") + end]
+    turn = view.get("turn_player")
+    last = view.get("last_roll")
+    if view.get("finished") and view.get("winner"):
+        parts.append(tr(lang, "wins", player=view["winner"]) + end)
+    elif turn:
+        parts.append(tr(lang, "turn", player=turn) + end)
+    if last and in_bowl:
+        parts.append(tr(lang, "rolled_plain", player=last["player"], dice=" ".join(map(str, in_bowl))) + end)
+    if stamp:
+        parts.append(stamp[0] + ("" if stamp[0][-1] in "!！" else end))
+    aside = [str(x) for g in view.get("set_aside") or [] for x in g["dice"]]
+    if aside:
+        parts.append(f"{tr(lang, 'set_aside')}: {' '.join(aside)}" + end)
+    parts.append(f"{tr(lang, 'turn_total')}: {view.get('turn_total', 0)}" + end)
+    for p in view.get("order") or view["players"]:
+        mark = tr(lang, "started" if view["started"].get(p) else "not_started")
+        parts.append(f"{p} {view['scores'].get(p, 0)} ({mark})" + (";" if lang == "en" else "。"))
+    return alt(parts, lang)
