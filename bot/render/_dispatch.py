@@ -9,11 +9,11 @@ from PIL import Image
 
 from bot.render import Picture
 from bot.render import _base as b
-from bot.render import nine, sixdice
+from bot.render import nine, sixdice, yahtzee
 
 Renderer = Callable[[dict[str, Any], str], tuple[Image.Image, str]]
 
-TABLES: dict[str, Renderer] = {"nine": nine.table, "sixdice": sixdice.table}
+TABLES: dict[str, Renderer] = {"nine": nine.table, "sixdice": sixdice.table, "yahtzee": yahtzee.table}
 HANDS: dict[str, Renderer] = {}
 
 
