@@ -1,0 +1,13 @@
+"""chabudai's Discord application (discord.py): the only layer with I/O.
+
+- :mod:`bot.app` builds the bot (``create_bot``), shared by ``python -m bot``,
+  the tests and a sandbox.
+- :mod:`bot.store` is the database (aiosqlite, numbered migrations); all SQL
+  lives there.
+- :mod:`bot.tables` is the one path every press and command goes through:
+  load → check actor → apply → commit → present.
+- :mod:`bot.ui` holds slash commands, components and one small module per game
+  mapping a view and the legal moves to buttons and selects.
+- :mod:`bot.i18n` holds every user-facing string (``en`` and ``ja``).
+- :mod:`bot.render` draws the pictures (Pillow), pure functions of views.
+"""

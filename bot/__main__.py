@@ -1,0 +1,77 @@
+"""``python -m bot`` / ``chabudai``: run the bot.
+
+Reads ``DISCORD_TOKEN`` (required) and ``CHABUDAI_DB`` (default
+``data/chabudai.sqlite3``) from the environment or a ``.env`` file.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+DEFAULT_DB = "data/chabudai.sqlite3"
+
+NO_TOKEN = """\
+chabudai: DISCORD_TOKEN is not set.
+
+Create a bot at https://discord.com/developers/applications (New Application →
+Bot → Reset Token), copy its token, and put it in the environment or in a .env
+file next to where you run the bot:
+
+    DISCORD_TOKEN=your-token-here
+
+Then invite the bot with the "bot" and "applications.commands" scopes
+(OAuth2 → URL Generator) and run `python -m bot` again.
+"""
+
+
+class _Redact(logging.Filter):
+    """Never let a token reach a log line, whatever logs it."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if any(s in message for s in self.secrets):
+            for s in self.secrets:
+                message = message.replace(s, "[redacted]")
+            record.msg, record.args = message, None
+        return True
+
+
+def setup_logging(token: str) -> None:
+    level = os.environ.get("CHABUDAI_LOG_LEVEL", "INFO").upper()
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(_Redact([token]))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the bot; exit 2 without a token."""
+    from dotenv import load_dotenv
+
+    load_dotenv()
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        sys.stderr.write(NO_TOKEN)
+        return 2
+    setup_logging(token)
+    from bot.app import create_bot
+    from bot.store import Store
+
+    path = os.environ.get("CHABUDAI_DB", DEFAULT_DB)
+    logging.getLogger("chabudai").info("database: %s", path)
+    bot = create_bot(Store(path))
+    bot.run(token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Building the bot: ``create_bot(store, …)`` for ``python -m bot``, the
+tests and the sandbox alike."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot.store import Store
+from bot.tables import TableService
+from bot.ui.commands import Tables
+from bot.ui.components import DYNAMIC_ITEMS
+from games.core import SeededSource, Source
+
+log = logging.getLogger(__name__)
+
+
+class ChabudaiBot(commands.Bot):
+    """The bot: a store, the table service, the commands and the components."""
+
+    def __init__(self, tables: TableService, *, sync_commands: bool = True) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.tables = tables
+        self.sync_commands = sync_commands
+
+    async def setup_hook(self) -> None:
+        store = self.tables.store
+        if store._db is None:
+            await store.open()
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(Tables(self))
+        if self.sync_commands:
+            await self.tree.sync()
+        live = await store.live_tables()
+        log.info("ready to serve %d live table(s)", len(live))
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            await self.tables.store.close()
+
+
+def create_bot(
+    store: Store,
+    *,
+    clock: Callable[[], float] = time.time,
+    seed_factory: Callable[[], str] | None = None,
+    source_factory: Callable[[str], Source] = SeededSource,
+    sync_commands: bool = True,
+) -> ChabudaiBot:
+    """A ready-to-start bot around ``store`` (opened and migrated in ``setup_hook``).
+
+    ``clock`` (unix seconds), ``seed_factory`` (a fresh secret seed per game)
+    and ``source_factory`` (seed → dice source) are injected so tests and the
+    sandbox can script time and dice.
+    """
+    service = TableService(store, clock=clock, seed_factory=seed_factory, source_factory=source_factory)
+    return ChabudaiBot(service, sync_commands=sync_commands)

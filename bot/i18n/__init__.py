@@ -1,0 +1,87 @@
+"""Every user-facing string, from the ``en`` and ``ja`` catalogues.
+
+``t(key, locale, **args)`` looks the key up in the catalogue of ``locale``
+(``"ja"``, ``"en-US"``, a :class:`discord.Locale` …), falls back to English,
+then to the key itself, and fills ``{placeholders}``. :func:`rule_error`
+translates a :class:`games.core.RuleError` (fallback: its English message).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from games.core import RuleError
+
+LANGS = ("en", "ja")
+DEFAULT = "en"
+_DIR = Path(__file__).parent
+_PLACEHOLDER = re.compile(r"\{(\w+)(?::[^}]*)?\}")
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """The catalogue of one language (``key → template``)."""
+    with open(_DIR / f"{lang}.json", encoding="utf-8") as f:
+        data: dict[str, str] = json.load(f)
+    return data
+
+
+def lang_of(locale: Any) -> str:
+    """The catalogue language for a Discord locale (``"ja"`` → ja, else en).
+
+    >>> lang_of("ja"), lang_of("en-US"), lang_of(None)
+    ('ja', 'en', 'en')
+    """
+    if locale is None:
+        return DEFAULT
+    text = str(getattr(locale, "value", locale))
+    base = text.split("-")[0].lower()
+    return base if base in LANGS else DEFAULT
+
+
+class _Missing:
+    """A placeholder nobody filled: shown as ``{name}``, whatever its format."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __format__(self, spec: str) -> str:
+        return "{" + self.key + "}"
+
+
+class _Args(dict[str, Any]):
+    def __missing__(self, key: str) -> _Missing:
+        return _Missing(key)
+
+
+def has(key: str, locale: Any = DEFAULT) -> bool:
+    """Whether ``key`` exists in the catalogue of ``locale`` (or English)."""
+    return key in catalogue(lang_of(locale)) or key in catalogue(DEFAULT)
+
+
+def t(key: str, locale: Any = DEFAULT, **args: Any) -> str:
+    """The text of ``key`` in ``locale`` with ``args`` filled in.
+
+    >>> t("error.not_your_turn", "en")
+    'It is not your turn.'
+    """
+    lang = lang_of(locale)
+    template = catalogue(lang).get(key) or catalogue(DEFAULT).get(key) or key
+    try:
+        return template.format_map(_Args(args))
+    except (ValueError, TypeError, KeyError, IndexError):
+        # a value of an unexpected type for its format: show it plainly
+        return _PLACEHOLDER.sub(lambda m: str(args.get(m.group(1), m.group(0))), template)
+
+
+def rule_error(err: RuleError, locale: Any = DEFAULT) -> str:
+    """A rule break in the user's language; the English message if the
+    catalogues do not know its key."""
+    key = "rule." + err.key
+    if has(key, locale):
+        return t(key, locale, **err.args_)
+    return err.message

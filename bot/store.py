@@ -1,0 +1,529 @@
+"""The database: aiosqlite on a local file (WAL), numbered migrations.
+
+All SQL of the bot lives in this module. A live game is one row of
+``tables``; every write to it is a versioned read-modify-write
+(``UPDATE … WHERE id=? AND version=?``) so a stale or duplicate press, or a
+second process, can never overwrite a newer state. Finished games move to
+``results`` (record, outcome, settlement) and ``result_players`` (one row per
+seat, for leaderboards and statistics).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+# Migration N brings the schema from version N-1 to N. Never edit a released
+# migration: add the next one.
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE tables (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        message_id  INTEGER,
+        game        TEXT NOT NULL,
+        phase       TEXT NOT NULL,            -- lobby | playing
+        host_id     INTEGER NOT NULL,
+        seats       TEXT NOT NULL,            -- JSON list of {"id", "name", "bot"}
+        options     TEXT NOT NULL,            -- JSON house options
+        state       TEXT,                     -- JSON engine state (null in the lobby)
+        ui          TEXT NOT NULL DEFAULT '{}',  -- JSON UI state (held dice, log…)
+        seed        TEXT,                     -- secret until the game ends
+        version     INTEGER NOT NULL DEFAULT 0,
+        deadline    REAL,                     -- turn clock (unix seconds), null = none
+        created_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX tables_channel ON tables(channel_id);
+    CREATE INDEX tables_deadline ON tables(deadline) WHERE deadline IS NOT NULL;
+    CREATE TABLE results (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id    INTEGER NOT NULL,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        game        TEXT NOT NULL,
+        record      TEXT NOT NULL,            -- JSON games.core.Record
+        outcome     TEXT NOT NULL,            -- JSON engine outcome
+        settlement  TEXT NOT NULL,            -- JSON user id -> points
+        seed        TEXT,
+        has_bots    INTEGER NOT NULL DEFAULT 0,
+        finished_at REAL NOT NULL
+    );
+    CREATE TABLE result_players (
+        result_id   INTEGER NOT NULL REFERENCES results(id),
+        user_id     INTEGER NOT NULL,
+        guild_id    INTEGER,
+        game        TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        rank        INTEGER NOT NULL,         -- 1 = winner
+        won         INTEGER NOT NULL,
+        points      INTEGER NOT NULL,         -- settlement points (Yahtzee: total)
+        best        INTEGER,                  -- best Yahtzee total / best Six Dice turn / …
+        rated       INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    );
+    CREATE INDEX result_players_game ON result_players(game, guild_id, user_id);
+    CREATE TABLE ratings (
+        game        TEXT NOT NULL,
+        user_id     INTEGER NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        games       INTEGER NOT NULL,
+        PRIMARY KEY (game, user_id)
+    );
+    CREATE TABLE guild_settings (
+        guild_id    INTEGER NOT NULL,
+        key         TEXT NOT NULL,
+        value       TEXT NOT NULL,            -- JSON
+        PRIMARY KEY (guild_id, key)
+    );
+    """,
+    # 2: turn-clock bookkeeping (warned, consecutive timeouts per player)
+    """
+    ALTER TABLE tables ADD COLUMN clock TEXT NOT NULL DEFAULT '{}';
+    """,
+]
+
+
+@dataclass
+class TableRow:
+    """One live table as stored (JSON columns decoded)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    game: str
+    phase: str
+    host_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    state: dict[str, Any] | None
+    ui: dict[str, Any]
+    seed: str | None
+    version: int
+    deadline: float | None
+    created_at: float
+    updated_at: float
+    clock: dict[str, Any] = field(default_factory=dict)
+
+    def seat_of(self, user_id: int) -> dict[str, Any] | None:
+        for seat in self.seats:
+            if seat["id"] == user_id:
+                return seat
+        return None
+
+
+@dataclass
+class PlayerResult:
+    """One seat of a finished game."""
+
+    user_id: int
+    name: str
+    rank: int
+    won: bool
+    points: int
+    best: int | None = None
+
+
+@dataclass
+class Result:
+    table_id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    record: dict[str, Any]
+    outcome: dict[str, Any]
+    players: list[PlayerResult]
+    seed: str | None
+    has_bots: bool
+    finished_at: float
+    ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+_TABLE_COLS = (
+    "id, guild_id, channel_id, message_id, game, phase, host_id, seats, options, state, ui, "
+    "seed, version, deadline, created_at, updated_at, clock"
+)
+
+
+def _row(r: Sequence[Any]) -> TableRow:
+    return TableRow(
+        id=r[0],
+        guild_id=r[1],
+        channel_id=r[2],
+        message_id=r[3],
+        game=r[4],
+        phase=r[5],
+        host_id=r[6],
+        seats=json.loads(r[7]),
+        options=json.loads(r[8]),
+        state=json.loads(r[9]) if r[9] is not None else None,
+        ui=json.loads(r[10]),
+        seed=r[11],
+        version=r[12],
+        deadline=r[13],
+        created_at=r[14],
+        updated_at=r[15],
+        clock=json.loads(r[16]),
+    )
+
+
+def _dumps(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+class Store:
+    """The bot's database. ``await store.open()`` connects and migrates."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("store is not open")
+        return self._db
+
+    async def _x(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Execute one statement and close its cursor."""
+        async with self.db.execute(sql, args):
+            pass
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._x("PRAGMA journal_mode=WAL")
+        await self._x("PRAGMA synchronous=NORMAL")
+        await self._x("PRAGMA foreign_keys=ON")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    # ------------------------------------------------------------ migrations
+
+    async def schema_version(self) -> int:
+        await self._x("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def migrate(self, migrations: Sequence[str] | None = None) -> int:
+        """Apply every migration newer than the database; returns the version."""
+        steps = MIGRATIONS if migrations is None else migrations
+        current = await self.schema_version()
+        for number, sql in enumerate(steps, start=1):
+            if number <= current:
+                continue
+            log.info("applying database migration %d", number)
+            await self._x("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(sql):
+                    await self._x(statement)
+                await self._x("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                await self._x("COMMIT")
+            except BaseException:
+                await self._x("ROLLBACK")
+                raise
+            current = number
+        return current
+
+    # ---------------------------------------------------------------- tables
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any],
+        now: float,
+    ) -> TableRow | None:
+        """A new lobby; ``None`` if the channel already has a table."""
+        try:
+            async with self.db.execute(
+                "INSERT INTO tables (guild_id, channel_id, game, phase, host_id, seats, options,"
+                " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                (guild_id, channel_id, game, host_id, _dumps(seats), _dumps(options), now, now),
+            ) as cur:
+                table_id = cur.lastrowid
+        except aiosqlite.IntegrityError:
+            return None
+        assert table_id is not None
+        return await self.get_table(table_id)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        async with self.db.execute(f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        return _row(r) if r else None
+
+    async def table_in_channel(self, channel_id: int) -> TableRow | None:
+        async with self.db.execute(
+            f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id = ?", (channel_id,)
+        ) as cur:
+            r = await cur.fetchone()
+        return _row(r) if r else None
+
+    async def live_tables(self) -> list[TableRow]:
+        async with self.db.execute(f"SELECT {_TABLE_COLS} FROM tables ORDER BY id") as cur:
+            rows = await cur.fetchall()
+        return [_row(r) for r in rows]
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        """Where the table message is (not a game change: no version bump)."""
+        await self._x("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+
+    async def save_table(self, row: TableRow, *, now: float) -> bool:
+        """Write ``row`` if the stored version is still ``row.version``; on
+        success ``row.version`` is incremented. ``False`` = someone was first."""
+        async with self.db.execute(
+            "UPDATE tables SET phase = ?, seats = ?, options = ?, state = ?, ui = ?, seed = ?,"
+            " deadline = ?, clock = ?, version = version + 1, updated_at = ?"
+            " WHERE id = ? AND version = ?",
+            (
+                row.phase,
+                _dumps(row.seats),
+                _dumps(row.options),
+                _dumps(row.state) if row.state is not None else None,
+                _dumps(row.ui),
+                row.seed,
+                row.deadline,
+                _dumps(row.clock),
+                now,
+                row.id,
+                row.version,
+            ),
+        ) as cur:
+            ok = cur.rowcount == 1
+        if ok:
+            row.version += 1
+        return ok
+
+    async def delete_table(self, row: TableRow) -> bool:
+        """Remove a table (cancelled lobby) if its version is unchanged."""
+        async with self.db.execute(
+            "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
+        ) as cur:
+            return cur.rowcount == 1
+
+    async def finish_table(self, row: TableRow, result: Result) -> int | None:
+        """In one transaction: check the version, store the result, its
+        players and ratings, and remove the live table. ``None`` = stale."""
+        db = self.db
+        await self._x("BEGIN IMMEDIATE")
+        try:
+            async with db.execute(
+                "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
+            ) as cur:
+                if cur.rowcount != 1:
+                    await self._x("ROLLBACK")
+                    return None
+            settlement = {str(p.user_id): p.points for p in result.players}
+            async with db.execute(
+                "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
+                " settlement, seed, has_bots, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    result.table_id,
+                    result.guild_id,
+                    result.channel_id,
+                    result.game,
+                    _dumps(result.record),
+                    _dumps(result.outcome),
+                    _dumps(settlement),
+                    result.seed,
+                    int(result.has_bots),
+                    result.finished_at,
+                ),
+            ) as cur:
+                result_id = cur.lastrowid
+            assert result_id is not None
+            await db.executemany(
+                "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank, won,"
+                " points, best, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        result_id,
+                        p.user_id,
+                        result.guild_id,
+                        result.game,
+                        p.name,
+                        p.rank,
+                        int(p.won),
+                        p.points,
+                        p.best,
+                        int(not result.has_bots),
+                        result.finished_at,
+                    )
+                    for p in result.players
+                ],
+            )
+            await db.executemany(
+                "INSERT INTO ratings (game, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, 1)"
+                " ON CONFLICT(game, user_id) DO UPDATE SET mu = excluded.mu,"
+                " sigma = excluded.sigma, games = games + 1",
+                [(result.game, uid, mu, sigma) for uid, (mu, sigma) in result.ratings.items()],
+            )
+            await self._x("COMMIT")
+        except BaseException:
+            await self._x("ROLLBACK")
+            raise
+        row.version += 1
+        return result_id
+
+    # --------------------------------------------------------------- ratings
+
+    async def ratings(self, game: str, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        async with self.db.execute(
+            f"SELECT user_id, mu, sigma FROM ratings WHERE game = ? AND user_id IN ({marks})",
+            (game, *user_ids),
+        ) as cur:
+            rows = await cur.fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    # ------------------------------------------------- leaderboards and stats
+
+    async def leaderboard(
+        self, game: str, *, guild_id: int | None, by: str, limit: int = 10
+    ) -> list[dict[str, Any]]:
+        """Top players of ``game`` (``guild_id=None`` = every server).
+
+        ``by``: ``rating`` (mu − 3σ, rated games), ``wins``, ``points`` (sum of
+        settlement) or ``best``.
+        """
+        where = "rp.game = ?"
+        args: list[Any] = [game]
+        if guild_id is not None:
+            where += " AND rp.guild_id = ?"
+            args.append(guild_id)
+        agg = (
+            "SELECT rp.user_id, MAX(rp.name) AS name, COUNT(*) AS games, SUM(rp.won) AS wins,"
+            " SUM(rp.points) AS points, MAX(rp.best) AS best"
+            f" FROM result_players rp WHERE {where} GROUP BY rp.user_id"
+        )
+        if by == "rating":
+            sql = (
+                f"SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
+                f" r.mu - 3 * r.sigma AS value FROM ({agg}) a"
+                " JOIN ratings r ON r.game = ? AND r.user_id = a.user_id"
+                " ORDER BY value DESC, a.wins DESC LIMIT ?"
+            )
+            args += [game, limit]
+        else:
+            column = {"wins": "wins", "points": "points", "best": "best"}[by]
+            extra = " WHERE best IS NOT NULL" if by == "best" else ""
+            sql = (
+                f"SELECT user_id, name, games, wins, points, best, {column} AS value"
+                f" FROM ({agg}){extra} ORDER BY value DESC, wins DESC, user_id LIMIT ?"
+            )
+            args.append(limit)
+        async with self.db.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        keys = ("user_id", "name", "games", "wins", "points", "best", "value")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    async def stats(
+        self, user_id: int, *, game: str | None, guild_id: int | None
+    ) -> list[dict[str, Any]]:
+        """Per-game statistics of one player (optionally one game / server)."""
+        where = "user_id = ?"
+        args: list[Any] = [user_id]
+        if game is not None:
+            where += " AND game = ?"
+            args.append(game)
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            args.append(guild_id)
+        async with self.db.execute(
+            "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
+            f" FROM result_players WHERE {where} GROUP BY game ORDER BY game",
+            args,
+        ) as cur:
+            rows = await cur.fetchall()
+        out = []
+        for g, games, wins, points, best, top in rows:
+            out.append(
+                {"game": g, "games": games, "wins": wins, "points": points, "best": best, "top": top}
+            )
+        if out:
+            ratings = {}
+            async with self.db.execute(
+                "SELECT game, mu, sigma, games FROM ratings WHERE user_id = ?", (user_id,)
+            ) as cur:
+                for g, mu, sigma, n in await cur.fetchall():
+                    ratings[g] = (mu, sigma, n)
+            for item in out:
+                if item["game"] in ratings:
+                    mu, sigma, n = ratings[item["game"]]
+                    item["rating"] = mu - 3 * sigma
+        return out
+
+    async def results(self, *, game: str | None = None) -> list[dict[str, Any]]:
+        """Finished games, oldest first (for tests and tools)."""
+        sql = "SELECT id, game, record, outcome, settlement, seed, has_bots, guild_id FROM results"
+        args: tuple[Any, ...] = ()
+        if game is not None:
+            sql += " WHERE game = ?"
+            args = (game,)
+        async with self.db.execute(sql + " ORDER BY id", args) as cur:
+            rows = await cur.fetchall()
+        return [
+            {
+                "id": r[0],
+                "game": r[1],
+                "record": json.loads(r[2]),
+                "outcome": json.loads(r[3]),
+                "settlement": json.loads(r[4]),
+                "seed": r[5],
+                "has_bots": bool(r[6]),
+                "guild_id": r[7],
+            }
+            for r in rows
+        ]
+
+    # -------------------------------------------------------- guild settings
+
+    async def guild_setting(self, guild_id: int, key: str) -> Any:
+        async with self.db.execute(
+            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+        ) as cur:
+            r = await cur.fetchone()
+        return json.loads(r[0]) if r else None
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
+        await self._x(
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT(guild_id, key) DO UPDATE SET value = excluded.value",
+            (guild_id, key, _dumps(value)),
+        )
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (no semicolons inside our literals)."""
+    out = []
+    for part in sql.split(";"):
+        lines = [ln.split("--")[0].rstrip() for ln in part.splitlines()]
+        text = "\n".join(ln for ln in lines if ln.strip())
+        if text:
+            out.append(text)
+    return out

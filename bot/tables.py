@@ -1,0 +1,488 @@
+"""The one path of every press and command: load → check → apply → commit → present.
+
+A press carries the table id and the row version its message was drawn from.
+Under a per-table lock (one process) and the row version (any number of
+processes), the service loads the table, checks that the user may act
+(seated? their turn?), applies the move through the game's engine, commits
+the new state **before** answering, and then edits the table message in
+place. A stale version (an old message, a double click) is refused politely
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot import ratings
+from bot.i18n import lang_of, rule_error, t
+from bot.store import PlayerResult, Result, Store, TableRow
+from bot.ui import present
+from bot.ui.games import ui_for
+from games import core
+from games.core import RuleError, SeededSource, Source
+
+log = logging.getLogger(__name__)
+
+LOG_KEEP = 12  # public events kept with the table for the "last moves" lines
+
+
+def parse_options_text(text: str | None) -> dict[str, str]:
+    """``"target=5000 start=500 kinds=additive"`` → a dict of raw values.
+
+    A bare name means ``on``.
+
+    >>> parse_options_text("target=5000  six_kind_gift")
+    {'target': '5000', 'six_kind_gift': 'on'}
+    """
+    out: dict[str, str] = {}
+    for word in (text or "").replace(",", " ").split():
+        name, sep, value = word.partition("=")
+        if not name or (sep and not value):
+            raise RuleError("option.syntax", f"cannot read option {word!r}", word=word)
+        out[name.strip().lower()] = value.strip() if sep else "on"
+    return out
+
+
+def engine_name(display: str, taken: set[str]) -> str:
+    """A player name for the engine and the record: the display name without
+    white space, unique at the table.
+
+    >>> engine_name("Mary Ann", {"Mary_Ann"})
+    'Mary_Ann_2'
+    """
+    base = re.sub(r"\s+", "_", display.strip())[:32] or "player"
+    name, n = base, 2
+    while name in taken:
+        name = f"{base}_{n}"
+        n += 1
+    return name
+
+
+def message_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
+    where = str(guild_id) if guild_id is not None else "@me"
+    return f"https://discord.com/channels/{where}/{channel_id}/{message_id or ''}".rstrip("/")
+
+
+class TableService:
+    """Tables of one bot process. Time and randomness are injected."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_factory: Callable[[], str] | None = None,
+        source_factory: Callable[[str], Source] = SeededSource,
+    ) -> None:
+        import secrets
+
+        self.store = store
+        self.clock = clock
+        self.seed_factory = seed_factory or (lambda: secrets.token_hex(16))
+        self.source_factory = source_factory
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    # ---------------------------------------------------------------- replies
+
+    async def reply(self, interaction: discord.Interaction[Any], key: str, **args: Any) -> None:
+        """An ephemeral answer in the user's language."""
+        await self.say(interaction, t(key, interaction.locale, **args))
+
+    async def say(self, interaction: discord.Interaction[Any], text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def public_lang(self, interaction: discord.Interaction[Any]) -> str:
+        """The language of public messages: the server's setting (``/config``,
+        later), else the server's locale, else English."""
+        if interaction.guild_id is not None:
+            chosen = await self.store.guild_setting(interaction.guild_id, "lang")
+            if chosen:
+                return str(chosen)
+        return lang_of(interaction.guild_locale)
+
+    # ------------------------------------------------------------------ /play
+
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], game: str, options_text: str | None
+    ) -> None:
+        eng = core.engine(game)
+        try:
+            options = core.parse_options(eng.OPTIONS, parse_options_text(options_text))
+        except RuleError as err:
+            await self.say(interaction, t("error.bad_options", interaction.locale,
+                                          reason=rule_error(err, interaction.locale)))
+            return
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        existing = await self.store.table_in_channel(channel_id)
+        if existing is not None:
+            await self._already_here(interaction, existing)
+            return
+        lang = await self.public_lang(interaction)
+        user = interaction.user
+        seat = {"id": user.id, "name": engine_name(user.display_name, set()), "display": user.display_name}
+        row = await self.store.create_table(
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=user.id,
+            seats=[seat],
+            options=options,
+            now=self.clock(),
+        )
+        if row is None:  # another /play was faster
+            existing = await self.store.table_in_channel(channel_id)
+            if existing is not None:
+                await self._already_here(interaction, existing)
+            return
+        row.seed = self.seed_factory()
+        row.ui = {"lang": lang, "log": []}
+        await self.store.save_table(row, now=self.clock())
+        msg = present.lobby_message(row, lang)
+        await interaction.response.send_message(**msg.send_kwargs())
+        original = await interaction.original_response()
+        await self.store.set_message(row.id, original.id)
+        log.info("table %d: lobby for %s in channel %d", row.id, game, channel_id)
+
+    async def _already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
+        link = message_link(row.guild_id, row.channel_id, row.message_id)
+        await self.reply(interaction, "error.table_exists", game=t(f"game.{row.game}", interaction.locale), link=link)
+
+    # ------------------------------------------------------------------ press
+
+    async def press(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        action: str,
+        values: list[str],
+    ) -> None:
+        """A button or select on a table message."""
+        async with self.lock(table_id):
+            row = await self.store.get_table(table_id)
+            if row is None:
+                await self.reply(interaction, "error.no_table")
+                return
+            if row.version != version:
+                await self.reply(interaction, "error.stale")
+                return
+            if row.phase == "lobby":
+                await self._lobby_action(interaction, row, action)
+            else:
+                await self._game_action(interaction, row, action, values)
+
+    async def _lobby_action(self, interaction: discord.Interaction[Any], row: TableRow, action: str) -> None:
+        user = interaction.user
+        lang = row.ui.get("lang", "en")
+        eng = core.engine(row.game)
+        seated = row.seat_of(user.id)
+        if action == "join":
+            if seated:
+                await self.reply(interaction, "lobby.already_in")
+                return
+            if len(row.seats) >= eng.MAX_PLAYERS:
+                await self.reply(interaction, "lobby.full", max=eng.MAX_PLAYERS)
+                return
+            taken = {s["name"] for s in row.seats}
+            row.seats.append(
+                {"id": user.id, "name": engine_name(user.display_name, taken), "display": user.display_name}
+            )
+        elif action == "leave":
+            if not seated:
+                await self.reply(interaction, "error.not_in_game")
+                return
+            row.seats.remove(seated)
+            if not row.seats:
+                await self._cancel(interaction, row, by=user.id)
+                return
+            if row.host_id == user.id:
+                row.host_id = row.seats[0]["id"]
+        elif action in ("start", "cancel"):
+            if user.id != row.host_id and not _is_manager(interaction):
+                await self.reply(interaction, "lobby.host_only")
+                return
+            if action == "cancel":
+                await self._cancel(interaction, row, by=user.id)
+                return
+            if len(row.seats) < eng.MIN_PLAYERS:
+                await self.reply(interaction, "lobby.too_few", min=eng.MIN_PLAYERS)
+                return
+            try:
+                assert row.seed is not None
+                source = self.source_factory(row.seed)
+                state = eng.new_game([s["name"] for s in row.seats], row.options, None, source)
+            except RuleError as err:
+                await self.say(interaction, rule_error(err, interaction.locale))
+                return
+            row.phase = "playing"
+            row.state = eng.to_json(state)
+            row.ui.setdefault("log", []).append(
+                {"kind": "start", "player": state.history.dealer, "data": {}}
+            )
+        else:
+            await self.reply(interaction, "error.unknown_action")
+            return
+        if not await self.store.save_table(row, now=self.clock()):
+            await self.reply(interaction, "error.stale")
+            return
+        if row.phase == "lobby":
+            msg = present.lobby_message(row, lang)
+        else:
+            msg = await present.table_message(row, lang)
+            log.info("table %d: %s started with %d players", row.id, row.game, len(row.seats))
+        await interaction.response.edit_message(**msg.edit_kwargs())
+
+    async def _cancel(self, interaction: discord.Interaction[Any], row: TableRow, *, by: int) -> None:
+        if not await self.store.delete_table(row):
+            await self.reply(interaction, "error.stale")
+            return
+        msg = present.cancelled_message(row, row.ui.get("lang", "en"), by=by)
+        await self._show(interaction, row, msg)
+
+    async def _game_action(
+        self, interaction: discord.Interaction[Any], row: TableRow, action: str, values: list[str]
+    ) -> None:
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            await self.reply(interaction, "error.not_in_game")
+            return
+        assert row.state is not None
+        eng = core.engine(row.game)
+        state = eng.from_json(row.state)
+        name = seat["name"]
+        legal = eng.legal_moves(state, name)
+        if not legal:
+            await self.reply(interaction, "error.not_your_turn")
+            return
+        if action.startswith("m:"):
+            move = action[2:]
+        elif action == "m" and values:
+            move = values[0]
+        else:
+            ui = ui_for(row.game)
+            new_ui = ui.ui_action(action, eng.view(state, name), name, row.ui)
+            if new_ui is None:
+                await self.reply(interaction, "error.unknown_action")
+                return
+            row.ui = new_ui
+            if not await self.store.save_table(row, now=self.clock()):
+                await self.reply(interaction, "error.stale")
+                return
+            msg = await present.table_message(row, row.ui.get("lang", "en"))
+            await interaction.response.edit_message(**msg.edit_kwargs())
+            return
+        try:
+            events = eng.apply(state, name, move)
+        except RuleError as err:
+            await self.say(interaction, rule_error(err, interaction.locale))
+            return
+        await self.commit(interaction, row, state, events)
+
+    # ---------------------------------------------------------- commit, show
+
+    async def commit(
+        self,
+        interaction: discord.Interaction[Any],
+        row: TableRow,
+        state: Any,
+        events: list[core.Event],
+        *,
+        ended_by: int | None = None,
+    ) -> bool:
+        """Store the new state (or the result) and then show it."""
+        eng = core.engine(row.game)
+        ui = ui_for(row.game)
+        lang = row.ui.get("lang", "en")
+        row.state = eng.to_json(state)
+        ui.after_move(events, row.ui)
+        row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
+        row.ui["log"] = row.ui["log"][-LOG_KEEP:]
+        if eng.is_finished(state):
+            standings = ui.standings(eng.outcome(state), list(state.history.players), row.ui)
+            result = await self._result(row, state, standings)
+            if await self.store.finish_table(row, result) is None:
+                await self.reply(interaction, "error.stale")
+                return False
+            log.info("table %d: %s finished", row.id, row.game)
+            build = present.result_message(row, lang, standings, ended_by=ended_by)
+        else:
+            if not await self.store.save_table(row, now=self.clock()):
+                await self.reply(interaction, "error.stale")
+                return False
+            build = present.table_message(row, lang)
+        try:
+            msg = await build
+        except Exception:
+            # The move is committed; a drawing bug must not strand the table:
+            # show the words-only table so the game can go on.
+            log.exception("table %d: presenting failed; showing the plain table", row.id)
+            msg = await present.plain_message(row, lang)
+        await self._show(interaction, row, msg)
+        return True
+
+    async def _show(
+        self, interaction: discord.Interaction[Any], row: TableRow, msg: present.TableMessage
+    ) -> None:
+        """Edit the table message: as the answer to a press on it, else by id."""
+        on_table = (
+            interaction.type is discord.InteractionType.component
+            and interaction.message is not None
+            and interaction.message.id == row.message_id
+        )
+        if on_table and not interaction.response.is_done():
+            await interaction.response.edit_message(**msg.edit_kwargs())
+            return
+        if row.message_id is not None:
+            channel = interaction.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            try:
+                await channel.get_partial_message(row.message_id).edit(**msg.edit_kwargs())
+            except discord.HTTPException:
+                log.warning("table %d: could not edit the table message", row.id)
+        if not interaction.response.is_done():
+            await self.reply(interaction, "ok.done")
+
+    async def _result(self, row: TableRow, state: Any, standings: list[Any]) -> Result:
+        eng = core.engine(row.game)
+        by_name = {s["name"]: s for s in row.seats}
+        has_bots = any(s.get("bot") for s in row.seats)
+        players = [
+            PlayerResult(by_name[s.player]["id"], s.player, s.rank, s.won, s.points, s.best)
+            for s in standings
+            if s.player in by_name and not by_name[s.player].get("bot")
+        ]
+        new_ratings: dict[int, tuple[float, float]] = {}
+        if not has_bots and len(players) >= 2:
+            current = await self.store.ratings(row.game, [p.user_id for p in players])
+            new_ratings = ratings.rate({p.user_id: p.rank for p in players}, current)
+        return Result(
+            table_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            game=row.game,
+            record=core.record_of(row.game, state).to_json(),
+            outcome=eng.outcome(state),
+            players=players,
+            seed=row.seed,
+            has_bots=has_bots,
+            finished_at=self.clock(),
+            ratings=new_ratings,
+        )
+
+    # --------------------------------------------------------- /game commands
+
+    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableRow | None:
+        assert interaction.channel_id is not None
+        row = await self.store.table_in_channel(interaction.channel_id)
+        if row is None:
+            await self.reply(interaction, "error.no_table_here")
+        return row
+
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._channel_table(interaction)
+        if row is None:
+            return
+        loc = interaction.locale
+        players = ", ".join(s["display"] for s in row.seats)
+        link = message_link(row.guild_id, row.channel_id, row.message_id)
+        if row.phase == "lobby":
+            await self.reply(interaction, "status.lobby", game=t(f"game.{row.game}", loc), players=players, link=link)
+            return
+        assert row.state is not None
+        eng = core.engine(row.game)
+        state = eng.from_json(row.state)
+        movers = ", ".join(eng.to_move(state))
+        await self.reply(
+            interaction, "status.playing", game=t(f"game.{row.game}", loc), players=players,
+            turn=movers, link=link,
+        )
+
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._channel_table(interaction)
+        if row is None:
+            return
+        async with self.lock(row.id):
+            fresh = await self.store.get_table(row.id)
+            if fresh is None:
+                await self.reply(interaction, "error.no_table_here")
+                return
+            row = fresh
+            seat = row.seat_of(interaction.user.id)
+            if seat is None:
+                await self.reply(interaction, "error.not_in_game")
+                return
+            if row.phase == "lobby":
+                row.seats.remove(seat)
+                if not row.seats:
+                    await self._cancel(interaction, row, by=interaction.user.id)
+                    return
+                if row.host_id == interaction.user.id:
+                    row.host_id = row.seats[0]["id"]
+                if await self.store.save_table(row, now=self.clock()):
+                    await self._show(interaction, row, present.lobby_message(row, row.ui.get("lang", "en")))
+                return
+            assert row.state is not None
+            eng = core.engine(row.game)
+            state = eng.from_json(row.state)
+            try:
+                events = eng.forfeit(state, seat["name"])  # type: ignore[attr-defined]
+            except RuleError as err:
+                await self.say(interaction, rule_error(err, interaction.locale))
+                return
+            await self.commit(interaction, row, state, events)
+
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._channel_table(interaction)
+        if row is None:
+            return
+        if interaction.user.id != row.host_id and not _is_manager(interaction):
+            await self.reply(interaction, "error.end_not_allowed")
+            return
+        async with self.lock(row.id):
+            fresh = await self.store.get_table(row.id)
+            if fresh is None:
+                await self.reply(interaction, "error.no_table_here")
+                return
+            row = fresh
+            if row.phase == "lobby":
+                await self._cancel(interaction, row, by=interaction.user.id)
+                return
+            assert row.state is not None
+            eng: Any = core.engine(row.game)
+            state = eng.from_json(row.state)
+            end_game = getattr(eng, "end_game", None)
+            if end_game is not None:
+                events = end_game(state)
+                await self.commit(interaction, row, state, events, ended_by=interaction.user.id)
+                return
+            # No settlement "as it stands" in this game's rules: the game is
+            # abandoned without a result; the seed is revealed all the same.
+            if not await self.store.delete_table(row):
+                await self.reply(interaction, "error.stale")
+                return
+            lang = row.ui.get("lang", "en")
+            text = t("result.abandoned", lang, game=t(f"game.{row.game}", lang), user=f"<@{interaction.user.id}>")
+            if row.seed:
+                text += "\n" + t("result.seed", lang, seed=row.seed, hash=core.seed_hash(row.seed))
+            await self._show(interaction, row, present.TableMessage(text))
+
+
+def _is_manager(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_guild)

@@ -1,0 +1,1 @@
+"""What users touch: slash commands, buttons and selects, table messages."""

@@ -1,0 +1,131 @@
+"""Slash commands: /play, /game status|leave|end, /leaderboard, /stats."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from games.core import GAME_NAMES
+
+if TYPE_CHECKING:
+    from bot.app import ChabudaiBot
+
+# The games this bot can seat at a public table (the hidden-information games
+# need DMs: issue 5). Offered only once their engine is installed.
+PUBLIC_GAMES = ("sixdice", "nine", "yahtzee")
+
+
+def playable_games() -> list[str]:
+    out = []
+    for name in PUBLIC_GAMES:
+        try:
+            module = importlib.import_module(f"games.{name}")
+        except ImportError:
+            continue
+        if hasattr(module, "new_game"):
+            out.append(name)
+    return out
+
+
+def _choices(names: list[str] | tuple[str, ...]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=t(f"game.{n}", "en"), value=n) for n in names]
+
+
+class Tables(commands.Cog):
+    """Playing at tables and looking at results."""
+
+    def __init__(self, bot: ChabudaiBot) -> None:
+        self.bot = bot
+
+    game_group = app_commands.Group(name="game", description="The game at this channel's table")
+
+    @app_commands.command(name="play", description="Open a table for a game in this channel")
+    @app_commands.describe(game="The game to play", options='House options, e.g. "target=5000 start=500"')
+    @app_commands.choices(game=_choices(playable_games()))
+    @app_commands.guild_only()
+    async def play(
+        self, interaction: discord.Interaction[ChabudaiBot], game: str, options: str | None = None
+    ) -> None:
+        await self.bot.tables.open_lobby(interaction, game, options)
+
+    @game_group.command(name="status", description="Who is playing and whose turn it is")
+    async def status(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        await self.bot.tables.status(interaction)
+
+    @game_group.command(name="leave", description="Leave the game here (a forfeit)")
+    async def leave(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        await self.bot.tables.leave(interaction)
+
+    @game_group.command(name="end", description="End the game here (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        await self.bot.tables.end(interaction)
+
+    @app_commands.command(name="leaderboard", description="The best players of a game")
+    @app_commands.choices(game=_choices(GAME_NAMES))
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[ChabudaiBot],
+        game: str,
+        scope: Literal["server", "global"] = "server",
+        by: Literal["rating", "wins", "points", "best"] = "rating",
+    ) -> None:
+        store = self.bot.tables.store
+        guild_id = interaction.guild_id if scope == "server" else None
+        if scope == "server" and guild_id is None:
+            guild_id = None
+        rows = await store.leaderboard(game, guild_id=guild_id, by=by)
+        lang = await self.bot.tables.public_lang(interaction)
+        title = t("board.title", lang, game=t(f"game.{game}", lang), scope=t(f"board.scope.{scope}", lang),
+                  by=t(f"board.by.{by}", lang))
+        if not rows:
+            await interaction.response.send_message(title + "\n" + t("board.empty", lang))
+            return
+        lines = [title]
+        for i, r in enumerate(rows, start=1):
+            value = r["value"]
+            shown = f"{value:.1f}" if by == "rating" else str(value)
+            lines.append(
+                t("board.line", lang, rank=i, name=r["name"], value=shown, games=r["games"], wins=r["wins"])
+            )
+        await interaction.response.send_message(
+            "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="stats", description="A player's games, wins and records")
+    @app_commands.choices(game=_choices(GAME_NAMES))
+    async def stats(
+        self,
+        interaction: discord.Interaction[ChabudaiBot],
+        user: discord.User | None = None,
+        game: str | None = None,
+        scope: Literal["server", "global"] = "global",
+    ) -> None:
+        who = user or interaction.user
+        loc = interaction.locale
+        guild_id = interaction.guild_id if scope == "server" else None
+        rows = await self.bot.tables.store.stats(who.id, game=game, guild_id=guild_id)
+        if not rows:
+            await interaction.response.send_message(t("stats.empty", loc, user=who.display_name), ephemeral=True)
+            return
+        lines = [t("stats.title", loc, user=who.display_name)]
+        for r in rows:
+            rate = 100 * r["wins"] / r["games"]
+            line = t("stats.line", loc, game=t(f"game.{r['game']}", loc), games=r["games"], wins=r["wins"],
+                     rate=f"{rate:.0f}", points=r["points"])
+            if r.get("best") is not None:
+                line += t(f"stats.best.{r['game']}", loc, best=r["best"])
+            if r.get("rating") is not None:
+                line += t("stats.rating", loc, rating=f"{r['rating']:.1f}")
+            lines.append(line)
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+async def setup(bot: ChabudaiBot) -> None:
+    await bot.add_cog(Tables(bot))
+
+

@@ -1,0 +1,121 @@
+"""Buttons and selects that survive restarts (``discord.ui.DynamicItem``).
+
+Custom ids carry only the table id, the row version the message was drawn
+from, and the action — never a secret:
+
+- ``cb:<table>:<version>:<action>`` a button,
+- ``cs:<table>:<version>:<action>`` a select (the chosen value is the move).
+
+Both classes are registered with the client at start-up, so a message sent
+before a restart keeps working; every press goes to
+:meth:`bot.tables.TableService.press`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.ui.games.base import Button, Control, Select
+
+if TYPE_CHECKING:
+    from bot.app import ChabudaiBot
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def custom_id(kind: str, table_id: int, version: int, action: str) -> str:
+    """``cb:12:3:m:roll`` (at most 100 characters, Discord's limit)."""
+    cid = f"{kind}:{table_id}:{version}:{action}"
+    if len(cid) > 100:
+        raise ValueError(f"custom id too long: {cid!r}")
+    return cid
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"cb:(?P<table>[0-9]+):(?P<version>[0-9]+):(?P<action>.+)",
+):
+    def __init__(self, table_id: int, version: int, action: str, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.table_id = table_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    def build(cls, table_id: int, version: int, spec: Button) -> TableButton:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=spec.label[:80],
+            style=_STYLES[spec.style],
+            custom_id=custom_id("cb", table_id, version, spec.action),
+            row=spec.row,
+            disabled=spec.disabled,
+        )
+        return cls(table_id, version, spec.action, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> TableButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["table"]), int(match["version"]), match["action"], item)
+
+    async def callback(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        await interaction.client.tables.press(interaction, self.table_id, self.version, self.action, [])
+
+
+class TableSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"cs:(?P<table>[0-9]+):(?P<version>[0-9]+):(?P<action>.+)",
+):
+    def __init__(self, table_id: int, version: int, action: str, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+        self.table_id = table_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    def build(cls, table_id: int, version: int, spec: Select) -> TableSelect:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            placeholder=spec.placeholder[:150],
+            custom_id=custom_id("cs", table_id, version, spec.action),
+            options=[
+                discord.SelectOption(label=label[:100], value=value[:100])
+                for value, label in spec.options[:25]
+            ],
+            row=spec.row,
+        )
+        return cls(table_id, version, spec.action, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> TableSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["table"]), int(match["version"]), match["action"], item)
+
+    async def callback(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        values = list(self.item.values)
+        await interaction.client.tables.press(interaction, self.table_id, self.version, self.action, values)
+
+
+def build_view(table_id: int, version: int, controls: list[Control]) -> discord.ui.View | None:
+    """A persistent view (no timeout) of the given controls, or ``None``."""
+    if not controls:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in controls:
+        if isinstance(spec, Button):
+            view.add_item(TableButton.build(table_id, version, spec))
+        else:
+            view.add_item(TableSelect.build(table_id, version, spec))
+    return view
+
+
+DYNAMIC_ITEMS = (TableButton, TableSelect)

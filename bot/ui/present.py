@@ -1,0 +1,218 @@
+"""The table message: words, picture and controls, drawn from a table row.
+
+Public text comes only from the public view, public events and the seats —
+never from the state itself — so nothing secret reaches the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.store import TableRow
+from bot.ui.components import build_view
+from bot.ui.games import Button, Control, Standing, ui_for
+from games.core import engine, seed_hash
+
+log = logging.getLogger(__name__)
+
+LOG_LINES = 5
+
+
+@dataclass
+class TableMessage:
+    content: str
+    files: list[discord.File] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "attachments": self.files,
+            "view": self.view,
+            "allowed_mentions": discord.AllowedMentions(users=True, roles=False, everyone=False),
+        }
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "content": self.content,
+            "files": self.files,
+            "allowed_mentions": discord.AllowedMentions(users=True, roles=False, everyone=False),
+        }
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+
+def game_title(game: str, lang: str) -> str:
+    return t(f"game.{game}", lang)
+
+
+def seat_line(seat: dict[str, Any]) -> str:
+    return f"<@{seat['id']}>" if not seat.get("bot") else seat["name"]
+
+
+def lobby_message(row: TableRow, lang: str) -> TableMessage:
+    eng = engine(row.game)
+    players = ", ".join(seat_line(s) for s in row.seats) or "—"
+    options = " ".join(f"{k}={_opt(v)}" for k, v in row.options.items() if _is_changed(eng, k, v))
+    lines = [
+        t("lobby.title", lang, game=game_title(row.game, lang)),
+        t("lobby.host", lang, host=f"<@{row.host_id}>"),
+        t(
+            "lobby.players",
+            lang,
+            players=players,
+            count=len(row.seats),
+            min=eng.MIN_PLAYERS,
+            max=eng.MAX_PLAYERS,
+        ),
+    ]
+    if options:
+        lines.append(t("lobby.options", lang, options=options))
+    if row.seed:
+        lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
+    lines.append(t("lobby.hint", lang))
+    controls: list[Control] = [
+        Button("join", t("lobby.btn.join", lang), "success"),
+        Button("leave", t("lobby.btn.leave", lang), "secondary"),
+        Button("start", t("lobby.btn.start", lang), "primary"),
+        Button("cancel", t("lobby.btn.cancel", lang), "danger"),
+    ]
+    return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
+
+
+def cancelled_message(row: TableRow, lang: str, *, by: int) -> TableMessage:
+    return TableMessage(t("lobby.cancelled", lang, game=game_title(row.game, lang), user=f"<@{by}>"))
+
+
+async def table_message(row: TableRow, lang: str) -> TableMessage:
+    """The live table: turn, last moves in words, picture, legal controls."""
+    assert row.state is not None
+    eng = engine(row.game)
+    ui = ui_for(row.game)
+    state = eng.from_json(row.state)
+    view = eng.view(state, None)
+    names = {s["name"]: s for s in row.seats}
+    lines = [t("table.title", lang, game=game_title(row.game, lang))]
+    movers = eng.to_move(state)
+    controls: list[Control] = []
+    if movers:
+        mover = movers[0]
+        seat = names.get(mover)
+        mention = seat_line(seat) if seat else mover
+        lines.append(t("table.turn", lang, player=mention, name=mover))
+        status = ui.status_line(view, lang)
+        if status:
+            lines.append(status)
+        controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
+    lines.extend(log_lines(row, lang))
+    if row.seed:
+        lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
+    files = await picture_files(view, lang)
+    return TableMessage("\n".join(lines), files, build_view(row.id, row.version, controls))
+
+
+async def plain_message(row: TableRow, lang: str) -> TableMessage:
+    """A fallback table message: title, turn and controls, no log, no picture."""
+    eng = engine(row.game)
+    lines = [t("table.title", lang, game=game_title(row.game, lang))]
+    controls: list[Control] = []
+    if row.state is not None:
+        state = eng.from_json(row.state)
+        movers = eng.to_move(state)
+        names = {s["name"]: s for s in row.seats}
+        if movers:
+            seat = names.get(movers[0])
+            lines.append(t("table.turn", lang, player=seat_line(seat) if seat else movers[0]))
+            legal = eng.legal_moves(state, movers[0])
+            controls = GenericUIFallback.controls(legal, lang)
+    return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
+
+
+class GenericUIFallback:
+    @staticmethod
+    def controls(legal: list[str], lang: str) -> list[Control]:
+        from bot.ui.games.base import MAX_OPTIONS, Select
+
+        if not legal:
+            return []
+        return [Select("m", t("ui.choose_move", lang), [(m, m) for m in legal[:MAX_OPTIONS]])]
+
+
+async def result_message(
+    row: TableRow, lang: str, standings: list[Standing], *, ended_by: int | None = None
+) -> TableMessage:
+    """The finished game: places and settlement, and the seed to verify."""
+    assert row.state is not None
+    eng = engine(row.game)
+    state = eng.from_json(row.state)
+    view = eng.view(state, None)
+    names = {s["name"]: s for s in row.seats}
+    lines = [t("result.title", lang, game=game_title(row.game, lang))]
+    if ended_by is not None:
+        lines.append(t("result.ended_by", lang, user=f"<@{ended_by}>"))
+    lines.extend(log_lines(row, lang))
+    lines.append(t("result.header", lang))
+    for s in standings:
+        seat = names.get(s.player)
+        who = seat_line(seat) if seat else s.player
+        key = "result.line_win" if s.won else "result.line"
+        lines.append(t(key, lang, rank=s.rank, player=who, points=_signed(s.points, row.game)))
+    if row.seed:
+        lines.append(t("result.seed", lang, seed=row.seed, hash=seed_hash(row.seed)))
+    files: list[discord.File] = []
+    try:
+        from bot import render
+
+        picture = await asyncio.to_thread(render.result_picture, view, eng.outcome(state), lang=lang)
+        files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
+    except Exception:  # the words carry everything; a missing picture must not lose a result
+        log.exception("result picture failed for %s", row.game)
+    return TableMessage("\n".join(lines), files, None)
+
+
+async def picture_files(view: dict[str, Any], lang: str) -> list[discord.File]:
+    try:
+        from bot import render
+
+        picture = await asyncio.to_thread(render.table_picture, view, lang=lang)
+    except Exception:  # renderer not there yet for this game, or broken: words only
+        log.debug("no table picture for %s", view.get("game"), exc_info=True)
+        return []
+    return [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
+
+
+def log_lines(row: TableRow, lang: str) -> list[str]:
+    ui = ui_for(row.game)
+    lines = []
+    for event in row.ui.get("log", [])[-LOG_LINES:]:
+        text = ui.describe(event, lang)
+        if text:
+            lines.append("• " + text)
+    return lines
+
+
+def _signed(points: int, game: str) -> str:
+    if game == "yahtzee":
+        return str(points)
+    return f"{points:+d}"
+
+
+def _opt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "off" if value is None else str(value)
+
+
+def _is_changed(eng: Any, name: str, value: Any) -> bool:
+    for option in eng.OPTIONS:
+        if option.name == name:
+            return bool(option.default != value)
+    return True

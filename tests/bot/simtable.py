@@ -1,0 +1,94 @@
+"""A SimCord table harness: start the bot on a file database, play by
+pressing the buttons and selects a user would see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import simcord
+
+from bot.app import ChabudaiBot, create_bot
+from bot.store import Store
+from games.core import ScriptedSource, Source
+
+SEED = "test-seed-0123456789abcdef"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Harness:
+    """Builds bots that share one database file and one scripted dice list."""
+
+    def __init__(self, path: Path, dice: list[int] | None = None, aux: list[int] | None = None) -> None:
+        self.path = path
+        self.dice = list(dice or [])
+        self.aux = list(aux or [])
+        self.clock = Clock()
+        self.bots: list[ChabudaiBot] = []
+
+    def source(self, seed: str) -> Source:
+        return ScriptedSource(dice=self.dice, aux=self.aux)
+
+    def bot(self) -> ChabudaiBot:
+        bot = create_bot(
+            Store(self.path), clock=self.clock, seed_factory=lambda: SEED, source_factory=self.source
+        )
+        self.bots.append(bot)
+        return bot
+
+    async def close(self) -> None:
+        for bot in self.bots:
+            await bot.tables.store.close()
+
+
+def walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for c in components:
+        yield c
+        yield from walk(c.get("components") or [])
+
+
+def controls(message: Any) -> list[dict[str, Any]]:
+    """Buttons (type 2) and selects (type 3) of a ResponseMessage."""
+    return [c for c in walk(message.components) if c.get("type") in (2, 3)]
+
+
+def buttons(message: Any) -> dict[str, str]:
+    """label → custom id of the message's buttons."""
+    return {c["label"]: c["custom_id"] for c in controls(message) if c["type"] == 2}
+
+
+def select_values(message: Any) -> list[str]:
+    out: list[str] = []
+    for c in controls(message):
+        if c["type"] == 3:
+            out.extend(o["value"] for o in c["options"])
+    return out
+
+
+def custom_ids(message: Any) -> list[str]:
+    return [c["custom_id"] for c in controls(message)]
+
+
+async def open_table(
+    env: simcord.Env, channel: Any, host: Any, others: list[Any], game: str, options: str | None = None
+) -> Any:
+    """/play, everyone joins, the host starts; returns the table message."""
+    kwargs = {"game": game}
+    if options:
+        kwargs["options"] = options
+    res = await host.slash(channel, "play", **kwargs)
+    msg = res.response
+    assert msg is not None and not msg.ephemeral, res
+    for user in others:
+        r = await user.click(msg, label="Join")
+        assert r.response is None or not r.response.ephemeral
+    await host.click(msg, label="Start")
+    return msg
