@@ -9,12 +9,12 @@ from PIL import Image
 
 from bot.render import Picture
 from bot.render import _base as b
-from bot.render import nine, sixdice, sixtysix, yahtzee
+from bot.render import bluff, nine, sixdice, sixtysix, yahtzee
 
 Renderer = Callable[[dict[str, Any], str], tuple[Image.Image, str]]
 
-TABLES: dict[str, Renderer] = {"nine": nine.table, "sixdice": sixdice.table, "yahtzee": yahtzee.table, "sixtysix": sixtysix.table}
-HANDS: dict[str, Renderer] = {"sixtysix": sixtysix.hand}
+TABLES: dict[str, Renderer] = {"nine": nine.table, "sixdice": sixdice.table, "yahtzee": yahtzee.table, "sixtysix": sixtysix.table, "bluff": bluff.table}
+HANDS: dict[str, Renderer] = {"sixtysix": sixtysix.hand, "bluff": bluff.hand}
 
 
 def table(view: dict[str, Any], lang: str) -> Picture:
