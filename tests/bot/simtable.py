@@ -3,6 +3,7 @@ pressing the buttons and selects a user would see."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -92,3 +93,59 @@ async def open_table(
         assert r.response is None or not r.response.ephemeral
     await host.click(msg, label="Start")
     return msg
+
+
+TURN = re.compile(r"Turn: <@(\d+)>")
+
+
+def mover_of(message: Any, users: list[Any]) -> Any:
+    match = TURN.search(message.content)
+    assert match, message.content
+    return next(u for u in users if u.id == int(match.group(1)))
+
+
+async def press(user: Any, message: Any, choice: tuple[str, str, str | None]) -> Any:
+    """``("click", custom_id, None)`` or ``("select", custom_id, value)``."""
+    kind, cid, value = choice
+    if kind == "click":
+        return await user.click(message, custom_id=cid)
+    assert value is not None
+    return await user.select(message, [value], custom_id=cid)
+
+
+def first_choice(message: Any, prefer: tuple[str, ...] = ()) -> tuple[str, str, str | None]:
+    """A simple policy: a preferred button if shown, else the first select's
+    first option, else the first button."""
+    ctl = controls(message)
+    for word in prefer:
+        for c in ctl:
+            if c["type"] == 2 and c["custom_id"].split(":", 3)[3] == word:
+                return ("click", c["custom_id"], None)
+    for c in ctl:
+        if c["type"] == 3:
+            return ("select", c["custom_id"], c["options"][0]["value"])
+    c = next(c for c in ctl if c["type"] == 2)
+    return ("click", c["custom_id"], None)
+
+
+async def play_out(
+    env: simcord.Env,
+    harness: Harness,
+    message: Any,
+    users: list[Any],
+    policy: Any = first_choice,
+    *,
+    restart_at: int | None = None,
+    limit: int = 600,
+) -> int:
+    """Play until no controls are left; restart the bot after ``restart_at``
+    presses. Every press must be accepted (no ephemeral refusal)."""
+    for step in range(limit):
+        if not controls(message):
+            return step
+        if restart_at is not None and step == restart_at:
+            await env.restart_bot(harness.bot())
+        user = mover_of(message, users)
+        res = await press(user, message, policy(message))
+        assert res.response is None or not res.response.ephemeral, res.response.content
+    raise AssertionError("the game did not end")

@@ -1,0 +1,91 @@
+"""Yahtzee — ヤッツィー on the table message.
+
+Five toggle buttons for the dice to keep (held dice are UI state stored with
+the table), a reroll button whose custom id carries the resulting ``keep``
+move, and a select of the legal boxes with the points each would score.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+from bot.ui.games.base import MAX_OPTIONS, Button, Control, GameUI, Select, Standing, rank_by
+from games.core import Event
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+class UI(GameUI):
+    game = "yahtzee"
+
+    def controls(
+        self, view: dict[str, Any], player: str | None, legal: list[str], ui: dict[str, Any], lang: str
+    ) -> list[Control]:
+        if legal == ["roll"]:
+            return [Button("m:roll", t("yahtzee.btn.roll", lang), "primary", row=0)]
+        out: list[Control] = []
+        dice: list[int] = view.get("dice") or []
+        hold = _hold(ui)
+        if any(m.startswith("keep") for m in legal) and dice:
+            for i, face in enumerate(dice):
+                style = "success" if hold[i] else "secondary"
+                key = "yahtzee.btn.held" if hold[i] else "yahtzee.btn.die"
+                out.append(Button(f"k:{i}", t(key, lang, face=face, pip=DIE_FACES[face - 1]), style, row=0))
+            kept = sorted(d for d, h in zip(dice, hold, strict=True) if h)
+            move = " ".join(["keep", *map(str, kept)])
+            if move in legal:
+                out.append(
+                    Button(f"m:{move}", t("yahtzee.btn.reroll", lang, left=view.get("rolls_left", 0)), "primary", row=1)
+                )
+        potential = sorted(view.get("potential") or [], key=lambda p: -int(p["points"]))
+        options = []
+        for p in potential[:MAX_OPTIONS]:
+            if p["move"] not in legal:
+                continue
+            label = t(f"yahtzee.box.{p['box']}", lang)
+            if p.get("column"):
+                label += f" ×{p['column']}"
+            options.append((p["move"], t("yahtzee.option.box", lang, box=label, points=p["points"])))
+        if options:
+            out.append(Select("m", t("yahtzee.select.box", lang), options, row=2))
+        return out
+
+    def ui_action(
+        self, action: str, view: dict[str, Any], player: str, ui: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        if not action.startswith("k:") or not view.get("dice") or view.get("rolls_left", 0) <= 0:
+            return None
+        try:
+            i = int(action[2:])
+        except ValueError:
+            return None
+        if not 0 <= i < 5:
+            return None
+        new = dict(ui)
+        hold = _hold(ui)
+        hold[i] = not hold[i]
+        new["hold"] = hold
+        return new
+
+    def after_move(self, events: list[Event], ui: dict[str, Any]) -> None:
+        ui["hold"] = [False] * 5
+
+    def status_line(self, view: dict[str, Any], lang: str) -> str | None:
+        if view.get("turn") is None:
+            return None
+        line = t("yahtzee.status", lang, round=view.get("round"), rounds=view.get("rounds"),
+                 left=view.get("rolls_left"))
+        if view.get("dice"):
+            line += " " + t("yahtzee.status.dice", lang, dice=" ".join(map(str, view["dice"])))
+        return line
+
+    def standings(self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]) -> list[Standing]:
+        totals = {p: int((outcome.get("totals") or {}).get(p, 0)) for p in players}
+        out = rank_by(players, totals, list(outcome.get("winners") or []), {})
+        return [Standing(s.player, s.rank, s.won, s.points, s.points) for s in out]
+
+
+def _hold(ui: dict[str, Any]) -> list[bool]:
+    hold = list(ui.get("hold") or [])
+    return (hold + [False] * 5)[:5]
