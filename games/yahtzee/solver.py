@@ -30,6 +30,7 @@ table, as the column's gain over its own expectation, times its factor.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import pathlib
@@ -74,7 +75,10 @@ KEEP_INDEX = {k: i for i, k in enumerate(KEEPS)}
 N_KEEPS = len(KEEPS)
 ROLL0 = N_KEEPS - 252  # index of the first five-dice multiset
 N_ROLLS = 252
-LEVELS = [(sum(math.comb(s + 5, 5) for s in range(n)), sum(math.comb(s + 5, 5) for s in range(n + 1))) for n in range(6)]
+LEVELS = [
+    (sum(math.comb(s + 5, 5) for s in range(n)), sum(math.comb(s + 5, 5) for s in range(n + 1)))
+    for n in range(6)
+]
 
 COUNTS = np.array(KEEPS[ROLL0:], dtype=np.int64)  # (252, 6) face counts of each roll
 
@@ -156,6 +160,7 @@ def _score_table() -> I64:
 
 
 SCORE = _score_table()
+SCORE_F = SCORE.astype(np.float64)
 YAHTZEE_ROLLS = np.array([roll_index([f] * 5) for f in range(1, 7)], dtype=np.int64)
 IS_YAHTZEE = np.zeros(N_ROLLS, dtype=bool)
 IS_YAHTZEE[YAHTZEE_ROLLS] = True
@@ -175,10 +180,15 @@ def reachable_upper(upper_mask: int) -> list[int]:
 
 
 def _final_values(table: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
-    """(rows, 252): the best of scoring each final roll now + the future value."""
+    """(252, rows): the best of scoring each final roll now + the future value.
+
+    Arrays are laid out rolls/keeps × states so that gathering rolls or keeps
+    copies contiguous rows.
+    """
     ef = table.reshape(-1)
     rows = mask.shape[0]
-    best = np.full((rows, N_ROLLS), -np.inf)
+    best = np.full((N_ROLLS, rows), -np.inf)
+    cand = np.empty((N_ROLLS, rows))
     for j in range(13):
         is_open = (mask >> j & 1) == 0
         if not is_open.any():
@@ -186,31 +196,31 @@ def _final_values(table: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
         pen = np.where(is_open, 0.0, -np.inf)
         nm = (mask | (1 << j)) * (NU * 2)
         if j < UPPER:
-            sc = np.arange(6) * (j + 1)  # by count of the face
-            nu = np.minimum(UPPER_TARGET, u[:, None] + sc[None, :])
-            crossed = (u[:, None] < UPPER_TARGET) & (nu >= UPPER_TARGET)
-            w = sc[None, :] + UPPER_BONUS * crossed + ef[nm[:, None] + nu * 2 + b[:, None]]
-            w += pen[:, None]
-            cand = np.take(w, COUNTS[:, j], axis=1)
+            sc = np.arange(6)[:, None] * (j + 1)  # by count of the face
+            nu = np.minimum(UPPER_TARGET, u[None, :] + sc)
+            crossed = (u[None, :] < UPPER_TARGET) & (nu >= UPPER_TARGET)
+            w = sc + UPPER_BONUS * crossed + ef[nm[None, :] + nu * 2 + b[None, :]] + pen[None, :]
+            np.take(w, COUNTS[:, j], axis=0, out=cand)
         elif j == YAHTZEE:
             e0 = ef[nm + u * 2 + b] + pen
             e1 = ef[nm + u * 2 + 1] + pen
-            cand = np.where(IS_YAHTZEE[None, :], e1[:, None], e0[:, None]) + SCORE[j][None, :]
+            np.add(SCORE_F[j][:, None], e0[None, :], out=cand)
+            cand[YAHTZEE_ROLLS] = SCORE_F[j][YAHTZEE_ROLLS][:, None] + e1[None, :]
         else:
             e = ef[nm + u * 2 + b] + pen
-            cand = e[:, None] + SCORE[j][None, :]
+            np.add(SCORE_F[j][:, None], e[None, :], out=cand)
         np.maximum(best, cand, out=best)
     ys = np.nonzero(mask >> YAHTZEE & 1)[0]
     if ys.size:
         jv = _joker_values(ef, mask[ys], u[ys], b[ys], joker)
-        best[ys[:, None], YAHTZEE_ROLLS[None, :]] = jv
+        best[YAHTZEE_ROLLS[:, None], ys[None, :]] = jv
     return best
 
 
 def _joker_values(ef: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
-    """(rows, 6): five of a kind of each face when the yahtzee box is filled."""
+    """(6, rows): five of a kind of each face when the yahtzee box is filled."""
     rows = mask.shape[0]
-    out = np.full((rows, 6), -np.inf)
+    out = np.full((6, rows), -np.inf)
     open_ = [(mask >> j & 1) == 0 for j in range(13)]
     lower_open = np.zeros(rows, dtype=bool)
     for j in range(UPPER, 13):
@@ -227,6 +237,7 @@ def _joker_values(ef: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
                 gain = sc + UPPER_BONUS * ((u < UPPER_TARGET) & (nu >= UPPER_TARGET))
                 val = gain + ef[nm + nu * 2 + b]
                 if joker == "forced":
+                    # matching upper box first; other upper boxes only when no lower box is open
                     legal = open_[f] if j == f else (upper_f_filled & ~lower_open & open_[j])
                 else:
                     legal = open_[j]
@@ -239,34 +250,33 @@ def _joker_values(ef: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
                 val = sc_l + ef[nm + u * 2 + b]
                 legal = open_[j] & upper_f_filled if joker == "forced" else open_[j]
             best = np.where(legal, np.maximum(best, val), best)
-        out[:, f] = best + YAHTZEE_BONUS * b
+        out[f] = best + YAHTZEE_BONUS * b
     return out
 
 
 def _expect(v5: F64) -> F64:
-    """(rows, 462): for each keep, the expected value of ``v5`` after rolling the rest."""
-    rows = v5.shape[0]
-    g = np.empty((rows, N_KEEPS))
-    g[:, ROLL0:] = v5
+    """(462, rows): for each keep, the expected value of ``v5`` after rolling the rest."""
+    g = np.empty((N_KEEPS, v5.shape[1]))
+    g[ROLL0:] = v5
     for size in range(4, -1, -1):
         lo, hi = LEVELS[size]
         ch = CHILD[lo:hi]
-        acc = np.take(g, ch[:, 0], axis=1)
+        acc = np.take(g, ch[:, 0], axis=0)
         for f in range(1, 6):
-            acc += np.take(g, ch[:, f], axis=1)
-        g[:, lo:hi] = acc * (1.0 / 6.0)
+            acc += np.take(g, ch[:, f], axis=0)
+        g[lo:hi] = acc * (1.0 / 6.0)
     return g
 
 
 def _best_keep(k: F64) -> F64:
-    """(rows, 252): for each roll, the best value of ``k`` over its sub-multisets (in place)."""
+    """(252, rows): for each roll, the best value of ``k`` over its sub-multisets (in place)."""
     for size in range(1, 6):
         lo, hi = LEVELS[size]
-        level = k[:, lo:hi]
+        level = k[lo:hi]
         par = PARENT[lo:hi]
         for p in range(5):
-            np.maximum(level, np.take(k, par[:, p], axis=1), out=level)
-    return k[:, ROLL0:]
+            np.maximum(level, np.take(k, par[:, p], axis=0), out=level)
+    return k[ROLL0:]
 
 
 def _turn_values(table: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
@@ -274,7 +284,7 @@ def _turn_values(table: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
     v = _final_values(table, mask, u, b, joker)
     for _ in range(2):
         v = _best_keep(_expect(v))
-    return np.asarray(v @ P_ROLL, dtype=np.float64)
+    return np.asarray(P_ROLL @ v, dtype=np.float64)
 
 
 # --------------------------------------------------------------------------
@@ -295,7 +305,7 @@ def _states(closed: int) -> list[tuple[int, int, int]]:
 
 
 def build_table(
-    joker: str = "forced", boxes: Sequence[int] = tuple(range(13)), chunk: int = 2048
+    joker: str = "forced", boxes: Sequence[int] = tuple(range(13)), chunk: int = 256
 ) -> F64:
     """The expected points to come for every state, an array ``[mask, upper, bonus]``.
 
@@ -319,3 +329,217 @@ def build_table(
             mask, u, b = part[:, 0], part[:, 1], part[:, 2]
             flat[mask * (NU * 2) + u * 2 + b] = _turn_values(table, mask, u, b, joker)
     return table
+
+
+# --------------------------------------------------------------------------
+# Decisions (the strong bot and the coach)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One candidate move and the expected final total of its column if it is
+    taken and optimal play follows."""
+
+    move: str
+    expected: float
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The candidates of one decision, best first (``best`` is ``choices[0]``)."""
+
+    choices: tuple[Choice, ...]
+
+    @property
+    def best(self) -> Choice:
+        return self.choices[0]
+
+
+def column_state(column: Mapping[str, int | None]) -> tuple[int, int, int]:
+    """(used-box mask, upper subtotal capped at 63, yahtzee box holds 50) of a score column."""
+    mask = sum(1 << j for j, box in enumerate(BOXES) if column.get(box) is not None)
+    upper = min(UPPER_TARGET, sum(column.get(box) or 0 for box in BOXES[:UPPER]))
+    return mask, upper, int(column.get("yahtzee") == 50)
+
+
+def _banked(column: Mapping[str, int | None]) -> int:
+    """Points already on the column: boxes + upper bonus + Yahtzee bonuses."""
+    boxes = sum(column.get(box) or 0 for box in BOXES)
+    upper = sum(column.get(box) or 0 for box in BOXES[:UPPER])
+    return (
+        boxes
+        + (UPPER_BONUS if upper >= UPPER_TARGET else 0)
+        + int(column.get("yahtzee_bonus") or 0)
+    )
+
+
+class Solver:
+    """Optimal decisions for one score column from a table of :func:`build_table`.
+
+    >>> solver = Solver(build_table("forced", boxes=[CHANCE]), "forced")
+    >>> col = {box: 0 for box in BOXES} | {"chance": None, "yahtzee_bonus": 0}
+    >>> advice = solver.advise(col, [6, 6, 5, 1, 1], rerolls_left=2)
+    >>> advice.best.move
+    'keep 5 6 6'
+    """
+
+    def __init__(self, table: F64, joker: str = "forced") -> None:
+        if joker not in JOKERS:
+            raise ValueError(f"joker must be one of {JOKERS}")
+        self.table = table
+        self.joker = joker
+
+    def expected_to_go(self, column: Mapping[str, int | None]) -> float:
+        """Expected points still to come for this column, at the start of a turn."""
+        mask, upper, bonus = column_state(column)
+        return float(self.table[mask, upper, bonus])
+
+    def expected_total(self, column: Mapping[str, int | None]) -> float:
+        """Expected final total of the column under optimal play (start of a turn)."""
+        return _banked(column) + self.expected_to_go(column)
+
+    def box_values(self, column: Mapping[str, int | None], dice: Sequence[int]) -> dict[str, float]:
+        """Each legal box for these final dice → expected points to come (this box
+        included) if the dice are scored there, by the engine's scoring rules."""
+        from games.yahtzee import scoring  # the engine's rules decide legality and scores
+
+        mask, upper, bonus = column_state(column)
+        extra = scoring.yahtzee_bonus(list(dice), column)
+        out: dict[str, float] = {}
+        for box in scoring.legal_boxes(list(dice), column, self.joker):
+            j = BOXES.index(box)
+            score = scoring.box_score(box, list(dice), column, self.joker)
+            nu, nb, gain = upper, bonus, score + extra
+            if j < UPPER:
+                nu = min(UPPER_TARGET, upper + score)
+                gain += UPPER_BONUS if upper < UPPER_TARGET <= nu else 0
+            elif j == YAHTZEE:
+                nb = int(score == 50)
+            out[box] = gain + float(self.table[mask | 1 << j, nu, nb])
+        return out
+
+    def keep_values(
+        self, column: Mapping[str, int | None], dice: Sequence[int], rerolls_left: int
+    ) -> dict[tuple[int, ...], float]:
+        """Each keep (a proper sub-multiset of ``dice``, ascending) → expected
+        points to come if the other dice are rerolled, with ``rerolls_left``
+        (1 or 2) rerolls left before this one."""
+        if rerolls_left not in (1, 2):
+            raise ValueError("rerolls_left must be 1 or 2")
+        mask, upper, bonus = column_state(column)
+        m, u, b = (np.array([x], dtype=np.int64) for x in (mask, upper, bonus))
+        k = _expect(_final_values(self.table, m, u, b, self.joker))
+        if rerolls_left == 2:
+            k = _expect(_best_keep(k))
+        counts = [list(dice).count(f) for f in range(1, 7)]
+        out: dict[tuple[int, ...], float] = {}
+        for i in range(ROLL0):
+            if all(c <= h for c, h in zip(KEEPS[i], counts, strict=True)):
+                out[tuple(keep_dice(i))] = float(k[i, 0])
+        return out
+
+    def advise(
+        self, column: Mapping[str, int | None], dice: Sequence[int], rerolls_left: int
+    ) -> Advice:
+        """Every move after a roll with its expected final total, best first.
+
+        With rerolls left the candidates are the keeps (``keep`` alone rerolls
+        all; keeping all five is never better than the best keep, so it is
+        left out) and the boxes; with none, the boxes.
+        """
+        banked = _banked(column)
+        choices = [
+            Choice(f"score {box}", banked + v) for box, v in self.box_values(column, dice).items()
+        ]
+        if rerolls_left:
+            for keep, v in self.keep_values(column, dice, rerolls_left).items():
+                choices.append(Choice(" ".join(["keep", *map(str, keep)]), banked + v))
+        choices.sort(key=lambda c: -c.expected)
+        return Advice(tuple(choices))
+
+
+def triple_advice(
+    solvers: Sequence[Solver],
+    columns: Sequence[Mapping[str, int | None]],
+    dice: Sequence[int],
+    rerolls_left: int,
+    factors: Sequence[int] = (1, 2, 3),
+) -> Advice:
+    """Heuristic advice for option ``triple`` (no exact solver: the state is three columns).
+
+    Each move is valued by the single-column table of the column it serves:
+    a box of column c by ``factor_c × (its value − the column's expectation)``,
+    a keep by the best such gain over the columns that still have room. The
+    ``expected`` field is the sum of the columns' expected totals (× factor)
+    plus that gain: an estimate, not an exact expectation. ``solvers`` has
+    one entry per column (usually the same solver three times).
+    """
+    bases = [s.expected_to_go(c) for s, c in zip(solvers, columns, strict=True)]
+    start = sum(f * s.expected_total(c) for f, s, c in zip(factors, solvers, columns, strict=True))
+    best_keep: dict[tuple[int, ...], float] = {}
+    choices: list[Choice] = []
+    for i, (s, c) in enumerate(zip(solvers, columns, strict=True)):
+        if all(c.get(box) is not None for box in BOXES):
+            continue
+        for box, v in s.box_values(c, dice).items():
+            choices.append(
+                Choice(f"score {box} x{factors[i]}", start + factors[i] * (v - bases[i]))
+            )
+        if rerolls_left:
+            for keep, v in s.keep_values(c, dice, rerolls_left).items():
+                gain = factors[i] * (v - bases[i])
+                best_keep[keep] = max(best_keep.get(keep, -np.inf), gain)
+    for keep, gain in best_keep.items():
+        choices.append(Choice(" ".join(["keep", *map(str, keep)]), start + gain))
+    choices.sort(key=lambda c: -c.expected)
+    return Advice(tuple(choices))
+
+
+# --------------------------------------------------------------------------
+# The disk cache: the one I/O edge of this module (the bot and bench/ai.py)
+
+
+def rules_hash(joker: str) -> str:
+    """A short hash of everything the table depends on (in the cache file name)."""
+    text = repr(
+        (
+            RULES_VERSION,
+            joker,
+            UPPER_BONUS,
+            UPPER_TARGET,
+            YAHTZEE_BONUS,
+            JOKER_FIXED,
+            SCORE.tolist(),
+        )
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def cache_path(joker: str, cache_dir: str | os.PathLike[str] | None = None) -> pathlib.Path:
+    """Where the table of ``joker`` is cached: ``cache_dir``, else ``$CHABUDAI_CACHE``,
+    else ``~/.cache/chabudai``; the name carries the rules version and hash."""
+    root = (
+        cache_dir or os.environ.get("CHABUDAI_CACHE") or pathlib.Path.home() / ".cache" / "chabudai"
+    )
+    return pathlib.Path(root) / f"yahtzee-{joker}-{RULES_VERSION}-{rules_hash(joker)}.npy"
+
+
+def load_or_build(
+    joker: str = "forced", cache_dir: str | os.PathLike[str] | None = None
+) -> tuple[Solver, bool]:
+    """The solver for ``joker``, from the cache file if present, else built
+    (≈ 15 s) and saved. Returns ``(solver, built)``."""
+    path = cache_path(joker, cache_dir)
+    try:
+        table = np.load(path)
+        if table.shape == (FULL + 1, NU, 2) and table.dtype == np.float64:
+            return Solver(table, joker), False
+    except (OSError, ValueError):
+        pass
+    table = build_table(joker)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        np.save(fh, table)
+    os.replace(tmp, path)
+    return Solver(table, joker), True
