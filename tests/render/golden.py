@@ -1,0 +1,26 @@
+"""Golden images: render the fixed cases of ``views.golden_cases``.
+
+Regenerate after an intended visual change (then LOOK at every PNG):
+
+    /work/venv/bin/python -m tests.render.regen
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.render import Picture, hand_picture, result_picture, table_picture
+from .views import golden_cases
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def render_case(name: str) -> Picture:
+    kind, view, outcome, history = golden_cases()[name]
+    lang = "ja" if name.endswith(("_result", "_reveal")) else "en"
+    if kind == "table":
+        return table_picture(view, lang=lang)
+    if kind == "hand":
+        return hand_picture(view, lang=lang)
+    assert outcome is not None
+    return result_picture(view, outcome, lang=lang, history=history)

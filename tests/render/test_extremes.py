@@ -1,0 +1,95 @@
+"""Every renderer copes with the extremes: 8 (or 10) players, long and
+Japanese names, emoji, negative scores, an empty talon, a 39-round Triple
+sheet."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.render import Picture, _base, hand_picture, result_picture, table_picture
+from games import core
+from .views import NAMES8, finished, play, sixdice_history
+
+
+def _ok(pic: Picture) -> None:
+    assert len(pic.png) <= 150 * 1024
+    img = Image.open(io.BytesIO(pic.png))
+    img.load()
+    assert pic.alt
+
+
+@pytest.mark.parametrize("game", ["nine", "sixdice", "yahtzee", "bluff"])
+def test_eight_players_with_hard_names(game: str) -> None:
+    e, s = play(game, NAMES8, 30, 7)
+    for lang in ("en", "ja"):
+        _ok(table_picture(e.view(s, None), lang=lang))
+    e, s = finished(game, NAMES8, 8, {"target": 2000} if game == "sixdice" else None)
+    _ok(table_picture(e.view(s, None)))
+    _ok(result_picture(e.view(s, None), e.outcome(s), lang="ja"))
+
+
+def test_bluff_ten_players() -> None:
+    names = NAMES8 + ["イチロー", "Zoë"]
+    e, s = play("bluff", names, 25, 3)
+    _ok(table_picture(e.view(s, None), lang="ja"))
+
+
+def test_sixdice_negative_scores() -> None:
+    e = core.engine("sixdice")
+    # ブタ on the first roll of each turn: not started → −1000 each time
+    s = e.new_game(["alice", "bob"], {}, "alice", core.ScriptedSource(dice=[2, 3, 4, 6, 2, 3] * 4))
+    for p in ("alice", "bob", "alice", "bob"):
+        e.apply(s, p, "roll")
+    v = e.view(s, None)
+    assert v["scores"]["alice"] < 0
+    _ok(table_picture(v))
+    _ok(result_picture(v, e.outcome(s), history=[{"alice": -1000, "bob": 0}, {"alice": -2000, "bob": -2000}]))
+
+
+def test_sixdice_result_chart_long_game() -> None:
+    e, s, hist = sixdice_history(11, NAMES8, target=2000)
+    _ok(result_picture(e.view(s, None), e.outcome(s), lang="en", history=hist))
+
+
+def test_sixtysix_empty_talon_and_finished() -> None:
+    e, s = finished("sixtysix", ["alice", "ぼぶ"], 4)
+    _ok(table_picture(e.view(s, None)))
+    _ok(result_picture(e.view(s, None), e.outcome(s)))
+
+
+def test_sixtysix_empty_talon_drawn() -> None:
+    """Play (never close) until the talon is drawn out, then draw the table."""
+    import random
+
+    e = core.engine("sixtysix")
+    s = e.new_game(["alice", "bob"], {}, "alice", core.SeededSource("talon"))
+    r = random.Random(1)
+    while True:
+        v = e.view(s, None)
+        if v["talon"] == 0 and not v["closed"]:
+            break
+        p = e.to_move(s)[0]
+        moves = [m for m in e.legal_moves(s, p) if m.startswith(("play", "draw"))]
+        assert moves, "the talon was not drawn out"
+        e.apply(s, p, r.choice(moves))
+    assert v["trump_card"] is None
+    _ok(table_picture(v))
+    _ok(hand_picture(e.view(s, "bob")))
+
+
+def test_triple_yahtzee_39_rounds() -> None:
+    e, s = finished("yahtzee", NAMES8[:3], 5, {"triple": True})
+    v = e.view(s, None)
+    assert v["finished"]
+    _ok(table_picture(v, lang="ja"))
+    _ok(result_picture(v, e.outcome(s), history=[dict.fromkeys(v["players"], 0), v["totals"]]))
+
+
+def test_missing_glyphs_become_placeholders() -> None:
+    assert _base.safe_text("a😀b") == "a□b"
+    assert _base.safe_text("👨‍👩‍👧x") == "□x"
+    assert _base.safe_text("たろう") == "たろう"
+    assert "…" in _base.name("x" * 200, 20, 100)
