@@ -149,3 +149,34 @@ async def play_out(
         res = await press(user, message, policy(message))
         assert res.response is None or not res.response.ephemeral, res.response.content
     raise AssertionError("the game did not end")
+
+
+def snapshot(env: simcord.Env, message: Any) -> dict[str, Any]:
+    """The message payload as a client shows it now (components included)."""
+    import copy
+
+    from simcord.backend import serializers
+
+    stored = env.backend.get_message(message.channel_id, message.id)
+    return copy.deepcopy(dict(serializers.message_payload(env.backend, stored)))
+
+
+async def press_from_snapshot(user: Any, env: simcord.Env, old: dict[str, Any], cid: str) -> Any:
+    """A press from a client still showing an older copy of the message: the
+    second click of a double click, or a stale window. SimCord's public
+    ``click`` only presses components that exist now, so this goes one level
+    down and sends the old message payload, as Discord does."""
+    from simcord.actors import _dispatch_actor_interaction
+    from simcord.builders import ChannelHandle
+    from simcord.enums import ComponentType, InteractionType
+
+    channel_id = int(old["channel_id"])
+    channel = ChannelHandle(env, user.guild, env.backend.get_channel(channel_id))
+    return await _dispatch_actor_interaction(
+        user,
+        InteractionType.MESSAGE_COMPONENT,
+        channel,
+        {"custom_id": cid, "component_type": ComponentType.BUTTON},
+        extra={"message": old},
+        source_message_id=int(old["id"]),
+    )
