@@ -80,7 +80,8 @@ LEVELS = [
     for n in range(6)
 ]
 
-COUNTS = np.array(KEEPS[ROLL0:], dtype=np.int64)  # (252, 6) face counts of each roll
+KEEP_COUNTS = np.array(KEEPS, dtype=np.int64)  # (462, 6)
+COUNTS = KEEP_COUNTS[ROLL0:]  # (252, 6) face counts of each roll
 
 
 def _child_table() -> I64:
@@ -135,6 +136,9 @@ def keep_dice(k: int) -> list[int]:
 
 # --------------------------------------------------------------------------
 # Scoring tables (normal rule, no joker): SCORE[box, roll]
+
+
+KEEP_DICE = tuple(tuple(keep_dice(i)) for i in range(N_KEEPS))
 
 
 def _score_table() -> I64:
@@ -291,34 +295,32 @@ def _turn_values(table: F64, mask: I64, u: I64, b: I64, joker: str) -> F64:
 # Building the table
 
 
-def _states(closed: int) -> list[tuple[int, int, int]]:
-    """Reachable (mask, u, b) states of the game whose ``closed`` boxes are pre-filled with 0."""
+def _states(max_open: int) -> list[tuple[int, int, int]]:
+    """Reachable (mask, u, b) states with at most ``max_open`` boxes empty."""
     out = []
     for mask in range(FULL + 1):
-        if mask & closed != closed:
+        if 13 - bin(mask).count("1") > max_open:
             continue
-        played = mask & ~closed
-        for uu in reachable_upper(played & 0b111111):
-            for bb in (0, 1) if played >> YAHTZEE & 1 else (0,):
+        for uu in reachable_upper(mask & 0b111111):
+            for bb in (0, 1) if mask >> YAHTZEE & 1 else (0,):
                 out.append((mask, uu, bb))
     return out
 
 
-def build_table(
-    joker: str = "forced", boxes: Sequence[int] = tuple(range(13)), chunk: int = 256
-) -> F64:
+def build_table(joker: str = "forced", max_open: int = 13, chunk: int = 256) -> F64:
     """The expected points to come for every state, an array ``[mask, upper, bonus]``.
 
-    ``boxes`` restricts play to those boxes: the others are pre-filled with 0
-    (a reduced game for tests; the joker rules then see a pre-filled yahtzee
-    box as holding 0). Unreachable entries are 0.
+    ``max_open < 13`` computes only the states with at most that many empty
+    boxes (exact values of the full game: the end of the game does not
+    depend on its beginning) — a quick partial table for tests. Unreachable
+    and uncomputed entries are 0. ``chunk`` states are solved at once (small
+    enough for the CPU cache).
     """
     if joker not in JOKERS:
         raise ValueError(f"joker must be one of {JOKERS}")
     table = np.zeros((FULL + 1, NU, 2))
-    closed = FULL & ~sum(1 << j for j in boxes)
     by_layer: dict[int, list[tuple[int, int, int]]] = {}
-    for s in _states(closed):
+    for s in _states(max_open):
         if s[0] != FULL:
             by_layer.setdefault(bin(s[0]).count("1"), []).append(s)
     flat = table.reshape(-1)
@@ -376,7 +378,7 @@ def _banked(column: Mapping[str, int | None]) -> int:
 class Solver:
     """Optimal decisions for one score column from a table of :func:`build_table`.
 
-    >>> solver = Solver(build_table("forced", boxes=[CHANCE]), "forced")
+    >>> solver = Solver(build_table("forced", max_open=1), "forced")
     >>> col = {box: 0 for box in BOXES} | {"chance": None, "yahtzee_bonus": 0}
     >>> advice = solver.advise(col, [6, 6, 5, 1, 1], rerolls_left=2)
     >>> advice.best.move
@@ -388,6 +390,21 @@ class Solver:
             raise ValueError(f"joker must be one of {JOKERS}")
         self.table = table
         self.joker = joker
+        # the keep values of the last few states (a turn asks up to three times)
+        self._memo: dict[tuple[int, int, int], tuple[F64, F64]] = {}
+
+    def _keep_arrays(self, mask: int, upper: int, bonus: int) -> tuple[F64, F64]:
+        """(462, 1) keep values with 1 and with 2 rerolls left, for one state."""
+        key = (mask, upper, bonus)
+        hit = self._memo.get(key)
+        if hit is None:
+            m, u, b = (np.array([x], dtype=np.int64) for x in key)
+            k1 = _expect(_final_values(self.table, m, u, b, self.joker))
+            k2 = _expect(_best_keep(k1.copy()))
+            if len(self._memo) >= 16:
+                self._memo.clear()
+            hit = self._memo[key] = (k1, k2)
+        return hit
 
     def expected_to_go(self, column: Mapping[str, int | None]) -> float:
         """Expected points still to come for this column, at the start of a turn."""
@@ -426,16 +443,11 @@ class Solver:
         (1 or 2) rerolls left before this one."""
         if rerolls_left not in (1, 2):
             raise ValueError("rerolls_left must be 1 or 2")
-        mask, upper, bonus = column_state(column)
-        m, u, b = (np.array([x], dtype=np.int64) for x in (mask, upper, bonus))
-        k = _expect(_final_values(self.table, m, u, b, self.joker))
-        if rerolls_left == 2:
-            k = _expect(_best_keep(k))
-        counts = [list(dice).count(f) for f in range(1, 7)]
-        out: dict[tuple[int, ...], float] = {}
-        for i in range(ROLL0):
-            if all(c <= h for c, h in zip(KEEPS[i], counts, strict=True)):
-                out[tuple(keep_dice(i))] = float(k[i, 0])
+        k = self._keep_arrays(*column_state(column))[rerolls_left - 1]
+        counts = np.array([list(dice).count(f) for f in range(1, 7)])
+        fits = np.nonzero((KEEP_COUNTS[:ROLL0] <= counts).all(axis=1))[0]
+        vals = k[fits, 0]
+        out = {KEEP_DICE[i]: float(v) for i, v in zip(fits.tolist(), vals.tolist(), strict=True)}
         return out
 
     def advise(
