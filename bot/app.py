@@ -61,5 +61,7 @@ def create_bot(
     and ``source_factory`` (seed → dice source) are injected so tests and the
     sandbox can script time and dice.
     """
-    service = TableService(store, clock=clock, seed_factory=seed_factory, source_factory=source_factory)
+    service = TableService(
+        store, clock=clock, seed_factory=seed_factory, source_factory=source_factory
+    )
     return ChabudaiBot(service, sync_commands=sync_commands)

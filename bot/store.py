@@ -271,7 +271,9 @@ class Store:
         return await self.get_table(table_id)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        async with self.db.execute(f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,)) as cur:
+        async with self.db.execute(
+            f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,)
+        ) as cur:
             r = await cur.fetchone()
         return _row(r) if r else None
 
@@ -463,7 +465,14 @@ class Store:
         out = []
         for g, games, wins, points, best, top in rows:
             out.append(
-                {"game": g, "games": games, "wins": wins, "points": points, "best": best, "top": top}
+                {
+                    "game": g,
+                    "games": games,
+                    "wins": wins,
+                    "points": points,
+                    "best": best,
+                    "top": top,
+                }
             )
         if out:
             ratings = {}

@@ -125,8 +125,14 @@ class TableService:
         try:
             options = core.parse_options(eng.OPTIONS, parse_options_text(options_text))
         except RuleError as err:
-            await self.say(interaction, t("error.bad_options", interaction.locale,
-                                          reason=rule_error(err, interaction.locale)))
+            await self.say(
+                interaction,
+                t(
+                    "error.bad_options",
+                    interaction.locale,
+                    reason=rule_error(err, interaction.locale),
+                ),
+            )
             return
         channel_id = interaction.channel_id
         assert channel_id is not None
@@ -136,7 +142,11 @@ class TableService:
             return
         lang = await self.public_lang(interaction)
         user = interaction.user
-        seat = {"id": user.id, "name": engine_name(user.display_name, set()), "display": user.display_name}
+        seat = {
+            "id": user.id,
+            "name": engine_name(user.display_name, set()),
+            "display": user.display_name,
+        }
         row = await self.store.create_table(
             guild_id=interaction.guild_id,
             channel_id=channel_id,
@@ -162,7 +172,12 @@ class TableService:
 
     async def _already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
         link = message_link(row.guild_id, row.channel_id, row.message_id)
-        await self.reply(interaction, "error.table_exists", game=t(f"game.{row.game}", interaction.locale), link=link)
+        await self.reply(
+            interaction,
+            "error.table_exists",
+            game=t(f"game.{row.game}", interaction.locale),
+            link=link,
+        )
 
     # ------------------------------------------------------------------ press
 
@@ -188,7 +203,9 @@ class TableService:
             else:
                 await self._game_action(interaction, row, action, values)
 
-    async def _lobby_action(self, interaction: discord.Interaction[Any], row: TableRow, action: str) -> None:
+    async def _lobby_action(
+        self, interaction: discord.Interaction[Any], row: TableRow, action: str
+    ) -> None:
         user = interaction.user
         lang = row.ui.get("lang", "en")
         eng = core.engine(row.game)
@@ -202,7 +219,11 @@ class TableService:
                 return
             taken = {s["name"] for s in row.seats}
             row.seats.append(
-                {"id": user.id, "name": engine_name(user.display_name, taken), "display": user.display_name}
+                {
+                    "id": user.id,
+                    "name": engine_name(user.display_name, taken),
+                    "display": user.display_name,
+                }
             )
         elif action == "leave":
             if not seated:
@@ -249,7 +270,9 @@ class TableService:
             log.info("table %d: %s started with %d players", row.id, row.game, len(row.seats))
         await interaction.response.edit_message(**msg.edit_kwargs())
 
-    async def _cancel(self, interaction: discord.Interaction[Any], row: TableRow, *, by: int) -> None:
+    async def _cancel(
+        self, interaction: discord.Interaction[Any], row: TableRow, *, by: int
+    ) -> None:
         if not await self.store.delete_table(row):
             await self.reply(interaction, "error.stale")
             return
@@ -350,7 +373,9 @@ class TableService:
             await interaction.response.edit_message(**msg.edit_kwargs())
             return
         if row.message_id is not None:
-            channel = interaction.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            channel = interaction.client.get_partial_messageable(
+                row.channel_id, guild_id=row.guild_id
+            )
             try:
                 await channel.get_partial_message(row.message_id).edit(**msg.edit_kwargs())
             except discord.HTTPException:
@@ -402,15 +427,25 @@ class TableService:
         players = ", ".join(s["display"] for s in row.seats)
         link = message_link(row.guild_id, row.channel_id, row.message_id)
         if row.phase == "lobby":
-            await self.reply(interaction, "status.lobby", game=t(f"game.{row.game}", loc), players=players, link=link)
+            await self.reply(
+                interaction,
+                "status.lobby",
+                game=t(f"game.{row.game}", loc),
+                players=players,
+                link=link,
+            )
             return
         assert row.state is not None
         eng = core.engine(row.game)
         state = eng.from_json(row.state)
         movers = ", ".join(eng.to_move(state))
         await self.reply(
-            interaction, "status.playing", game=t(f"game.{row.game}", loc), players=players,
-            turn=movers, link=link,
+            interaction,
+            "status.playing",
+            game=t(f"game.{row.game}", loc),
+            players=players,
+            turn=movers,
+            link=link,
         )
 
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -435,7 +470,9 @@ class TableService:
                 if row.host_id == interaction.user.id:
                     row.host_id = row.seats[0]["id"]
                 if await self.store.save_table(row, now=self.clock()):
-                    await self._show(interaction, row, present.lobby_message(row, row.ui.get("lang", "en")))
+                    await self._show(
+                        interaction, row, present.lobby_message(row, row.ui.get("lang", "en"))
+                    )
                 return
             assert row.state is not None
             eng = core.engine(row.game)
@@ -477,7 +514,12 @@ class TableService:
                 await self.reply(interaction, "error.stale")
                 return
             lang = row.ui.get("lang", "en")
-            text = t("result.abandoned", lang, game=t(f"game.{row.game}", lang), user=f"<@{interaction.user.id}>")
+            text = t(
+                "result.abandoned",
+                lang,
+                game=t(f"game.{row.game}", lang),
+                user=f"<@{interaction.user.id}>",
+            )
             if row.seed:
                 text += "\n" + t("result.seed", lang, seed=row.seed, hash=core.seed_hash(row.seed))
             await self._show(interaction, row, present.TableMessage(text))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -45,7 +45,9 @@ class Tables(commands.Cog):
     game_group = app_commands.Group(name="game", description="The game at this channel's table")
 
     @app_commands.command(name="play", description="Open a table for a game in this channel")
-    @app_commands.describe(game="The game to play", options='House options, e.g. "target=5000 start=500"')
+    @app_commands.describe(
+        game="The game to play", options='House options, e.g. "target=5000 start=500"'
+    )
     @app_commands.choices(game=_choices(playable_games()))
     @app_commands.guild_only()
     async def play(
@@ -80,8 +82,13 @@ class Tables(commands.Cog):
             guild_id = None
         rows = await store.leaderboard(game, guild_id=guild_id, by=by)
         lang = await self.bot.tables.public_lang(interaction)
-        title = t("board.title", lang, game=t(f"game.{game}", lang), scope=t(f"board.scope.{scope}", lang),
-                  by=t(f"board.by.{by}", lang))
+        title = t(
+            "board.title",
+            lang,
+            game=t(f"game.{game}", lang),
+            scope=t(f"board.scope.{scope}", lang),
+            by=t(f"board.by.{by}", lang),
+        )
         if not rows:
             await interaction.response.send_message(title + "\n" + t("board.empty", lang))
             return
@@ -90,7 +97,15 @@ class Tables(commands.Cog):
             value = r["value"]
             shown = f"{value:.1f}" if by == "rating" else str(value)
             lines.append(
-                t("board.line", lang, rank=i, name=r["name"], value=shown, games=r["games"], wins=r["wins"])
+                t(
+                    "board.line",
+                    lang,
+                    rank=i,
+                    name=r["name"],
+                    value=shown,
+                    games=r["games"],
+                    wins=r["wins"],
+                )
             )
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
@@ -110,13 +125,22 @@ class Tables(commands.Cog):
         guild_id = interaction.guild_id if scope == "server" else None
         rows = await self.bot.tables.store.stats(who.id, game=game, guild_id=guild_id)
         if not rows:
-            await interaction.response.send_message(t("stats.empty", loc, user=who.display_name), ephemeral=True)
+            await interaction.response.send_message(
+                t("stats.empty", loc, user=who.display_name), ephemeral=True
+            )
             return
         lines = [t("stats.title", loc, user=who.display_name)]
         for r in rows:
             rate = 100 * r["wins"] / r["games"]
-            line = t("stats.line", loc, game=t(f"game.{r['game']}", loc), games=r["games"], wins=r["wins"],
-                     rate=f"{rate:.0f}", points=r["points"])
+            line = t(
+                "stats.line",
+                loc,
+                game=t(f"game.{r['game']}", loc),
+                games=r["games"],
+                wins=r["wins"],
+                rate=f"{rate:.0f}",
+                points=r["points"],
+            )
             if r.get("best") is not None:
                 line += t(f"stats.best.{r['game']}", loc, best=r["best"])
             if r.get("rating") is not None:
@@ -127,5 +151,3 @@ class Tables(commands.Cog):
 
 async def setup(bot: ChabudaiBot) -> None:
     await bot.add_cog(Tables(bot))
-
-

@@ -42,7 +42,9 @@ class TableButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"cb:(?P<table>[0-9]+):(?P<version>[0-9]+):(?P<action>.+)",
 ):
-    def __init__(self, table_id: int, version: int, action: str, button: discord.ui.Button[Any]) -> None:
+    def __init__(
+        self, table_id: int, version: int, action: str, button: discord.ui.Button[Any]
+    ) -> None:
         super().__init__(button)
         self.table_id = table_id
         self.version = version
@@ -67,14 +69,18 @@ class TableButton(
         return cls(int(match["table"]), int(match["version"]), match["action"], item)
 
     async def callback(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
-        await interaction.client.tables.press(interaction, self.table_id, self.version, self.action, [])
+        await interaction.client.tables.press(
+            interaction, self.table_id, self.version, self.action, []
+        )
 
 
 class TableSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"cs:(?P<table>[0-9]+):(?P<version>[0-9]+):(?P<action>.+)",
 ):
-    def __init__(self, table_id: int, version: int, action: str, select: discord.ui.Select[Any]) -> None:
+    def __init__(
+        self, table_id: int, version: int, action: str, select: discord.ui.Select[Any]
+    ) -> None:
         super().__init__(select)
         self.table_id = table_id
         self.version = version
@@ -100,9 +106,12 @@ class TableSelect(
         assert isinstance(item, discord.ui.Select)
         return cls(int(match["table"]), int(match["version"]), match["action"], item)
 
-    async def callback(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client: ChabudaiBot = interaction.client
         values = list(self.item.values)
-        await interaction.client.tables.press(interaction, self.table_id, self.version, self.action, values)
+        await client.tables.press(
+            interaction, self.table_id, self.version, self.action, values
+        )
 
 
 def build_view(table_id: int, version: int, controls: list[Control]) -> discord.ui.View | None:

@@ -89,7 +89,9 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
 
 
 def cancelled_message(row: TableRow, lang: str, *, by: int) -> TableMessage:
-    return TableMessage(t("lobby.cancelled", lang, game=game_title(row.game, lang), user=f"<@{by}>"))
+    return TableMessage(
+        t("lobby.cancelled", lang, game=game_title(row.game, lang), user=f"<@{by}>")
+    )
 
 
 async def table_message(row: TableRow, lang: str) -> TableMessage:
@@ -171,7 +173,9 @@ async def result_message(
     try:
         from bot import render
 
-        picture = await asyncio.to_thread(render.result_picture, view, eng.outcome(state), lang=lang)
+        picture = await asyncio.to_thread(
+            render.result_picture, view, eng.outcome(state), lang=lang
+        )
         files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
     except Exception:  # the words carry everything; a missing picture must not lose a result
         log.exception("result picture failed for %s", row.game)

@@ -28,19 +28,28 @@ class Clock:
 class Harness:
     """Builds bots that share one database file and one scripted dice list."""
 
-    def __init__(self, path: Path, dice: list[int] | None = None, aux: list[int] | None = None) -> None:
+    def __init__(
+        self, path: Path, dice: list[int] | None = None, aux: list[int] | None = None
+    ) -> None:
         self.path = path
         self.dice = list(dice or [])
         self.aux = list(aux or [])
         self.clock = Clock()
         self.bots: list[ChabudaiBot] = []
+        self.games = 0
+        self.vary = 0  # > 0: each new game starts that many faces further on
 
     def source(self, seed: str) -> Source:
-        return ScriptedSource(dice=self.dice, aux=self.aux)
+        start = self.games * self.vary
+        self.games += 1
+        return ScriptedSource(dice=self.dice[start:] + self.dice[:start], aux=self.aux)
 
     def bot(self) -> ChabudaiBot:
         bot = create_bot(
-            Store(self.path), clock=self.clock, seed_factory=lambda: SEED, source_factory=self.source
+            Store(self.path),
+            clock=self.clock,
+            seed_factory=lambda: SEED,
+            source_factory=self.source,
         )
         self.bots.append(bot)
         return bot
@@ -79,7 +88,12 @@ def custom_ids(message: Any) -> list[str]:
 
 
 async def open_table(
-    env: simcord.Env, channel: Any, host: Any, others: list[Any], game: str, options: str | None = None
+    env: simcord.Env,
+    channel: Any,
+    host: Any,
+    others: list[Any],
+    game: str,
+    options: str | None = None,
 ) -> Any:
     """/play, everyone joins, the host starts; returns the table message."""
     kwargs = {"game": game}

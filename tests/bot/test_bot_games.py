@@ -29,7 +29,9 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "options", "aux", "count", "policy"), GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize(
+    ("game", "options", "aux", "count", "policy"), GAMES, ids=[g[0] for g in GAMES]
+)
 async def test_game_played_to_the_end_with_a_restart(harness, game, options, aux, count, policy):
     harness.dice = DICE
     harness.aux = aux
@@ -38,7 +40,9 @@ async def test_game_played_to_the_end_with_a_restart(harness, game, options, aux
         channel = guild.create_text_channel(game)
         users = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")[:count]]
         msg = await open_table(env, channel, users[0], users[1:], game, options)
-        assert seed_hash(SEED) in msg.content and SEED not in msg.content.replace(seed_hash(SEED), "")
+        assert seed_hash(SEED) in msg.content and SEED not in msg.content.replace(
+            seed_hash(SEED), ""
+        )
         assert msg.attachments, "the table message carries the picture"
         steps = await play_out(env, harness, msg, users, policy, restart_at=7)
         assert steps > 7
@@ -61,4 +65,7 @@ async def test_game_played_to_the_end_with_a_restart(harness, game, options, aux
     assert results[0]["settlement"] == {str(by_name[p].id): v for p, v in points.items()}
     for name, value in points.items():
         shown = str(value) if game == "yahtzee" else f"{value:+d}"
-        assert f"<@{by_name[name].id}> 🏆 {shown}" in msg.content or f"<@{by_name[name].id}> {shown}" in msg.content
+        assert (
+            f"<@{by_name[name].id}> 🏆 {shown}" in msg.content
+            or f"<@{by_name[name].id}> {shown}" in msg.content
+        )

@@ -4,7 +4,15 @@ options, a second table; and the /game commands."""
 from __future__ import annotations
 
 import simcord
-from simtable import buttons, controls, custom_ids, open_table, press_from_snapshot, select_values, snapshot
+from simtable import (
+    buttons,
+    controls,
+    custom_ids,
+    open_table,
+    press_from_snapshot,
+    select_values,
+    snapshot,
+)
 
 from games.core import SeededSource
 
@@ -105,7 +113,9 @@ async def test_lobby_buttons(harness):
     async with simcord.run(harness.bot()) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("dice")
-        alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol"))
+        alice, bob, carol = (
+            guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")
+        )
         lobby = (await alice.slash(channel, "play", game="nine")).response
         res = await bob.click(lobby, label="Start")
         assert res.response.ephemeral and res.response.content == "Only the host can do that."
@@ -128,7 +138,9 @@ async def test_game_status_leave_and_end(harness):
     async with simcord.run(harness.bot()) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("dice")
-        alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol"))
+        alice, bob, carol = (
+            guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")
+        )
         res = await alice.slash(channel, "game status")
         assert res.response.ephemeral and "no table" in res.response.content
         msg = await open_table(env, channel, alice, [bob, carol], "sixdice")

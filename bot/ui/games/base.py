@@ -60,7 +60,12 @@ class GameUI:
     game: str = ""
 
     def controls(
-        self, view: dict[str, Any], player: str | None, legal: list[str], ui: dict[str, Any], lang: str
+        self,
+        view: dict[str, Any],
+        player: str | None,
+        legal: list[str],
+        ui: dict[str, Any],
+        lang: str,
     ) -> list[Control]:
         """The controls for the player to move (``legal`` = their legal moves)."""
         if not legal:
@@ -95,7 +100,9 @@ class GameUI:
         """A short line under the turn indicator (the roll to answer…)."""
         return None
 
-    def standings(self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]) -> list[Standing]:
+    def standings(
+        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
+    ) -> list[Standing]:
         """Places, win flags and points of a finished game."""
         settlement = outcome.get("settlement") or {p: 0 for p in players}
         winners = outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else [])

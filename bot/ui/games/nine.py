@@ -12,7 +12,12 @@ class UI(GameUI):
     game = "nine"
 
     def controls(
-        self, view: dict[str, Any], player: str | None, legal: list[str], ui: dict[str, Any], lang: str
+        self,
+        view: dict[str, Any],
+        player: str | None,
+        legal: list[str],
+        ui: dict[str, Any],
+        lang: str,
     ) -> list[Control]:
         out: list[Control] = []
         for move in legal:
@@ -31,5 +36,10 @@ class UI(GameUI):
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
         roll = view.get("last_roll")
         if view.get("phase") == "flip" and roll:
-            return t("nine.status.flip", lang, dice=" + ".join(map(str, roll["dice"])), total=roll["total"])
+            return t(
+                "nine.status.flip",
+                lang,
+                dice=" + ".join(map(str, roll["dice"])),
+                total=roll["total"],
+            )
         return None

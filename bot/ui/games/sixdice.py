@@ -18,7 +18,12 @@ class UI(GameUI):
     game = "sixdice"
 
     def controls(
-        self, view: dict[str, Any], player: str | None, legal: list[str], ui: dict[str, Any], lang: str
+        self,
+        view: dict[str, Any],
+        player: str | None,
+        legal: list[str],
+        ui: dict[str, Any],
+        lang: str,
     ) -> list[Control]:
         out: list[Control] = []
         takes = [m for m in legal if m.startswith("take")]
@@ -40,7 +45,13 @@ class UI(GameUI):
             key = "sixdice.btn.roll_hot" if view.get("hot_dice") else "sixdice.btn.roll"
             out.append(Button("m:roll", t(key, lang, count=view.get("dice_left", 6)), "primary"))
         if "stop" in legal:
-            out.append(Button("m:stop", t("sixdice.btn.stop", lang, total=view.get("turn_total", 0)), "success"))
+            out.append(
+                Button(
+                    "m:stop",
+                    t("sixdice.btn.stop", lang, total=view.get("turn_total", 0)),
+                    "success",
+                )
+            )
         return out
 
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
@@ -68,10 +79,14 @@ class UI(GameUI):
             if e.kind == "stop" and e.player is not None:
                 best[e.player] = max(best.get(e.player, 0), int(e.data.get("points", 0)))
 
-    def standings(self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]) -> list[Standing]:
+    def standings(
+        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
+    ) -> list[Standing]:
         settlement = outcome.get("settlement") or {p: 0 for p in players}
         winner = outcome.get("winner")
-        return rank_by(players, {p: int(settlement.get(p, 0)) for p in players}, [winner] if winner else [], ui)
+        return rank_by(
+            players, {p: int(settlement.get(p, 0)) for p in players}, [winner] if winner else [], ui
+        )
 
 
 def _dice(move: str) -> list[int]:

@@ -20,7 +20,12 @@ class UI(GameUI):
     game = "yahtzee"
 
     def controls(
-        self, view: dict[str, Any], player: str | None, legal: list[str], ui: dict[str, Any], lang: str
+        self,
+        view: dict[str, Any],
+        player: str | None,
+        legal: list[str],
+        ui: dict[str, Any],
+        lang: str,
     ) -> list[Control]:
         if legal == ["roll"]:
             return [Button("m:roll", t("yahtzee.btn.roll", lang), "primary", row=0)]
@@ -31,12 +36,19 @@ class UI(GameUI):
             for i, face in enumerate(dice):
                 style = "success" if hold[i] else "secondary"
                 key = "yahtzee.btn.held" if hold[i] else "yahtzee.btn.die"
-                out.append(Button(f"k:{i}", t(key, lang, face=face, pip=DIE_FACES[face - 1]), style, row=0))
+                out.append(
+                    Button(f"k:{i}", t(key, lang, face=face, pip=DIE_FACES[face - 1]), style, row=0)
+                )
             kept = sorted(d for d, h in zip(dice, hold, strict=True) if h)
             move = " ".join(["keep", *map(str, kept)])
             if move in legal:
                 out.append(
-                    Button(f"m:{move}", t("yahtzee.btn.reroll", lang, left=view.get("rolls_left", 0)), "primary", row=1)
+                    Button(
+                        f"m:{move}",
+                        t("yahtzee.btn.reroll", lang, left=view.get("rolls_left", 0)),
+                        "primary",
+                        row=1,
+                    )
                 )
         potential = sorted(view.get("potential") or [], key=lambda p: -int(p["points"]))
         options = []
@@ -46,7 +58,9 @@ class UI(GameUI):
             label = t(f"yahtzee.box.{p['box']}", lang)
             if p.get("column"):
                 label += f" ×{p['column']}"
-            options.append((p["move"], t("yahtzee.option.box", lang, box=label, points=p["points"])))
+            options.append(
+                (p["move"], t("yahtzee.option.box", lang, box=label, points=p["points"]))
+            )
         if options:
             out.append(Select("m", t("yahtzee.select.box", lang), options, row=2))
         return out
@@ -74,13 +88,20 @@ class UI(GameUI):
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
         if view.get("turn") is None:
             return None
-        line = t("yahtzee.status", lang, round=view.get("round"), rounds=view.get("rounds"),
-                 left=view.get("rolls_left"))
+        line = t(
+            "yahtzee.status",
+            lang,
+            round=view.get("round"),
+            rounds=view.get("rounds"),
+            left=view.get("rolls_left"),
+        )
         if view.get("dice"):
             line += " " + t("yahtzee.status.dice", lang, dice=" ".join(map(str, view["dice"])))
         return line
 
-    def standings(self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]) -> list[Standing]:
+    def standings(
+        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
+    ) -> list[Standing]:
         totals = {p: int((outcome.get("totals") or {}).get(p, 0)) for p in players}
         out = rank_by(players, totals, list(outcome.get("winners") or []), {})
         return [Standing(s.player, s.rank, s.won, s.points, s.points) for s in out]
