@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render._base import GOLD, Color
+from bot.render._base import GOLD, KEY_COLOURS, Color
 
 SS = 4  # supersampling factor
 
@@ -24,6 +24,8 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 
 PIP_RED: Color = (200, 20, 30)
 PIP_BLACK: Color = (28, 24, 22)
+
+KEY_COLOURS.extend([PIP_RED, PIP_BLACK, (252, 250, 244)])
 
 # style → (body, edge, pip colour, border colour or None)
 STYLES: dict[str, tuple[Color, Color, Color, Color | None]] = {
@@ -46,9 +48,7 @@ def die(face: int, size: int, style: str = "normal", angle: int = 0) -> Image.Im
     r = big * 0.18
     inset = big * 0.04
     # a soft bottom shadow, then the body
-    d.rounded_rectangle(
-        (inset, inset * 2.2, big - inset, big - inset * 0.2), r, fill=(0, 0, 0, 90)
-    )
+    d.rounded_rectangle((inset, inset * 2.2, big - inset, big - inset * 0.2), r, fill=(0, 0, 0, 90))
     box = (inset, inset, big - inset, big - inset * 1.8)
     d.rounded_rectangle(box, r, fill=body + (255,), outline=edge + (255,), width=max(SS, big // 40))
     if border is not None:
@@ -86,7 +86,9 @@ def paste_die(
     canvas.paste(sprite, (x, y), sprite)
 
 
-def blank_die(d: ImageDraw.ImageDraw, centre: tuple[float, float], size: int, colour: Color) -> None:
+def blank_die(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], size: int, colour: Color
+) -> None:
     """An empty dashed-looking slot where a die will be."""
     h = size / 2 - size * 0.04
     d.rounded_rectangle(

@@ -7,13 +7,18 @@ from typing import Any
 
 from PIL import Image
 
-from bot.render import Picture
+from bot.render import Picture, bluff, nine, sixdice, sixtysix, yahtzee
 from bot.render import _base as b
-from bot.render import bluff, nine, sixdice, sixtysix, yahtzee
 
 Renderer = Callable[[dict[str, Any], str], tuple[Image.Image, str]]
 
-TABLES: dict[str, Renderer] = {"nine": nine.table, "sixdice": sixdice.table, "yahtzee": yahtzee.table, "sixtysix": sixtysix.table, "bluff": bluff.table}
+TABLES: dict[str, Renderer] = {
+    "nine": nine.table,
+    "sixdice": sixdice.table,
+    "yahtzee": yahtzee.table,
+    "sixtysix": sixtysix.table,
+    "bluff": bluff.table,
+}
 HANDS: dict[str, Renderer] = {"sixtysix": sixtysix.hand, "bluff": bluff.hand}
 
 

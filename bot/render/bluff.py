@@ -51,7 +51,9 @@ def cup() -> Image.Image:
     d.ellipse((W * 0.06, bot - H * 0.04, W * 0.94, bot + H * 0.06), fill=(90, 50, 30, 255))
     for k in range(12):  # stitches on the rim
         x = W * (0.1 + 0.8 * k / 11)
-        d.line((x, bot - H * 0.07, x + W * 0.025, bot - H * 0.05), fill=(230, 200, 150, 255), width=f)
+        d.line(
+            (x, bot - H * 0.07, x + W * 0.025, bot - H * 0.05), fill=(230, 200, 150, 255), width=f
+        )
     return b.shrink(img, (w, h))
 
 
@@ -74,17 +76,56 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         paste_die(img, dice[0], 80, (cx - 50, cy), "normal", -8)
         paste_die(img, dice[1], 80, (cx + 50, cy), "normal", 10)
         caught = reveal["reason"] == "bluff_called"
-        verdict = tr(lang, "bluff_called" if caught else "wrong_call", player=b.name(reveal["loser"], b.BODY, 220))
-        b.draw_text(d, (cx, cy + 96), f"{reveal['value']}  vs  {reveal['announced']}", b.LARGE, b.INK, anchor="mm", bold=True)
-        b.pill(d, (cx - (b.text_width(verdict, b.BODY) + b.BODY) / 2, cy + 124), verdict, b.BODY, b.RED if caught else b.GOLD, (255, 255, 255) if caught else b.PAPER_INK)
+        verdict = tr(
+            lang,
+            "bluff_called" if caught else "wrong_call",
+            player=b.name(reveal["loser"], b.BODY, 220),
+        )
+        b.draw_text(
+            d,
+            (cx, cy + 96),
+            f"{reveal['value']}  vs  {reveal['announced']}",
+            b.LARGE,
+            b.INK,
+            anchor="mm",
+            bold=True,
+        )
+        b.pill(
+            d,
+            (cx - (b.text_width(verdict, b.BODY) + b.BODY) / 2, cy + 124),
+            verdict,
+            b.BODY,
+            b.RED if caught else b.GOLD,
+            (255, 255, 255) if caught else b.PAPER_INK,
+        )
     else:
         cp = cup()
         img.paste(cp, (cx - cp.width // 2, cy - cp.height // 2 + 10), cp)
         if holder:
-            b.draw_text(d, (cx, cy + 104), tr(lang, "holds_cup", player=b.name(holder, b.BODY, 300)), b.BODY, b.INK, anchor="mm")
+            b.draw_text(
+                d,
+                (cx, cy + 104),
+                tr(lang, "holds_cup", player=b.name(holder, b.BODY, 300)),
+                b.BODY,
+                b.INK,
+                anchor="mm",
+            )
         last = view.get("last_announcement")
         if last:
-            b.draw_text(d, (cx, 72), tr(lang, "announced", player=b.name(last["player"], b.BODY, 200), value=last["value"]), b.BODY, b.HILITE, anchor="mm", bold=True)
+            b.draw_text(
+                d,
+                (cx, 72),
+                tr(
+                    lang,
+                    "announced",
+                    player=b.name(last["player"], b.BODY, 200),
+                    value=last["value"],
+                ),
+                b.BODY,
+                b.HILITE,
+                anchor="mm",
+                bold=True,
+            )
         else:
             b.draw_text(d, (cx, 72), tr(lang, "no_announce"), b.BODY, b.INK_DIM, anchor="mm")
         if last and last["value"] == "21" and not view.get("finished"):
@@ -125,9 +166,18 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         if v == last_v:
             d.rounded_rectangle((LADDER_X - 4, y, b.WIDTH - 14, y + rh - 1), 5, fill=b.HILITE)
             colour = b.PAPER_INK
-        b.draw_text(d, (LADDER_X + 4, y + rh / 2), v, b.SMALL, colour, anchor="lm", bold=v == last_v)
+        b.draw_text(
+            d, (LADDER_X + 4, y + rh / 2), v, b.SMALL, colour, anchor="lm", bold=v == last_v
+        )
         if v in said:
-            b.draw_text(d, (LADDER_X + 40, y + rh / 2), b.name(said[v], b.SMALL, 160), b.SMALL, colour if v == last_v else b.INK_DIM, anchor="lm")
+            b.draw_text(
+                d,
+                (LADDER_X + 40, y + rh / 2),
+                b.name(said[v], b.SMALL, 160),
+                b.SMALL,
+                colour if v == last_v else b.INK_DIM,
+                anchor="lm",
+            )
         if k in (0, 6):
             d.line((LADDER_X, y + rh, b.WIDTH - 16, y + rh), fill=b.TABLE_EDGE, width=1)
     return img, _alt(view, lang, reveal)
@@ -137,7 +187,11 @@ def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
     end = "." if lang == "en" else "。"
     parts = [tr(lang, "bluff") + ", " + tr(lang, "game_n", n=view.get("game_number", 1)) + end]
     if reveal:
-        parts.append(tr(lang, "revealed", dice=" ".join(map(str, reveal["dice"]))) + f" ({reveal['value']} / {reveal['announced']})" + end)
+        parts.append(
+            tr(lang, "revealed", dice=" ".join(map(str, reveal["dice"])))
+            + f" ({reveal['value']} / {reveal['announced']})"
+            + end
+        )
         key = "bluff_called" if reveal["reason"] == "bluff_called" else "wrong_call"
         verdict = tr(lang, key, player=reveal["loser"])
         parts.append(verdict + ("" if verdict.endswith(("!", "！")) else end))
@@ -148,7 +202,10 @@ def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
         if last:
             parts.append(tr(lang, "announced", player=last["player"], value=last["value"]) + end)
     for p in view["players"]:
-        parts.append(f"{p}: {view.get('losses', {}).get(p, 0)} {tr(lang, 'losses')}" + (";" if lang == "en" else "。"))
+        parts.append(
+            f"{p}: {view.get('losses', {}).get(p, 0)} {tr(lang, 'losses')}"
+            + (";" if lang == "en" else "。")
+        )
     return alt(parts, lang)
 
 

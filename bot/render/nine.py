@@ -3,7 +3,7 @@ who is finished and how."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -23,7 +23,7 @@ STATUS_COLOURS: dict[str, b.Color] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def card(value: int, up: bool) -> Image.Image:
     """A Nine card: the value on cream, or the back (face down)."""
     f = 3
@@ -60,10 +60,16 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     turn = view.get("turn")
     winner = view.get("winner")
     if view.get("finished"):
-        sub = tr(lang, "wins", player=b.name(winner or "", b.BODY, 260)) if winner else tr(lang, "game_over")
+        sub = (
+            tr(lang, "wins", player=b.name(winner or "", b.BODY, 260))
+            if winner
+            else tr(lang, "game_over")
+        )
         b.draw_text(d, (16, 50), sub, b.BODY, b.HILITE)
     elif turn:
-        b.draw_text(d, (16, 50), tr(lang, "turn", player=b.name(turn, b.BODY, 260)), b.BODY, b.INK_DIM)
+        b.draw_text(
+            d, (16, 50), tr(lang, "turn", player=b.name(turn, b.BODY, 260)), b.BODY, b.INK_DIM
+        )
     last = view.get("last_roll")
     if last:
         dice = list(last["dice"])
@@ -105,7 +111,9 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         for c in range(9):
             up = bool(cards[p][c])
             img.paste(card(c + 1, up), (164 + c * (CARD_W + 3), y + 5), card(c + 1, up))
-        b.draw_text(d, (548, y + 28), str(remaining.get(p, 0)), b.LARGE, b.INK, anchor="mm", bold=True)
+        b.draw_text(
+            d, (548, y + 28), str(remaining.get(p, 0)), b.LARGE, b.INK, anchor="mm", bold=True
+        )
         m = multiplier.get(p, 1)
         if m > 1:
             b.draw_text(d, (606, y + 28), f"×{m}", b.BODY, b.GREEN, anchor="mm", bold=True)
@@ -117,7 +125,10 @@ def _alt(view: dict[str, Any], lang: str) -> str:
     last = view.get("last_roll")
     if last:
         dice = " ".join(str(x) for x in last["dice"])
-        parts.append(tr(lang, "rolled", player=last["player"], dice=dice, total=last["total"]) + ("." if lang == "en" else "。"))
+        parts.append(
+            tr(lang, "rolled", player=last["player"], dice=dice, total=last["total"])
+            + ("." if lang == "en" else "。")
+        )
     if view.get("finished") and view.get("winner"):
         parts.append(tr(lang, "wins", player=view["winner"]) + ("." if lang == "en" else "。"))
     elif view.get("turn"):

@@ -27,7 +27,10 @@ def _standings(view: dict[str, Any], outcome: dict[str, Any]) -> list[tuple[str,
         scores = outcome.get("scores", {})
         started = outcome.get("started", {})
         order = sorted(players, key=lambda p: -scores.get(p, 0))
-        return [(p, f"{scores.get(p, 0):,}" + ("" if started.get(p) else " ×"), settle.get(p)) for p in order]
+        return [
+            (p, f"{scores.get(p, 0):,}" + ("" if started.get(p) else " ×"), settle.get(p))
+            for p in order
+        ]
     if game == "nine":
         rem = outcome.get("remaining", {})
         mult = outcome.get("multiplier", {})
@@ -36,7 +39,10 @@ def _standings(view: dict[str, Any], outcome: dict[str, Any]) -> list[tuple[str,
         if w in order:
             order.remove(w)
             order.insert(0, w)
-        return [(p, str(rem.get(p, 0)) + (f" ×{mult[p]}" if mult.get(p, 1) > 1 else ""), settle.get(p)) for p in order]
+        return [
+            (p, str(rem.get(p, 0)) + (f" ×{mult[p]}" if mult.get(p, 1) > 1 else ""), settle.get(p))
+            for p in order
+        ]
     if game == "yahtzee":
         tot = outcome.get("totals", {})
         order = sorted(players, key=lambda p: -tot.get(p, 0))
@@ -68,12 +74,22 @@ def result(
     b.draw_text(d, (16, 12), f"{tr(lang, game)} — {tr(lang, 'result')}", b.LARGE, b.INK, bold=True)
     winners = _winners(view, outcome)
     if winners:
-        b.draw_text(d, (16, 52), tr(lang, "wins", player=b.name("・".join(winners), b.BODY, 500)), b.BODY, b.HILITE)
+        b.draw_text(
+            d,
+            (16, 52),
+            tr(lang, "wins", player=b.name("・".join(winners), b.BODY, 500)),
+            b.BODY,
+            b.HILITE,
+        )
     has_settle = any(s is not None for _, _, s in rows)
-    colours = {p: b.PLAYER_COLOURS[i % len(b.PLAYER_COLOURS)] for i, p in enumerate(view["players"])}
+    colours = {
+        p: b.PLAYER_COLOURS[i % len(b.PLAYER_COLOURS)] for i, p in enumerate(view["players"])
+    }
     y = 92
     if has_settle:
-        b.draw_text(d, (b.WIDTH - 20, y - 12), tr(lang, "settlement"), b.SMALL, b.INK_DIM, anchor="rs")
+        b.draw_text(
+            d, (b.WIDTH - 20, y - 12), tr(lang, "settlement"), b.SMALL, b.INK_DIM, anchor="rs"
+        )
     for k, (p, main, s) in enumerate(rows):
         if p in winners:
             d.rounded_rectangle((10, y, b.WIDTH - 10, y + ROW - 4), 8, fill=(70, 100, 64))
@@ -84,16 +100,33 @@ def result(
         b.draw_text(d, (460, y + ROW / 2 - 2), main, b.BODY, b.INK, anchor="rm", bold=True)
         if s is not None:
             colour = b.GREEN if s > 0 else b.RED if s < 0 else b.INK_DIM
-            b.draw_text(d, (b.WIDTH - 20, y + ROW / 2 - 2), f"{s:+,}", b.BODY, colour, anchor="rm", bold=True)
+            b.draw_text(
+                d,
+                (b.WIDTH - 20, y + ROW / 2 - 2),
+                f"{s:+,}",
+                b.BODY,
+                colour,
+                anchor="rm",
+                bold=True,
+            )
         y += ROW
     if chart and history:
-        _chart(d, (20, y + 30, b.WIDTH - 20, y + 30 + CHART_H), history, list(view["players"]), colours, lang)
+        _chart(
+            d,
+            (20, y + 30, b.WIDTH - 20, y + 30 + CHART_H),
+            history,
+            list(view["players"]),
+            colours,
+            lang,
+        )
     end = "." if lang == "en" else "。"
     parts = [f"{tr(lang, game)} {tr(lang, 'result')}" + end]
     if winners:
         parts.append(tr(lang, "wins", player=", ".join(winners)) + end)
     for p, main, s in rows:
-        parts.append(f"{p} {main}" + (f" ({s:+})" if s is not None else "") + (";" if lang == "en" else "。"))
+        parts.append(
+            f"{p} {main}" + (f" ({s:+})" if s is not None else "") + (";" if lang == "en" else "。")
+        )
     return img, alt(parts, lang)
 
 
@@ -120,7 +153,14 @@ def _chart(
     for v in {lo, hi, 0}:
         yy = sy(v)
         d.line((left, yy, x1 - 6, yy), fill=b.TABLE_EDGE, width=1)
-        b.draw_text(d, (left - 6, yy), f"{v:,}", b.SMALL - 3 if abs(v) >= 10000 else b.SMALL, b.INK_DIM, anchor="rm")
+        b.draw_text(
+            d,
+            (left - 6, yy),
+            f"{v:,}",
+            b.SMALL - 3 if abs(v) >= 10000 else b.SMALL,
+            b.INK_DIM,
+            anchor="rm",
+        )
     n = len(history)
     step = (x1 - 6 - left) / max(1, n - 1) if n > 1 else 0
 

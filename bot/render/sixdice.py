@@ -57,6 +57,15 @@ def bowl() -> Image.Image:
     return b.shrink(img, (size + 12, size + 12))
 
 
+@lru_cache(maxsize=8)
+def _background(height: int) -> Image.Image:
+    """The table with the empty bowl on it (copied for every picture)."""
+    img = b.canvas(height)
+    bw = bowl()
+    img.paste(bw, (BOWL_C[0] - bw.width // 2, BOWL_C[1] - bw.height // 2), bw)
+    return img
+
+
 def _slots(n: int, seed: int) -> list[tuple[float, float, int]]:
     """Where ``n`` dice lie in the bowl: jittered hexagonal slots, the same
     for the same roll (a pure function of the roll number)."""
@@ -69,7 +78,11 @@ def _slots(n: int, seed: int) -> list[tuple[float, float, int]]:
     for i in picks:
         x, y = base[i]
         out.append(
-            (BOWL_C[0] + x + rng.uniform(-10, 10), BOWL_C[1] + y + rng.uniform(-10, 10), rng.randrange(-40, 41, 5))
+            (
+                BOWL_C[0] + x + rng.uniform(-10, 10),
+                BOWL_C[1] + y + rng.uniform(-10, 10),
+                rng.randrange(-40, 41, 5),
+            )
         )
     return out
 
@@ -81,10 +94,24 @@ def _stamp(img: Image.Image, text: str, colour: b.Color) -> None:
     h = size + 34
     layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
-    d.rounded_rectangle((3, 3, w - 4, h - 4), 14, fill=(255, 250, 240, 225), outline=colour + (255,), width=6)
-    d.text((w / 2, h / 2), text, font=b.font(size), fill=colour + (255,), anchor="mm", stroke_width=1, stroke_fill=colour + (255,))
+    d.rounded_rectangle(
+        (3, 3, w - 4, h - 4), 14, fill=(255, 250, 240, 225), outline=colour + (255,), width=6
+    )
+    d.text(
+        (w / 2, h / 2),
+        text,
+        font=b.font(size),
+        fill=colour + (255,),
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=colour + (255,),
+    )
     layer = layer.rotate(12, resample=Image.Resampling.BICUBIC, expand=True)
-    img.paste(layer, (round(BOWL_C[0] - layer.width / 2), round(BOWL_C[1] + 100 - layer.height / 2)), layer)
+    img.paste(
+        layer,
+        (round(BOWL_C[0] - layer.width / 2), round(BOWL_C[1] + 100 - layer.height / 2)),
+        layer,
+    )
 
 
 def _remove(dice: list[int], taken: list[int]) -> list[int]:
@@ -98,10 +125,8 @@ def _remove(dice: list[int], taken: list[int]) -> list[int]:
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     players: list[str] = list(view.get("order") or view["players"])
     height = max(HEIGHT, 236 + 32 * len(players) + 12)
-    img = b.canvas(height)
+    img = _background(height).copy()
     d = ImageDraw.Draw(img)
-    bw = bowl()
-    img.paste(bw, (BOWL_C[0] - bw.width // 2, BOWL_C[1] - bw.height // 2), bw)
     turn = view.get("turn_player")
     last = view.get("last_roll")
     roll = view.get("roll")
@@ -112,7 +137,12 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     caption = ""
     if roll:
         in_bowl = list(roll)
-    elif last and last.get("player") == turn and last.get("result") == "score" and not view.get("hot_dice"):
+    elif (
+        last
+        and last.get("player") == turn
+        and last.get("result") == "score"
+        and not view.get("hot_dice")
+    ):
         taken = set_aside[-1]["dice"] if set_aside else []
         in_bowl = _remove(list(last["dice"]), list(taken))
         style = "aside"  # left in the bowl, waiting for roll or stop
@@ -128,7 +158,11 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         stamp = (tr(lang, "hot_dice"), (200, 140, 0))
     number = int(last["number"]) if last else 0
     slots = _slots(len(in_bowl), number)
-    mishap = last.get("result") if last and in_bowl and last.get("result") in ("shonben", "gucchon") else None
+    mishap = (
+        last.get("result")
+        if last and in_bowl and last.get("result") in ("shonben", "gucchon")
+        else None
+    )
     for k, face in enumerate(in_bowl):
         x, y, ang = slots[k] if k < len(slots) else (BOWL_C[0], BOWL_C[1], 0)
         if mishap == "shonben" and k == len(in_bowl) - 1:
@@ -150,9 +184,19 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         sub = tr(lang, "wins", player=b.name(who, b.BODY, 160)) if who else tr(lang, "game_over")
         b.draw_text(d, (x, 48), sub, b.BODY, b.HILITE)
     elif turn:
-        b.draw_text(d, (x, 48), tr(lang, "turn", player=b.name(turn, b.BODY, 170)), b.BODY, b.INK_DIM)
+        b.draw_text(
+            d, (x, 48), tr(lang, "turn", player=b.name(turn, b.BODY, 170)), b.BODY, b.INK_DIM
+        )
     b.draw_text(d, (x, 84), tr(lang, "turn_total"), b.SMALL, b.INK_DIM)
-    b.draw_text(d, (b.WIDTH - 18, 78), f"{view.get('turn_total', 0):,}", b.HUGE, b.HILITE, anchor="ra", bold=True)
+    b.draw_text(
+        d,
+        (b.WIDTH - 18, 78),
+        f"{view.get('turn_total', 0):,}",
+        b.HUGE,
+        b.HILITE,
+        anchor="ra",
+        bold=True,
+    )
     # set-aside groups in a flowing row, points under each group
     gx, gy = x, 134
     for g in set_aside:
@@ -164,7 +208,9 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         b.draw_text(d, (gx + n * 16, gy + 34), f"+{g['points']}", b.SMALL, b.INK, anchor="ma")
         gx += n * 32 + 8
     if not set_aside and not roll and not view.get("finished"):
-        b.draw_text(d, (x, gy + 4), tr(lang, "to_roll", n=view.get("dice_left", 6)), b.SMALL, b.INK_DIM)
+        b.draw_text(
+            d, (x, gy + 4), tr(lang, "to_roll", n=view.get("dice_left", 6)), b.SMALL, b.INK_DIM
+        )
     sy = max(236, gy + 62)
     if view.get("ending") and not view.get("finished"):
         b.draw_text(d, (x, sy - 26), tr(lang, "final_round"), b.SMALL, b.HILITE)
@@ -187,11 +233,21 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         if gifts.get(p):
             b.draw_text(d, (x + 114, y + 13), "祝", b.SMALL, b.GOLD, anchor="lm")
         sc = scores.get(p, 0)
-        b.draw_text(d, (b.WIDTH - 16, y + 13), f"{sc:,}", b.BODY, b.RED if sc < 0 else ink, anchor="rm", bold=True)
+        b.draw_text(
+            d,
+            (b.WIDTH - 16, y + 13),
+            f"{sc:,}",
+            b.BODY,
+            b.RED if sc < 0 else ink,
+            anchor="rm",
+            bold=True,
+        )
     return img, _alt(view, lang, in_bowl, stamp)
 
 
-def _alt(view: dict[str, Any], lang: str, in_bowl: list[int], stamp: tuple[str, b.Color] | None) -> str:
+def _alt(
+    view: dict[str, Any], lang: str, in_bowl: list[int], stamp: tuple[str, b.Color] | None
+) -> str:
     end = "." if lang == "en" else "。"
     parts = [tr(lang, "sixdice") + end]
     turn = view.get("turn_player")
@@ -201,7 +257,9 @@ def _alt(view: dict[str, Any], lang: str, in_bowl: list[int], stamp: tuple[str, 
     elif turn:
         parts.append(tr(lang, "turn", player=turn) + end)
     if last and in_bowl:
-        parts.append(tr(lang, "rolled_plain", player=last["player"], dice=" ".join(map(str, in_bowl))) + end)
+        parts.append(
+            tr(lang, "rolled_plain", player=last["player"], dice=" ".join(map(str, in_bowl))) + end
+        )
     if stamp:
         parts.append(stamp[0] + ("" if stamp[0][-1] in "!！" else end))
     aside = [str(x) for g in view.get("set_aside") or [] for x in g["dice"]]

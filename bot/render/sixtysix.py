@@ -31,7 +31,9 @@ def card_words(card: str, lang: str) -> str:
 
 
 def _suit_icon(d: ImageDraw.ImageDraw, suit: str, xy: tuple[float, float], size: float) -> None:
-    c.suit_shape(d, suit, xy[0], xy[1], size, c.SUIT_COLOURS[suit] if suit != "S" else (235, 230, 220))
+    c.suit_shape(
+        d, suit, xy[0], xy[1], size, c.SUIT_COLOURS[suit] if suit != "S" else (235, 230, 220)
+    )
 
 
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
@@ -45,7 +47,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     if trump:
         tx = 16 + b.text_width(tr(lang, "deal", n=view.get("deal", 1)), b.SMALL) + 16
         b.draw_text(d, (tx, 46), tr(lang, "trump"), b.SMALL, b.INK_DIM)
-        tx += b.text_width(tr(lang, "trump"), b.SMALL) + 14
+        tx += b.text_width(tr(lang, "trump"), b.SMALL) + 22
         c.paste(img, c.suit_icon(trump, 20), (tx - 14, 41))
     # talon: the trump card crosswise under the face-down stack
     talon = int(view.get("talon", 0))
@@ -66,23 +68,48 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         if closer:
             b.draw_text(d, (tx0, ty0 + 148), b.name(closer, b.SMALL, 150), b.SMALL, b.INK_DIM)
     elif talon > 0:
-        b.draw_text(d, (tx0 + CARD / 2 + 20, ty0 + 156), f"{tr(lang, 'talon')} {talon}", b.BODY, b.INK, anchor="ma")
+        b.draw_text(
+            d,
+            (tx0 + CARD / 2 + 20, ty0 + 156),
+            f"{tr(lang, 'talon')} {talon}",
+            b.BODY,
+            b.INK,
+            anchor="ma",
+        )
     else:
-        d.rounded_rectangle((tx0, ty0, tx0 + CARD, ty0 + CARD * c.RATIO), 8, outline=b.TABLE_EDGE, width=2)
-        b.draw_text(d, (tx0 + CARD / 2, ty0 + CARD * 0.7), tr(lang, "talon_empty"), b.SMALL, b.INK_DIM, anchor="mm")
+        d.rounded_rectangle(
+            (tx0, ty0, tx0 + CARD, ty0 + CARD * c.RATIO), 8, outline=b.TABLE_EDGE, width=2
+        )
+        b.draw_text(
+            d,
+            (tx0 + CARD / 2, ty0 + CARD * 0.7),
+            tr(lang, "talon_empty"),
+            b.SMALL,
+            b.INK_DIM,
+            anchor="mm",
+        )
     # the current trick in the middle; the last trick smaller below it
     mx = 250
     trick = view.get("trick") or []
     d.rounded_rectangle((mx - 70, 96, mx + 70, 246), 12, outline=b.TABLE_EDGE, width=2)
     for k, t in enumerate(trick):
         c.paste(img, c.face(t["card"], 84), (mx - 42 + k * 30, 108 + k * 10))
-        b.draw_text(d, (mx, 252), b.name(t["player"], b.SMALL, 180), b.SMALL, b.INK_DIM, anchor="ma")
+        b.draw_text(
+            d, (mx, 252), b.name(t["player"], b.SMALL, 180), b.SMALL, b.INK_DIM, anchor="ma"
+        )
     last = view.get("last_trick")
     if last:
         b.draw_text(d, (mx - 100, 290), tr(lang, "last_trick"), b.SMALL, b.INK_DIM)
         for k, t in enumerate(last["cards"]):
             c.paste(img, c.face(t["card"], 46), (mx - 100 + k * 52, 316))
-        b.draw_text(d, (mx + 10, 340), "→ " + b.name(last.get("winner") or "", b.SMALL, 120), b.SMALL, b.INK, anchor="lm")
+        b.draw_text(
+            d,
+            (mx + 10, 340),
+            "→ " + b.name(last.get("winner") or "", b.SMALL, 120),
+            b.SMALL,
+            b.INK,
+            anchor="lm",
+        )
     # players: name, game points, tricks, hand size, marriages
     px = 400
     turn = (view.get("to_move") or [None])[0]
@@ -95,24 +122,48 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         if p == turn and not view.get("finished"):
             d.rounded_rectangle((px - 10, y - 6, b.WIDTH - 10, y + 138), 10, fill=(104, 74, 52))
         b.draw_text(d, (px, y), b.name(p, b.BODY, 150), b.BODY, b.INK, bold=p == turn)
-        b.draw_text(d, (b.WIDTH - 20, y), f"{gp.get(p, 0)}/{target}", b.BODY, b.HILITE, anchor="ra", bold=True)
+        b.draw_text(
+            d,
+            (b.WIDTH - 20, y),
+            f"{gp.get(p, 0)}/{target}",
+            b.BODY,
+            b.HILITE,
+            anchor="ra",
+            bold=True,
+        )
         # hand size as a small fan of backs
         n = sizes.get(p, 0)
         for k in range(n):
             c.paste(img, c.back(30), (px + k * 12, y + 34))
-        b.draw_text(d, (px + max(n, 1) * 12 + 24, y + 54), tr(lang, "cards_in_hand", n=n), b.SMALL, b.INK_DIM, anchor="lm")
+        b.draw_text(
+            d,
+            (px + max(n, 1) * 12 + 24, y + 54),
+            tr(lang, "cards_in_hand", n=n),
+            b.SMALL,
+            b.INK_DIM,
+            anchor="lm",
+        )
         # trick pile
         t = tricks.get(p, 0)
         for k in range(min(t, 6)):
             c.paste(img, c.back(24).rotate(90, expand=True), (px + k * 2, y + 94 - k * 2))
-        b.draw_text(d, (px + 50, y + 108), f"{tr(lang, 'tricks')}: {t}", b.SMALL, b.INK, anchor="lm")
+        b.draw_text(
+            d, (px + 50, y + 108), f"{tr(lang, 'tricks')}: {t}", b.SMALL, b.INK, anchor="lm"
+        )
         mx2 = b.WIDTH - 26
         for m in marriages:
             if m["player"] == p:
                 c.paste(img, c.suit_icon(m["suit"], 20), (mx2 - 14, y + 96))
                 mx2 -= 34
     if view.get("finished") and view.get("winner"):
-        b.draw_text(d, (b.WIDTH / 2, HEIGHT - 30), tr(lang, "wins", player=b.name(view["winner"], b.BODY, 300)), b.BODY, b.HILITE, anchor="mm")
+        b.draw_text(
+            d,
+            (b.WIDTH / 2, HEIGHT - 30),
+            tr(lang, "wins", player=b.name(view["winner"], b.BODY, 300)),
+            b.BODY,
+            b.HILITE,
+            anchor="mm",
+        )
     return img, _alt(view, lang)
 
 
@@ -120,7 +171,9 @@ def _alt(view: dict[str, Any], lang: str) -> str:
     end = "." if lang == "en" else "。"
     parts = [tr(lang, "sixtysix") + ", " + tr(lang, "deal", n=view.get("deal", 1)) + end]
     if view.get("trump"):
-        parts.append(f"{tr(lang, 'trump')}: {SUIT_NAMES.get(lang, SUIT_NAMES['en'])[view['trump']]}" + end)
+        parts.append(
+            f"{tr(lang, 'trump')}: {SUIT_NAMES.get(lang, SUIT_NAMES['en'])[view['trump']]}" + end
+        )
     if view.get("trump_card"):
         parts.append(f"{tr(lang, 'trump')} {card_words(view['trump_card'], lang)}" + end)
     if view.get("closed"):
@@ -133,7 +186,8 @@ def _alt(view: dict[str, Any], lang: str) -> str:
     for p in view["players"]:
         parts.append(
             f"{p} {view.get('game_points', {}).get(p, 0)} {tr(lang, 'game_points')}, "
-            f"{view.get('tricks', {}).get(p, 0)} {tr(lang, 'tricks')}" + (";" if lang == "en" else "。")
+            f"{view.get('tricks', {}).get(p, 0)} {tr(lang, 'tricks')}"
+            + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)
 
@@ -155,7 +209,14 @@ def hand(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         x += b.text_width(tr(lang, "trump"), b.BODY) + 18
         c.paste(img, c.suit_icon(view["trump"], 20), (x - 14, 9))
     if view.get("points") is not None:
-        b.draw_text(d, (b.WIDTH - 16, 12), tr(lang, "your_points", n=view["points"]), b.BODY, b.HILITE, anchor="ra")
+        b.draw_text(
+            d,
+            (b.WIDTH - 16, 12),
+            tr(lang, "your_points", n=view["points"]),
+            b.BODY,
+            b.HILITE,
+            anchor="ra",
+        )
     w = 92
     gap = 8 if len(cards) <= 6 else 2
     total = len(cards) * w + (len(cards) - 1) * gap

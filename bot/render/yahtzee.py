@@ -14,25 +14,57 @@ from bot.render._dice import blank_die, paste_die
 from bot.render._strings import alt, tr
 
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
-LOWER = ("three_kind", "four_kind", "full_house", "small_straight", "large_straight", "yahtzee", "chance")
+LOWER = (
+    "three_kind",
+    "four_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
+)
 LABELS: dict[str, dict[str, str]] = {
     "en": {
-        "ones": "Ones", "twos": "Twos", "threes": "Threes", "fours": "Fours",
-        "fives": "Fives", "sixes": "Sixes", "three_kind": "3 of a kind",
-        "four_kind": "4 of a kind", "full_house": "Full house",
-        "small_straight": "Sm. straight", "large_straight": "Lg. straight",
-        "yahtzee": "Yahtzee", "chance": "Chance", "upper": "Upper total",
-        "bonus": "Bonus (63+)", "ybonus": "Yahtzee bonus", "total": "Total",
-        "keep": "keep", "rolls_left": "rolls left: {n}",
+        "ones": "Ones",
+        "twos": "Twos",
+        "threes": "Threes",
+        "fours": "Fours",
+        "fives": "Fives",
+        "sixes": "Sixes",
+        "three_kind": "3 of a kind",
+        "four_kind": "4 of a kind",
+        "full_house": "Full house",
+        "small_straight": "Sm. straight",
+        "large_straight": "Lg. straight",
+        "yahtzee": "Yahtzee",
+        "chance": "Chance",
+        "upper": "Upper total",
+        "bonus": "Bonus (63+)",
+        "ybonus": "Yahtzee bonus",
+        "total": "Total",
+        "keep": "keep",
+        "rolls_left": "rolls left: {n}",
     },
     "ja": {
-        "ones": "1の目", "twos": "2の目", "threes": "3の目", "fours": "4の目",
-        "fives": "5の目", "sixes": "6の目", "three_kind": "スリーダイス",
-        "four_kind": "フォーダイス", "full_house": "フルハウス",
-        "small_straight": "S.ストレート", "large_straight": "B.ストレート",
-        "yahtzee": "ヤッツィー", "chance": "チャンス", "upper": "上段小計",
-        "bonus": "ボーナス(63+)", "ybonus": "ヤッツィーB", "total": "合計",
-        "keep": "キープ", "rolls_left": "残り {n} 回",
+        "ones": "1の目",
+        "twos": "2の目",
+        "threes": "3の目",
+        "fours": "4の目",
+        "fives": "5の目",
+        "sixes": "6の目",
+        "three_kind": "スリーダイス",
+        "four_kind": "フォーダイス",
+        "full_house": "フルハウス",
+        "small_straight": "S.ストレート",
+        "large_straight": "B.ストレート",
+        "yahtzee": "ヤッツィー",
+        "chance": "チャンス",
+        "upper": "上段小計",
+        "bonus": "ボーナス(63+)",
+        "ybonus": "ヤッツィーB",
+        "total": "合計",
+        "keep": "キープ",
+        "rolls_left": "残り {n} 回",
     },
 }
 
@@ -66,30 +98,51 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     b.draw_text(d, (16, 10), tr(lang, "yahtzee"), b.LARGE, b.INK, bold=True)
     if view.get("finished"):
         winners = view.get("winners") or _winners(view)
-        sub = tr(lang, "wins", player=b.name("・".join(winners), b.BODY, 220)) if winners else tr(lang, "game_over")
+        sub = (
+            tr(lang, "wins", player=b.name("・".join(winners), b.BODY, 220))
+            if winners
+            else tr(lang, "game_over")
+        )
         b.draw_text(d, (16, 46), sub, b.BODY, b.HILITE)
     elif turn:
-        b.draw_text(d, (16, 46), tr(lang, "turn", player=b.name(turn, b.BODY, 220)), b.BODY, b.INK_DIM)
-        b.draw_text(d, (16, 76), tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13)), b.SMALL, b.INK_DIM)
+        b.draw_text(
+            d, (16, 46), tr(lang, "turn", player=b.name(turn, b.BODY, 220)), b.BODY, b.INK_DIM
+        )
+        b.draw_text(
+            d,
+            (16, 76),
+            tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13)),
+            b.SMALL,
+            b.INK_DIM,
+        )
     dice: list[int] = list(view.get("dice") or [])
     kept: list[bool] = list(view.get("kept") or [False] * 5)
     dx = width - 16 - 5 * 62
     for k in range(5):
-        c = (dx + 31 + 62 * k, 44)
+        at = (dx + 31 + 62 * k, 44)
         if k < len(dice):
-            paste_die(img, dice[k], 54, c, "kept" if kept[k] else "normal")
+            paste_die(img, dice[k], 54, at, "kept" if kept[k] else "normal")
             if kept[k]:
-                b.draw_text(d, (c[0], 82), _label(lang, "keep"), b.SMALL, b.GOLD, anchor="ma")
+                b.draw_text(d, (at[0], 82), _label(lang, "keep"), b.SMALL, b.GOLD, anchor="ma")
         else:
-            blank_die(d, c, 54, b.TABLE_EDGE)
+            blank_die(d, at, 54, b.TABLE_EDGE)
     if not view.get("finished") and dice:
-        b.draw_text(d, (dx - 12, 44), _label(lang, "rolls_left").format(n=view.get("rolls_left", 0)), b.SMALL, b.INK_DIM, anchor="rm")
+        b.draw_text(
+            d,
+            (dx - 12, 44),
+            _label(lang, "rolls_left").format(n=view.get("rolls_left", 0)),
+            b.SMALL,
+            b.INK_DIM,
+            anchor="rm",
+        )
     # the paper sheet
     x0, x1 = 10, width - 10
     d.rounded_rectangle((x0, sheet_top - 4, x1, height - 8), 8, fill=b.PAPER)
     potential: dict[tuple[str, int | None], int] = {}
     for p in view.get("potential") or []:
-        potential[(p["box"], p.get("column"))] = int(p["points"] if ncol > 1 else p["score"] + p.get("bonus", 0))
+        potential[(p["box"], p.get("column"))] = int(
+            p["points"] if ncol > 1 else p["score"] + p.get("bonus", 0)
+        )
     lx = 18
     cx0 = LABEL_W + 20
     y = sheet_top
@@ -98,22 +151,49 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         px = cx0 + pw * i
         if p == turn:
             d.rectangle((px, sheet_top - 4, px + pw, height - 8), fill=(255, 240, 196))
-        b.draw_text(d, (px + pw / 2, y + ROW / 2), b.name(p, b.SMALL, pw - 6), b.SMALL, b.PAPER_INK, anchor="mm", bold=p == turn)
+        b.draw_text(
+            d,
+            (px + pw / 2, y + ROW / 2),
+            b.name(p, b.SMALL, pw - 6),
+            b.SMALL,
+            b.PAPER_INK,
+            anchor="mm",
+            bold=p == turn,
+        )
         if ncol > 1:
             for c in range(ncol):
-                b.draw_text(d, (px + col_w * c + col_w / 2, y + ROW + ROW / 2), f"×{c + 1}", b.SMALL, b.PAPER_DIM, anchor="mm")
+                b.draw_text(
+                    d,
+                    (px + col_w * c + col_w / 2, y + ROW + ROW / 2),
+                    f"×{c + 1}",
+                    b.SMALL,
+                    b.PAPER_DIM,
+                    anchor="mm",
+                )
     y += ROW * (2 if ncol > 1 else 1)
     d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
 
-    def row(label: str, values: list[tuple[str, b.Color, bool]], dots: bool = False, icon: int = 0) -> None:
+    def row(
+        label: str, values: list[tuple[str, b.Color, bool]], dots: bool = False, icon: int = 0
+    ) -> None:
         nonlocal y
         if icon:
             paste_die(img, icon, 20, (lx + 10, y + ROW / 2))
             b.draw_text(d, (lx + 26, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm")
         else:
-            b.draw_text(d, (lx, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm", bold=not dots)
+            b.draw_text(
+                d, (lx, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm", bold=not dots
+            )
         for k, (text, colour, bold) in enumerate(values):
-            b.draw_text(d, (cx0 + col_w * k + col_w / 2, y + ROW / 2), text, b.SMALL, colour, anchor="mm", bold=bold)
+            b.draw_text(
+                d,
+                (cx0 + col_w * k + col_w / 2, y + ROW / 2),
+                text,
+                b.SMALL,
+                colour,
+                anchor="mm",
+                bold=bold,
+            )
         y += ROW
         d.line((x0 + 4, y, x1 - 4, y), fill=b.PAPER_LINE, width=1)
 
@@ -133,29 +213,37 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
 
     for k, box in enumerate(UPPER):
         row(_label(lang, box), box_values(box), dots=True, icon=k + 1)
-    sub, bonus = [], []
+    subtotals: list[tuple[str, b.Color, bool]] = []
+    bonus: list[tuple[str, b.Color, bool]] = []
     for p in players:
         for col in sheets[p]:
-            sub.append((str(col["upper_subtotal"]), b.PAPER_INK, False))
+            subtotals.append((str(col["upper_subtotal"]), b.PAPER_INK, False))
             if col["upper_bonus"]:
                 bonus.append((str(col["upper_bonus"]), (20, 140, 60), True))
             elif all(col["boxes"].get(u) is not None for u in UPPER):
                 bonus.append(("0", b.PAPER_DIM, False))
             else:
                 bonus.append((f"-{col['upper_needed']}", b.PAPER_DIM, False))
-    row(_label(lang, "upper"), sub)
+    row(_label(lang, "upper"), subtotals)
     # bonus progress bars under the numbers
-    for k, (p, col) in enumerate((p, col) for p in players for col in sheets[p]):
+    for k, col in enumerate(col for pl in players for col in sheets[pl]):
         bx = cx0 + col_w * k + 6
         frac = min(1.0, col["upper_subtotal"] / 63)
         d.rectangle((bx, y + ROW - 6, bx + col_w - 12, y + ROW - 3), fill=(225, 216, 196))
         if frac:
-            d.rectangle((bx, y + ROW - 6, bx + (col_w - 12) * frac, y + ROW - 3), fill=(20, 140, 60) if frac >= 1 else (200, 150, 40))
+            d.rectangle(
+                (bx, y + ROW - 6, bx + (col_w - 12) * frac, y + ROW - 3),
+                fill=(20, 140, 60) if frac >= 1 else (200, 150, 40),
+            )
     row(_label(lang, "bonus"), bonus)
     d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
     for box in LOWER:
         row(_label(lang, box), box_values(box), dots=True)
-    yb = [(str(col["yahtzee_bonus"]) if col["yahtzee_bonus"] else "", b.PAPER_INK, False) for p in players for col in sheets[p]]
+    yb = [
+        (str(col["yahtzee_bonus"]) if col["yahtzee_bonus"] else "", b.PAPER_INK, False)
+        for p in players
+        for col in sheets[p]
+    ]
     row(_label(lang, "ybonus"), yb, dots=True)
     d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
     tot = [(str(col["points"]), b.PAPER_INK, True) for p in players for col in sheets[p]]
@@ -164,7 +252,15 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         totals: dict[str, int] = view.get("totals", {})
         for i, p in enumerate(players):
             px = cx0 + pw * i
-            b.draw_text(d, (px + pw / 2, y + ROW / 2), str(totals.get(p, 0)), b.BODY, b.RED, anchor="mm", bold=True)
+            b.draw_text(
+                d,
+                (px + pw / 2, y + ROW / 2),
+                str(totals.get(p, 0)),
+                b.BODY,
+                b.RED,
+                anchor="mm",
+                bold=True,
+            )
         b.draw_text(d, (lx, y + ROW / 2), tr(lang, "total"), b.SMALL, b.RED, anchor="lm", bold=True)
         y += ROW
     # column separators between players
@@ -192,11 +288,18 @@ def _alt(view: dict[str, Any], lang: str) -> str:
         if w:
             parts.append(tr(lang, "wins", player=", ".join(w)) + end)
     elif turn:
-        parts.append(tr(lang, "turn", player=turn) + ", " + tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13)) + end)
+        parts.append(
+            tr(lang, "turn", player=turn)
+            + ", "
+            + tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13))
+            + end
+        )
         dice = view.get("dice") or []
         if dice:
             kept = view.get("kept") or []
-            shown = " ".join(f"{v}*" if k < len(kept) and kept[k] else str(v) for k, v in enumerate(dice))
+            shown = " ".join(
+                f"{v}*" if k < len(kept) and kept[k] else str(v) for k, v in enumerate(dice)
+            )
             parts.append(tr(lang, "rolled_plain", player=turn, dice=shown) + end)
     for p in view.get("order") or view["players"]:
         parts.append(f"{p} {view.get('totals', {}).get(p, 0)}" + (";" if lang == "en" else "。"))

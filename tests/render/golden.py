@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.render import Picture, hand_picture, result_picture, table_picture
+
 from .views import golden_cases
 
 GOLDEN = Path(__file__).parent / "golden"

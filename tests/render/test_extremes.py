@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.render import Picture, _base, hand_picture, result_picture, table_picture
 from games import core
+
 from .views import NAMES8, finished, play, sixdice_history
 
 
@@ -46,7 +47,11 @@ def test_sixdice_negative_scores() -> None:
     v = e.view(s, None)
     assert v["scores"]["alice"] < 0
     _ok(table_picture(v))
-    _ok(result_picture(v, e.outcome(s), history=[{"alice": -1000, "bob": 0}, {"alice": -2000, "bob": -2000}]))
+    _ok(
+        result_picture(
+            v, e.outcome(s), history=[{"alice": -1000, "bob": 0}, {"alice": -2000, "bob": -2000}]
+        )
+    )
 
 
 def test_sixdice_result_chart_long_game() -> None:

@@ -3,14 +3,15 @@ the cup dice or the hands/talon order give byte-identical table pictures."""
 
 from __future__ import annotations
 
-from games import core
-
 from bot.render import hand_picture, table_picture
+from games import core
 
 
 def _bluff(first_roll: list[int]) -> tuple[object, object]:
     e = core.engine("bluff")
-    s = e.new_game(["alice", "bob", "carol"], {}, "alice", core.ScriptedSource(dice=first_roll + [6, 6, 1, 2]))
+    s = e.new_game(
+        ["alice", "bob", "carol"], {}, "alice", core.ScriptedSource(dice=first_roll + [6, 6, 1, 2])
+    )
     e.apply(s, "alice", "roll")
     e.peek(s, "alice")  # type: ignore[attr-defined]
     e.apply(s, "alice", "announce 54")

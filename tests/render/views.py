@@ -8,11 +8,26 @@ from typing import Any
 
 from games import core
 
-NAMES8 = ["alice", "ぼぶ太郎", "Christopher-Alexander-Longname", "d😀👍🏽", "eve", "フランク・ミュラー", "gus", "花子"]
+NAMES8 = [
+    "alice",
+    "ぼぶ太郎",
+    "Christopher-Alexander-Longname",
+    "d😀👍🏽",
+    "eve",
+    "フランク・ミュラー",
+    "gus",
+    "花子",
+]
 
 
-def play(game: str, players: list[str], steps: int, seed: int, options: dict[str, Any] | None = None,
-         prefer: tuple[str, ...] = ()) -> tuple[Any, Any]:
+def play(
+    game: str,
+    players: list[str],
+    steps: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    prefer: tuple[str, ...] = (),
+) -> tuple[Any, Any]:
     """A state after ``steps`` random legal moves (moves starting with one of
     ``prefer`` are chosen when available); returns (engine, state)."""
     e = core.engine(game)
@@ -28,7 +43,9 @@ def play(game: str, players: list[str], steps: int, seed: int, options: dict[str
     return e, s
 
 
-def sixdice_history(seed: int, players: list[str], target: int = 3000) -> tuple[Any, Any, list[dict[str, int]]]:
+def sixdice_history(
+    seed: int, players: list[str], target: int = 3000
+) -> tuple[Any, Any, list[dict[str, int]]]:
     """A finished Six Dice game and its per-turn score snapshots."""
     e = core.engine("sixdice")
     s = e.new_game(players, {"target": target}, players[0], core.SeededSource(f"render-{seed}"))
@@ -44,13 +61,19 @@ def sixdice_history(seed: int, players: list[str], target: int = 3000) -> tuple[
     return e, s, hist
 
 
-def finished(game: str, players: list[str], seed: int, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+def finished(
+    game: str, players: list[str], seed: int, options: dict[str, Any] | None = None
+) -> tuple[Any, Any]:
     return play(game, players, 100000, seed, options)
 
 
-def golden_cases() -> dict[str, tuple[str, dict[str, Any], dict[str, Any] | None, list[dict[str, int]] | None]]:
+def golden_cases() -> dict[
+    str, tuple[str, dict[str, Any], dict[str, Any] | None, list[dict[str, int]] | None]
+]:
     """name → (kind: table | hand | result, view, outcome, history)."""
-    cases: dict[str, tuple[str, dict[str, Any], dict[str, Any] | None, list[dict[str, int]] | None]] = {}
+    cases: dict[
+        str, tuple[str, dict[str, Any], dict[str, Any] | None, list[dict[str, int]] | None]
+    ] = {}
     two = ["alice", "ぼぶ"]
     three = ["alice", "ぼぶ太郎", "carol"]
     e, s = play("nine", three, 9, 1)
@@ -78,5 +101,8 @@ def golden_cases() -> dict[str, tuple[str, dict[str, Any], dict[str, Any] | None
 
 def bench_views() -> dict[str, dict[str, Any]]:
     """One typical mid-game table view per game (3 players where allowed)."""
-    return {name[: name.index("_")]: case[1] for name, case in golden_cases().items()
-            if name in ("nine_mid", "sixdice_roll", "yahtzee_mid", "bluff_hidden", "sixtysix_table")}
+    return {
+        name[: name.index("_")]: case[1]
+        for name, case in golden_cases().items()
+        if name in ("nine_mid", "sixdice_roll", "yahtzee_mid", "bluff_hidden", "sixtysix_table")
+    }
