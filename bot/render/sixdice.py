@@ -172,10 +172,11 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         paste_die(img, face, DIE, (x, y), style, ang)
     if stamp:
         _stamp(img, *stamp)
-    if mishap:
-        b.draw_text(d, (BOWL_C[0], height - 22), tr(lang, mishap), b.SMALL, b.HILITE, anchor="mm")
     if caption:
         b.draw_text(d, (16, 14), caption, b.BODY, b.INK)
+        if mishap:
+            cx = 16 + b.text_width(caption, b.BODY) + 12
+            b.pill(d, (cx, 12), b.fit(tr(lang, mishap), b.SMALL, 380 - cx), b.SMALL, b.HILITE)
     # right panel: title, whose turn, turn total, set-aside dice, scores
     x = PANEL_X
     b.draw_text(d, (x, 12), tr(lang, "sixdice"), b.LARGE, b.INK, bold=True)
@@ -260,6 +261,8 @@ def _alt(
         parts.append(
             tr(lang, "rolled_plain", player=last["player"], dice=" ".join(map(str, in_bowl))) + end
         )
+    if last and last.get("result") in ("shonben", "gucchon") and in_bowl:
+        parts.append(tr(lang, last["result"]))
     if stamp:
         parts.append(stamp[0] + ("" if stamp[0][-1] in "!！" else end))
     aside = [str(x) for g in view.get("set_aside") or [] for x in g["dice"]]

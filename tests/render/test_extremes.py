@@ -98,3 +98,19 @@ def test_missing_glyphs_become_placeholders() -> None:
     assert _base.safe_text("👨‍👩‍👧x") == "□x"
     assert _base.safe_text("たろう") == "たろう"
     assert "…" in _base.name("x" * 200, 20, 100)
+
+
+@pytest.mark.parametrize("roll_number", [1, 2])  # odd: ションベン, even: グッチョン
+def test_sixdice_bowl_mishaps(roll_number: int) -> None:
+    e = core.engine("sixdice")
+    dice = [1, 1, 5, 2, 3, 4] + [1, 5, 2, 3, 4, 6] * 2
+    src = core.ScriptedSource(dice=dice, mishaps=[roll_number])
+    s = e.new_game(["alice", "bob"], {"bowl_mishaps": True}, "alice", src)
+    e.apply(s, "alice", "roll")
+    if roll_number == 2:
+        e.apply(s, "alice", "take 1")
+        e.apply(s, "alice", "roll")
+    v = e.view(s, None)
+    assert v["last_roll"]["result"] in ("shonben", "gucchon")
+    _ok(table_picture(v, lang="ja"))
+    _ok(table_picture(v, lang="en"))
