@@ -30,7 +30,8 @@ def table(view: dict[str, Any], lang: str) -> Picture:
 
 def hand(view: dict[str, Any], lang: str) -> Picture:
     game = str(view["game"])
-    img, alt = HANDS[game](view, lang)
+    # games without secrets have no private picture: their table is the same
+    img, alt = HANDS.get(game, TABLES[game])(view, lang)
     return Picture(b.encode(img), alt, f"{game}-hand.png")
 
 
