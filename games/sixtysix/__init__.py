@@ -1,0 +1,43 @@
+"""Sixty-Six — シックスティー・シックス (RULES.md §5). See :mod:`games.sixtysix.engine`."""
+
+from games.sixtysix.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NAME,
+    OPTIONS,
+    SMALL_OPTION_VALUES,
+    State,
+    apply,
+    canonical,
+    clone,
+    forfeit,
+    from_json,
+    is_finished,
+    legal_moves,
+    new_game,
+    outcome,
+    to_json,
+    to_move,
+    view,
+)
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "OPTIONS",
+    "SMALL_OPTION_VALUES",
+    "State",
+    "apply",
+    "canonical",
+    "clone",
+    "forfeit",
+    "from_json",
+    "is_finished",
+    "legal_moves",
+    "new_game",
+    "outcome",
+    "to_json",
+    "to_move",
+    "view",
+]
