@@ -256,6 +256,8 @@ def test_last_trick_ten_only_when_talon_ran_out() -> None:
     play_out_without_declaring(s)
     assert s.phase == "speak" and s.bonus is not None
     assert sum(s.points) == 130 and sum(s.tricks) == 12
+    # worked by hand (docs/rules/sixtysix.md "A worked deal"): ann takes the last trick
+    assert s.points == [102, 28] and s.bonus == 0
     assert s.points[s.bonus] == sum(POINTS[c] for c in s.won[s.bonus]) + 10
     # closed: no 10 for the last trick (STRONG closed, bob takes all six: 75 = 55 + 20)
     s = start(STRONG)
