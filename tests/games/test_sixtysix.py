@@ -42,8 +42,9 @@ STRONG = deck(
     ["KH", "QH", "AD", "TD", "KD", "QD", "AC", "TC", "KC", "QC", "9C"],
 )
 # bob (non-dealer) will close with a middling hand; ann holds the trumps.
-CLOSER = deck(["AS", "AH", "9D", "JD", "9H", "JH"], ["9S", "TH", "AC", "TC", "KS", "QS"], "JC",
-              ["KD", "QD"])
+CLOSER = deck(
+    ["AS", "AH", "9D", "JD", "9H", "JH"], ["9S", "TH", "AC", "TC", "KS", "QS"], "JC", ["KD", "QD"]
+)
 
 
 def start(*decks: list[str], dealer: str = "ann", **options: Any) -> g.State:
@@ -76,11 +77,20 @@ def rule(key: str, state: g.State, who: str, move: str) -> None:
 
 # the first five tricks of STRONG with bob winning four, ann the fifth
 FIVE_TRICKS = (
-    "bob play AS", "ann play 9S", "bob draw",          # bob 11; bob KH, ann QH
-    "bob play TS", "ann play JS", "bob draw",          # bob 23; bob AD, ann TD
-    "bob marry KS", "ann play 9H", "bob draw",         # bob 20 + 4 → 47; bob KD, ann QD
-    "bob play QS", "ann play JH", "bob draw",          # bob 52; bob AC, ann TC
-    "bob play KH", "ann play TC",                      # ann trumps: 14
+    "bob play AS",
+    "ann play 9S",
+    "bob draw",  # bob 11; bob KH, ann QH
+    "bob play TS",
+    "ann play JS",
+    "bob draw",  # bob 23; bob AD, ann TD
+    "bob marry KS",
+    "ann play 9H",
+    "bob draw",  # bob 20 + 4 → 47; bob KD, ann QD
+    "bob play QS",
+    "ann play JH",
+    "bob draw",  # bob 52; bob AC, ann TC
+    "bob play KH",
+    "ann play TC",  # ann trumps: 14
 )
 
 
@@ -95,8 +105,10 @@ def test_deck_has_24_cards_worth_120() -> None:
 
 def test_strength_a_ten_k_q_j_nine() -> None:
     order = ["AS", "TS", "KS", "QS", "JS", "9S"]
-    for hi, lo in zip(order, order[1:]):
-        s = start(deck([lo, "9H", "JH", "QH", "KH", "AH"], [hi, "9D", "JD", "QD", "KD", "AD"], "9C"))
+    for hi, lo in zip(order, order[1:], strict=False):
+        s = start(
+            deck([lo, "9H", "JH", "QH", "KH", "AH"], [hi, "9D", "JD", "QD", "KD", "AD"], "9C")
+        )
         run(s, f"bob play {lo}", f"ann play {hi}")
         assert s.tricks == [1, 0], (hi, lo)
 
@@ -105,7 +117,9 @@ def test_trump_beats_led_suit_and_off_suit_loses() -> None:
     s = start(STRONG)
     run(s, "bob play AH", "ann play JD")  # off-suit: leader wins
     assert s.tricks == [0, 1]
-    s = start(deck(["AH", "9S", "JS", "QS", "KS", "AS"], ["9C", "9H", "JH", "QH", "KH", "TH"], "JC"))
+    s = start(
+        deck(["AH", "9S", "JS", "QS", "KS", "AS"], ["9C", "9H", "JH", "QH", "KH", "TH"], "JC")
+    )
     run(s, "bob play AH", "ann play 9C")  # lowest trump beats the ace
     assert s.tricks == [1, 0]
 
@@ -261,9 +275,22 @@ def test_last_trick_ten_only_when_talon_ran_out() -> None:
     assert s.points[s.bonus] == sum(POINTS[c] for c in s.won[s.bonus]) + 10
     # closed: no 10 for the last trick (STRONG closed, bob takes all six: 75 = 55 + 20)
     s = start(STRONG)
-    run(s, "bob close", "bob play AS", "ann play 9S", "bob play TS", "ann play JS",
-        "bob marry KS", "ann play 9H", "bob play QS", "ann play JH", "bob play AH",
-        "ann play 9D", "bob play TH", "ann play JD")
+    run(
+        s,
+        "bob close",
+        "bob play AS",
+        "ann play 9S",
+        "bob play TS",
+        "ann play JS",
+        "bob marry KS",
+        "ann play 9H",
+        "bob play QS",
+        "ann play JH",
+        "bob play AH",
+        "ann play 9D",
+        "bob play TH",
+        "ann play JD",
+    )
     assert last_deal(s)["card_points"] == {"ann": 0, "bob": 75}
 
 
@@ -281,13 +308,17 @@ def test_marriage_scores_20_and_leads_the_king() -> None:
 
 
 def test_marriage_in_trump_scores_40_and_leads_the_queen() -> None:
-    s = start(deck(["KC", "QC", "9S", "JS", "9H", "JH"], ["AS", "TS", "AH", "TH", "9D", "JD"], "AC"))
+    s = start(
+        deck(["KC", "QC", "9S", "JS", "9H", "JH"], ["AS", "TS", "AH", "TH", "9D", "JD"], "AC")
+    )
     run(s, "bob marry QC")
     assert s.points == [0, 40] and s.trick == [(1, "QC")] and "KC" in s.hands[1]
 
 
 def test_marriage_only_on_lead() -> None:
-    s2 = start(deck(["AS", "9H", "JH", "9D", "JD", "TD"], ["KS", "QS", "9S", "JS", "TS", "AH"], "JC"))
+    s2 = start(
+        deck(["AS", "9H", "JH", "9D", "JD", "TD"], ["KS", "QS", "9S", "JS", "TS", "AH"], "JC")
+    )
     run(s2, "bob play AS")
     rule("sixtysix.marriage_on_lead", s2, "ann", "marry KS")
 
@@ -295,7 +326,9 @@ def test_marriage_only_on_lead() -> None:
 def test_marriage_needs_both_cards() -> None:
     s = start(STRONG)
     rule("sixtysix.not_in_hand", s, "bob", "marry KH")
-    s = start(deck(["AS", "TS", "KS", "JS", "AH", "TH"], ["9S", "QS", "9H", "JH", "9D", "JD"], "JC"))
+    s = start(
+        deck(["AS", "TS", "KS", "JS", "AH", "TH"], ["9S", "QS", "9H", "JH", "9D", "JD"], "JC")
+    )
     rule("sixtysix.marriage_needs_pair", s, "bob", "marry KS")
     rule("sixtysix.marriage_card", s, "bob", "marry AS")
 
@@ -355,7 +388,9 @@ def test_exchange_with_two_cards_left_and_not_once_taken() -> None:
     assert len(s.talon) == 2 and "exchange" in g.legal_moves(s, "bob")
     run(s, "bob exchange")
     assert s.talon == ["JC", "9C"]
-    s2 = start(deck(nd, d, "AC", ["QS", "QH", "QD", "KS", "KH", "KD", "TD", "TC", "KC", "QC", "JC"]))
+    s2 = start(
+        deck(nd, d, "AC", ["QS", "QH", "QD", "KS", "KH", "KD", "TD", "TC", "KC", "QC", "JC"])
+    )
     for lead, ans in zip(leads, answers, strict=True):
         run(s2, f"bob play {lead}", f"ann play {ans}", "bob draw")
     run(s2, "bob play QS", "ann play JD", "bob draw")  # ann takes the AC
@@ -418,27 +453,44 @@ def test_either_player_may_declare_at_any_moment() -> None:
 def test_declaration_mid_trick_card_counts_for_nobody() -> None:
     s = start(STRONG)
     run(s, "bob play AS", "ann declare")
-    assert last_deal(s) == {"winner": "bob", "game_points": 3,
-                            "card_points": {"ann": 0, "bob": 0}}
+    assert last_deal(s) == {"winner": "bob", "game_points": 3, "card_points": {"ann": 0, "bob": 0}}
 
 
 def test_table_declarer_66_opponent_33_scores_1() -> None:
     s = start(STRONG)
-    run(s, *FIVE_TRICKS, "ann draw",                   # ann KC, bob QC
-        "ann play TD", "bob play TH", "ann draw",       # ann 14 + 20 = 34; ann 9C, bob JC
-        "ann play 9D", "bob play AD",                   # bob 63
-        "bob play AH", "ann play QH")                   # bob 77
+    run(
+        s,
+        *FIVE_TRICKS,
+        "ann draw",  # ann KC, bob QC
+        "ann play TD",
+        "bob play TH",
+        "ann draw",  # ann 14 + 20 = 34; ann 9C, bob JC
+        "ann play 9D",
+        "bob play AD",  # bob 63
+        "bob play AH",
+        "ann play QH",
+    )  # bob 77
     assert points(s) == {"ann": 34, "bob": 77} and s.tricks == [2, 6]
     run(s, "bob declare")
-    assert last_deal(s) == {"winner": "bob", "game_points": 1,
-                            "card_points": {"ann": 34, "bob": 77}}
+    assert last_deal(s) == {
+        "winner": "bob",
+        "game_points": 1,
+        "card_points": {"ann": 34, "bob": 77},
+    }
 
 
 def test_table_declarer_66_opponent_trick_below_33_scores_2() -> None:
     s = start(STRONG)
-    run(s, *FIVE_TRICKS, "ann draw",
-        "ann play 9D", "bob play AD", "bob draw",       # bob 63; bob 9C, ann JC
-        "bob play AH", "ann play QH")                   # bob 77
+    run(
+        s,
+        *FIVE_TRICKS,
+        "ann draw",
+        "ann play 9D",
+        "bob play AD",
+        "bob draw",  # bob 63; bob 9C, ann JC
+        "bob play AH",
+        "ann play QH",
+    )  # bob 77
     assert points(s) == {"ann": 14, "bob": 77} and s.tricks == [1, 6]
     run(s, "bob declare")
     assert last_deal(s)["winner"] == "bob" and last_deal(s)["game_points"] == 2
@@ -446,8 +498,9 @@ def test_table_declarer_66_opponent_trick_below_33_scores_2() -> None:
 
 def test_table_declarer_66_opponent_no_trick_scores_3() -> None:
     s = start(STRONG)
-    run(s, *FIVE_TRICKS[:12], "bob play AH", "ann play 9D", "bob draw",
-        "bob play TH", "ann play JD")
+    run(
+        s, *FIVE_TRICKS[:12], "bob play AH", "ann play 9D", "bob draw", "bob play TH", "ann play JD"
+    )
     assert points(s) == {"ann": 0, "bob": 75} and s.tricks == [0, 6]
     run(s, "bob declare")
     assert last_deal(s)["winner"] == "bob" and last_deal(s)["game_points"] == 3
@@ -455,13 +508,27 @@ def test_table_declarer_66_opponent_no_trick_scores_3() -> None:
 
 def test_table_opponent_no_trick_but_marriage_still_3() -> None:
     # ann (non-dealer) shows 20 in hearts but never takes a trick
-    s = start(deck(["KH", "QH", "9S", "JS", "9D", "JD"], ["AH", "TH", "AS", "TS", "KS", "QS"], "JC"),
-              dealer="bob")
-    run(s, "ann marry QH", "bob play AH", "bob draw",  # ann 20; bob 14
-        "bob play TS", "ann play 9S", "bob draw",      # bob 24
-        "bob marry KS", "ann play JS", "bob draw",     # bob 44 + 6 = 50
-        "bob play QS", "ann play 9D", "bob draw",      # bob 53
-        "bob play TH", "ann play KH")                  # bob 67
+    s = start(
+        deck(["KH", "QH", "9S", "JS", "9D", "JD"], ["AH", "TH", "AS", "TS", "KS", "QS"], "JC"),
+        dealer="bob",
+    )
+    run(
+        s,
+        "ann marry QH",
+        "bob play AH",
+        "bob draw",  # ann 20; bob 14
+        "bob play TS",
+        "ann play 9S",
+        "bob draw",  # bob 24
+        "bob marry KS",
+        "ann play JS",
+        "bob draw",  # bob 44 + 6 = 50
+        "bob play QS",
+        "ann play 9D",
+        "bob draw",  # bob 53
+        "bob play TH",
+        "ann play KH",
+    )  # bob 67
     assert points(s) == {"ann": 20, "bob": 67} and s.tricks == [0, 5]
     run(s, "bob declare")
     assert last_deal(s)["winner"] == "bob" and last_deal(s)["game_points"] == 3
@@ -472,8 +539,11 @@ def test_table_declarer_below_66_opponent_scores_2() -> None:
     run(s, *FIVE_TRICKS)
     assert points(s) == {"ann": 14, "bob": 52}
     run(s, "bob declare")  # while ann is about to draw
-    assert last_deal(s) == {"winner": "ann", "game_points": 2,
-                            "card_points": {"ann": 14, "bob": 52}}
+    assert last_deal(s) == {
+        "winner": "ann",
+        "game_points": 2,
+        "card_points": {"ann": 14, "bob": 52},
+    }
 
 
 def test_table_declarer_below_66_with_a_player_without_trick_gives_3() -> None:
@@ -491,30 +561,65 @@ def test_table_declarer_below_66_with_a_player_without_trick_gives_3() -> None:
 
 def test_closed_deal_ends_with_closers_deemed_declaration() -> None:
     s = start(STRONG)
-    run(s, "bob close", "bob play AS", "ann play 9S", "bob play TS", "ann play JS",
-        "bob marry KS", "ann play 9H", "bob play QS", "ann play JH", "bob play AH",
-        "ann play 9D", "bob play TH")
+    run(
+        s,
+        "bob close",
+        "bob play AS",
+        "ann play 9S",
+        "bob play TS",
+        "ann play JS",
+        "bob marry KS",
+        "ann play 9H",
+        "bob play QS",
+        "ann play JH",
+        "bob play AH",
+        "ann play 9D",
+        "bob play TH",
+    )
     assert s.deal_no == 1
     run(s, "ann play JD")  # the last trick ends the deal: no speak phase
     assert s.deal_no == 2 and s.deals[-1]["reason"] == "closed" and s.deals[-1]["declarer"] == "bob"
-    assert last_deal(s) == {"winner": "bob", "game_points": 3,
-                            "card_points": {"ann": 0, "bob": 75}}
+    assert last_deal(s) == {"winner": "bob", "game_points": 3, "card_points": {"ann": 0, "bob": 75}}
 
 
 def test_closer_below_66_when_opponent_had_no_trick_gives_3() -> None:
     s = start(CLOSER)
-    run(s, "bob close", "bob play AS", "ann play 9S", "bob play AH", "ann play TH",
-        "bob play 9D", "ann play AC", "ann play TC", "bob play JD", "ann play KS",
-        "bob play 9H", "ann play QS", "bob play JH")
+    run(
+        s,
+        "bob close",
+        "bob play AS",
+        "ann play 9S",
+        "bob play AH",
+        "ann play TH",
+        "bob play 9D",
+        "ann play AC",
+        "ann play TC",
+        "bob play JD",
+        "ann play KS",
+        "bob play 9H",
+        "ann play QS",
+        "bob play JH",
+    )
     # by the table alone ann would score 2 (both took tricks); the closing rule gives 3
-    assert last_deal(s) == {"winner": "ann", "game_points": 3,
-                            "card_points": {"ann": 32, "bob": 32}}
+    assert last_deal(s) == {
+        "winner": "ann",
+        "game_points": 3,
+        "card_points": {"ann": 32, "bob": 32},
+    }
 
 
 def test_closer_declaring_below_66_when_opponent_had_no_trick_gives_3() -> None:
     s = start(CLOSER)
-    run(s, "bob close", "bob play AS", "ann play 9S", "bob play AH", "ann play TH",
-        "bob play 9D", "ann play AC")
+    run(
+        s,
+        "bob close",
+        "bob play AS",
+        "ann play 9S",
+        "bob play AH",
+        "ann play TH",
+        "bob play 9D",
+        "ann play AC",
+    )
     assert s.tricks == [1, 2]
     run(s, "bob declare")
     assert last_deal(s)["winner"] == "ann" and last_deal(s)["game_points"] == 3
@@ -522,14 +627,30 @@ def test_closer_declaring_below_66_when_opponent_had_no_trick_gives_3() -> None:
 
 def test_closer_below_66_when_opponent_had_a_trick_uses_the_table() -> None:
     s = start(CLOSER)
-    run(s, "bob play 9D", "ann play AC", "ann draw",    # ann 11; ann KD, bob QD
-        "ann play 9S", "bob play AS", "bob close",      # bob 11, closes before drawing
-        "bob play AH", "ann play TH",                   # bob 32
-        "bob play JD", "ann play KD",                   # ann 17
-        "ann play TC", "bob play QD",                   # ann 30
-        "ann play KS", "bob play 9H", "ann play QS", "bob play JH")  # ann 39
-    assert last_deal(s) == {"winner": "ann", "game_points": 2,
-                            "card_points": {"ann": 39, "bob": 32}}
+    run(
+        s,
+        "bob play 9D",
+        "ann play AC",
+        "ann draw",  # ann 11; ann KD, bob QD
+        "ann play 9S",
+        "bob play AS",
+        "bob close",  # bob 11, closes before drawing
+        "bob play AH",
+        "ann play TH",  # bob 32
+        "bob play JD",
+        "ann play KD",  # ann 17
+        "ann play TC",
+        "bob play QD",  # ann 30
+        "ann play KS",
+        "bob play 9H",
+        "ann play QS",
+        "bob play JH",
+    )  # ann 39
+    assert last_deal(s) == {
+        "winner": "ann",
+        "game_points": 2,
+        "card_points": {"ann": 39, "bob": 32},
+    }
 
 
 def test_unclosed_deal_both_pass_scores_nothing_and_carries() -> None:
@@ -545,8 +666,7 @@ def test_unclosed_deal_both_pass_scores_nothing_and_carries() -> None:
     assert s.carry == 1 and s.game_points == [0, 0] and s.deal_no == 2
     # deal 2 (dealer bob): ann declares at once → bob 3 + 1 carried
     run(s, "ann declare")
-    assert last_deal(s) == {"winner": "bob", "game_points": 4,
-                            "card_points": {"ann": 0, "bob": 0}}
+    assert last_deal(s) == {"winner": "bob", "game_points": 4, "card_points": {"ann": 0, "bob": 0}}
     assert s.carry == 0
     run(s, "bob declare")  # deal 3: back to plain 3
     assert last_deal(s)["game_points"] == 3 and s.game_points == [3, 4]
@@ -571,7 +691,9 @@ def test_after_last_trick_either_may_declare_first() -> None:
     play_out_without_declaring(s)
     pts = list(s.points)
     run(s, "ann declare")
-    assert s.deals[-1]["declarer"] == "ann" and last_deal(s)["card_points"] == dict(zip(P, pts))
+    assert s.deals[-1]["declarer"] == "ann" and last_deal(s)["card_points"] == dict(
+        zip(P, pts, strict=True)
+    )
     s = start(PLAIN)
     play_out_without_declaring(s)
     run(s, "ann pass", "bob declare")
@@ -593,16 +715,29 @@ def test_pass_only_after_the_last_trick() -> None:
 
 def test_first_to_target_wins_the_game() -> None:
     s = start(STRONG, PLAIN, target=5)
-    run(s, *FIVE_TRICKS, "ann draw", "ann play 9D", "bob play AD", "bob draw",
-        "bob play AH", "ann play QH", "bob declare")     # bob 2
+    run(
+        s,
+        *FIVE_TRICKS,
+        "ann draw",
+        "ann play 9D",
+        "bob play AD",
+        "bob draw",
+        "bob play AH",
+        "ann play QH",
+        "bob declare",
+    )  # bob 2
     assert not g.is_finished(s)
-    run(s, "ann declare")                                 # deal 2: bob 3 → 5
+    run(s, "ann declare")  # deal 2: bob 3 → 5
     out = g.outcome(s)
-    assert out == {"finished": True, "game_points": {"ann": 0, "bob": 5}, "winner": "bob",
-                   "deals": [{"winner": "bob", "game_points": 2,
-                              "card_points": {"ann": 14, "bob": 77}},
-                             {"winner": "bob", "game_points": 3,
-                              "card_points": {"ann": 0, "bob": 0}}]}
+    assert out == {
+        "finished": True,
+        "game_points": {"ann": 0, "bob": 5},
+        "winner": "bob",
+        "deals": [
+            {"winner": "bob", "game_points": 2, "card_points": {"ann": 14, "bob": 77}},
+            {"winner": "bob", "game_points": 3, "card_points": {"ann": 0, "bob": 0}},
+        ],
+    }
     assert g.to_move(s) == [] and g.legal_moves(s, "ann") == []
     rule("move.game_over", s, "ann", "declare")
 
@@ -721,17 +856,30 @@ def check_cards(s: g.State) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 @settings(max_examples=25)
-@given(seed=st.integers(0, 10**9), declare_rate=st.sampled_from([0.0, 0.02, 0.1]),
-       target=st.sampled_from([2, 7]))
-def test_random_games_keep_every_rule(strict: bool, seed: int, declare_rate: float,
-                                      target: int) -> None:
+@given(
+    seed=st.integers(0, 10**9),
+    declare_rate=st.sampled_from([0.0, 0.02, 0.1]),
+    close_rate=st.sampled_from([0.0, 0.02, 1.0]),
+    target=st.sampled_from([2, 7]),
+)
+def test_random_games_keep_every_rule(
+    strict: bool, seed: int, declare_rate: float, close_rate: float, target: int
+) -> None:
+    """Random games: cards conserved, every deal ends, points and game points
+    add up by an independent count of the events and the declaration table."""
     rng = random.Random(seed)
     s = g.new_game(P, {"strict": strict, "target": target}, None, SeededSource(str(seed)))
     info: dict[str, Any] = {}
 
     def new_info() -> None:
-        info.update(points=[0, 0], tricks=[0, 0], trick_points=0, closer=None,
-                    opp_trick_at_close=False, talon_out=False)
+        info.update(
+            points=[0, 0],
+            tricks=[0, 0],
+            trick_points=0,
+            closer=None,
+            opp_trick_at_close=False,
+            talon_out=False,
+        )
 
     new_info()
     expected_total = [0, 0]
@@ -744,8 +892,12 @@ def test_random_games_keep_every_rule(strict: bool, seed: int, declare_rate: flo
         other = P[1 - P.index(who)]
         if rng.random() < declare_rate / 4 and g.legal_moves(s, other):
             who, move = other, "declare"
+        elif "declare" in legal and s.points[P.index(who)] >= 66 and rng.random() < 0.5:
+            move = "declare"
         else:
             choices = [m for m in legal if m != "declare"]
+            if "close" in choices and len(choices) > 1 and rng.random() >= close_rate:
+                choices.remove("close")
             move = rng.choice(choices) if choices and rng.random() >= declare_rate else "declare"
         p = P.index(who)
         pre_closer = s.closer
@@ -773,7 +925,7 @@ def test_random_games_keep_every_rule(strict: bool, seed: int, declare_rate: flo
                 assert info["trick_points"] == 120  # every card was won
             elif e.kind == "deal_end":
                 d = e.data
-                assert d["card_points"] == dict(zip(P, info["points"]))
+                assert d["card_points"] == dict(zip(P, info["points"], strict=True))
                 if d["reason"] == "no_score":
                     assert info["talon_out"] and d["winner"] is None
                 else:
@@ -786,8 +938,11 @@ def test_random_games_keep_every_rule(strict: bool, seed: int, declare_rate: flo
                     expected_total[w] += d["game_points"]
                 new_info()
     out = g.outcome(s)
-    assert out["game_points"] == dict(zip(P, expected_total))
-    assert max(expected_total) >= target and out["winner"] == P[expected_total.index(max(expected_total))]
+    assert out["game_points"] == dict(zip(P, expected_total, strict=True))
+    assert (
+        max(expected_total) >= target
+        and out["winner"] == P[expected_total.index(max(expected_total))]
+    )
     # the carry-over: each scoring deal gets 1 per no-score deal just before it
     carry = 0
     for d in out["deals"]:
@@ -847,8 +1002,12 @@ def test_there_are_multi_deal_records() -> None:
 
 @pytest.mark.parametrize("path", record_files(), ids=lambda p: p.stem)
 def test_record_replays_to_expected_outcome(path: pathlib.Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "games", "replay", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "games", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     if "error" in expected:
         assert proc.returncode == 2 and proc.stderr.strip() == expected["error"]
