@@ -2,7 +2,8 @@
 
 Moves (RULES.md notation, case-sensitive): ``play QS`` · ``marry KS`` /
 ``marry QS`` (show the marriage and lead that card) · ``exchange`` · ``draw``
-· ``close`` · ``declare`` · ``pass``.
+· ``close`` · ``declare`` · ``pass``; and ``forfeit`` (leaving the game, any
+time, either player; never listed by ``legal_moves``).
 
 Phases of a deal (``view["phase"]``):
 
@@ -86,7 +87,7 @@ MARRIAGE = 20
 TRUMP_MARRIAGE = 40
 
 LEAD, FOLLOW, DRAW, SPEAK = "lead", "follow", "draw", "speak"
-SIMPLE_MOVES = frozenset({"draw", "close", "declare", "pass", "exchange"})
+SIMPLE_MOVES = frozenset({"draw", "close", "declare", "pass", "exchange", "forfeit"})
 
 
 @dataclass(slots=True)
@@ -385,6 +386,9 @@ def apply(state: State, player: str, move: str) -> list[Event]:
         raise RuleError("move.game_over", "the game is over")
     canon = canonical(move)
     p = names.index(player)
+    if canon == "forfeit":
+        state.history.moves.append(player + " forfeit")
+        return _forfeit(state, p)
     if canon not in _legal(state, p):
         raise _why(state, p, canon)
     state.history.moves.append(player + " " + canon)
@@ -545,23 +549,24 @@ def _by_name(s: State, values: Sequence[Any]) -> dict[str, Any]:
 
 
 def forfeit(state: State, player: str) -> list[Event]:
-    """``player`` leaves: the opponent wins the game at once; game points stay
-    as they are (docs/rules/sixtysix.md)."""
-    names = state.history.players
-    if player not in names:
-        raise RuleError("move.not_a_player", f"{player!r} is not a player", player=player)
-    if state.finished:
-        raise RuleError("move.game_over", "the game is over")
-    p = names.index(player)
-    state.finished = True
-    state.winner = 1 - p
-    state.forfeited = p
+    """``player`` leaves: the opponent wins the game at once, game points stay
+    as they are; the deal in progress is abandoned (not in ``deals``). Also the
+    move ``forfeit`` (not listed by ``legal_moves``), written to the record as
+    ``PLAYER forfeit`` so the game replays (docs/rules/sixtysix.md)."""
+    return apply(state, player, "forfeit")
+
+
+def _forfeit(s: State, p: int) -> list[Event]:
+    names = s.players
+    s.finished = True
+    s.winner = 1 - p
+    s.forfeited = p
     return [
-        Event("forfeit", player, {"winner": names[1 - p]}),
+        Event("forfeit", names[p], {"winner": names[1 - p]}),
         Event(
             "game_over",
             names[1 - p],
-            {"winner": names[1 - p], "game_points": _by_name(state, state.game_points)},
+            {"winner": names[1 - p], "game_points": _by_name(s, s.game_points)},
         ),
     ]
 

@@ -756,6 +756,16 @@ def test_forfeit_opponent_wins() -> None:
     events = g.forfeit(s, "bob")
     assert g.is_finished(s) and g.outcome(s)["winner"] == "ann"
     assert [e.kind for e in events] == ["forfeit", "game_over"]
+    assert s.history.moves[-1] == "bob forfeit" and "forfeit" not in g.legal_moves(s, "ann")
+    assert g.outcome(replay(record_of("sixtysix", s))) == g.outcome(s)
+    s = start(STRONG)
+    run(s, "bob play AS", "bob forfeit")  # also as a move, off turn, mid-trick
+    assert g.outcome(s) == {
+        "finished": True,
+        "game_points": {"ann": 0, "bob": 0},
+        "winner": "ann",
+        "deals": [],
+    }
     with pytest.raises(RuleError):
         g.forfeit(s, "ann")
     with pytest.raises(RuleError):
