@@ -483,3 +483,14 @@ def test_record_with_dice_running_out_is_broken(tmp_path: pathlib.Path) -> None:
     run = subprocess.run([sys.executable, "-m", "games", "replay", str(path)],
                          capture_output=True, text=True, cwd=ROOT, check=False)
     assert run.returncode == 2 and run.stderr.startswith("move 1 'a roll': ")
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import games.sixdice.engine as engine
+    import games.sixdice.scoring as scoring
+
+    for module in (engine, scoring):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0
