@@ -9,6 +9,8 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import yahtzee as y
 from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of, replay
@@ -541,3 +543,26 @@ def test_record_replays_to_expected_outcome(path: pathlib.Path) -> None:
     assert json.loads(proc.stdout) == doc["expected"]
     state = replay(Record.from_json(doc))
     assert y.outcome(state) == doc["expected"]
+
+
+# --------------------------------------------------------------------------
+# Properties of the scoring API
+
+
+@given(
+    dice=st.lists(st.integers(1, 6), min_size=5, max_size=5),
+    filled=st.dictionaries(st.sampled_from(BOXES), st.integers(0, 50), max_size=12),
+    joker=st.sampled_from(scoring.JOKER_MODES),
+)
+def test_a_box_is_always_legal_until_the_column_is_full(
+    dice: list[int], filled: dict[str, int], joker: str
+) -> None:
+    column = col(**filled)
+    legal = legal_boxes(dice, column, joker)
+    assert legal and set(legal) <= set(scoring.empty_boxes(column))
+    if not scoring.joker_active(dice, column):
+        # without a joker both modes agree and every empty box is open
+        assert legal == scoring.empty_boxes(column)
+        for box in legal:
+            assert box_score(box, dice, column, "forced") == box_score(box, dice, column, "free")
+            assert box_score(box, dice, column, joker) == scoring.normal_scores(dice)[box]
