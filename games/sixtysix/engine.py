@@ -527,7 +527,7 @@ def _end_deal(
         "declarer": None if declarer is None else names[declarer],
     }
     s.deals.append(record)
-    events = [Event("deal_end", winner_name, dict(record))]
+    events = [Event("deal_end", winner_name, dict(record, card_points=dict(record["card_points"])))]
     if winner is not None and s.game_points[winner] >= s.options["target"]:
         s.finished = True
         s.winner = winner
