@@ -1,0 +1,28 @@
+# chabudai: the Discord bot in a small image.
+#   docker build -t chabudai .
+#   docker run -d --name chabudai -e DISCORD_TOKEN=... -v chabudai-data:/data chabudai
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    CHABUDAI_DB=/data/chabudai.sqlite3
+
+WORKDIR /app
+# Dependencies first, so a code change does not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir -p games bot && touch games/__init__.py bot/__init__.py \
+    && pip install . && pip uninstall -y chabudai && rm -rf games bot build *.egg-info
+# The code and the assets (the renderers load the shipped Japanese + Latin
+# font from /app/assets); installed in place so the paths hold.
+COPY games ./games
+COPY bot ./bot
+COPY assets ./assets
+RUN pip install --no-deps -e . \
+    && useradd --system --uid 10001 --home-dir /data chabudai \
+    && mkdir -p /data && chown chabudai /data
+
+USER chabudai
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]

@@ -1,0 +1,158 @@
+"""Button-press latency and memory per live table, through SimCord.
+
+    python bench/interactions.py [--game nine] [--presses 400]
+
+For 1 and for 100 live tables, users press the table's buttons (the first
+legal control, round-robin over the tables) and we time each press from the
+click to the bot's answer: the move committed to SQLite and the table message
+edited (picture included). Two figures per press:
+
+- ``end-to-end``: the whole ``click()`` through SimCord (its simulated gateway
+  and REST add their own cost);
+- ``bot``: the time inside :meth:`bot.tables.TableService.press` (load,
+  check, apply, commit, render, respond).
+
+Memory per live table at rest: tracemalloc over creating 100 more started
+tables, traces of SimCord's simulated Discord excluded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bot"))
+
+import simcord  # noqa: E402
+from simtable import controls, first_choice, mover_of, press  # noqa: E402
+
+from bot.app import create_bot  # noqa: E402
+from bot.store import Store  # noqa: E402
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def open_started(host: Any, other: Any, channel: Any, game: str) -> Any:
+    res = await host.slash(channel, "play", game=game)
+    msg = res.response
+    await other.click(msg, label="Join")
+    await host.click(msg, label="Start")
+    return msg
+
+
+async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = create_bot(Store(Path(tmp) / "bench.sqlite3"))
+        inner: list[float] = []
+        service = bot.tables
+        original = service.press
+
+        async def timed(*args: Any, **kwargs: Any) -> None:
+            t0 = time.perf_counter()
+            await original(*args, **kwargs)
+            inner.append(time.perf_counter() - t0)
+
+        service.press = timed  # type: ignore[method-assign]
+        async with simcord.run(bot) as env:
+            guild = env.create_guild()
+            alice = guild.add_member(env.create_user("alice"))
+            bob = guild.add_member(env.create_user("bob"))
+            users = [alice, bob]
+            seats = []
+            for i in range(tables):
+                channel = guild.create_text_channel(f"t{i}")
+                seats.append([channel, await open_started(alice, bob, channel, game)])
+            # warm up (imports, font and sprite caches)
+            for _ in range(5):
+                channel, msg = seats[0]
+                if not controls(msg):
+                    seats[0][1] = await open_started(alice, bob, channel, game)
+                    continue
+                await press(mover_of(msg, users), msg, first_choice(msg))
+            inner.clear()
+            outer: list[float] = []
+            i = 0
+            while len(outer) < presses:
+                channel, msg = seats[i % tables]
+                i += 1
+                if not controls(msg):  # game over: open the next one here
+                    seats[(i - 1) % tables][1] = await open_started(alice, bob, channel, game)
+                    continue
+                user = mover_of(msg, users)
+                choice = first_choice(msg)
+                n = len(inner)
+                t0 = time.perf_counter()
+                await press(user, msg, choice)
+                outer.append(time.perf_counter() - t0)
+                assert len(inner) == n + 1
+            inner_presses = inner[-presses:]
+            memory = None
+            if tables == 1:
+                memory = await per_table_memory(env, guild, alice, bob, game)
+    return {
+        "tables": tables,
+        "presses": len(outer),
+        "e2e_p50": statistics.median(outer) * 1000,
+        "e2e_p99": pct(outer, 0.99) * 1000,
+        "bot_p50": statistics.median(inner_presses) * 1000,
+        "bot_p99": pct(inner_presses, 0.99) * 1000,
+        "memory": memory,
+    }
+
+
+async def per_table_memory(env: Any, guild: Any, alice: Any, bob: Any, game: str, count: int = 100) -> dict[str, float]:
+    channels = [guild.create_text_channel(f"m{i}") for i in range(count)]
+    gc.collect()
+    tracemalloc.start(25)
+    before = tracemalloc.take_snapshot()
+    for channel in channels:
+        await open_started(alice, bob, channel, game)
+    await env.settle()
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    sim = tracemalloc.Filter(False, "*simcord*")
+    total = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    bot_only = sum(
+        s.size_diff
+        for s in after.filter_traces([sim]).compare_to(before.filter_traces([sim]), "filename")
+    )
+    return {"all_kb": total / count / 1024, "without_simcord_kb": bot_only / count / 1024}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="nine", choices=("nine", "sixdice", "yahtzee"))
+    parser.add_argument("--presses", type=int, default=400)
+    args = parser.parse_args()
+    for tables in (1, 100):
+        r = asyncio.run(run(tables, args.presses, args.game))
+        print(
+            f"{args.game}: {r['tables']:>3} live table(s), {r['presses']} presses: "
+            f"end-to-end p50 {r['e2e_p50']:.1f} ms, p99 {r['e2e_p99']:.1f} ms; "
+            f"inside the bot p50 {r['bot_p50']:.1f} ms, p99 {r['bot_p99']:.1f} ms"
+        )
+        if r["memory"]:
+            m = r["memory"]
+            print(
+                f"{args.game}: memory per live table at rest: {m['without_simcord_kb']:.1f} KB in the bot "
+                f"({m['all_kb']:.1f} KB counting SimCord's simulated Discord)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
