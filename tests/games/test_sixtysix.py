@@ -479,6 +479,25 @@ def test_table_declarer_66_opponent_33_scores_1() -> None:
     }
 
 
+def test_table_boundaries_exactly_66_against_exactly_33_scores_1() -> None:
+    s = start(STRONG)
+    run(
+        s,
+        *FIVE_TRICKS,  # bob 52, ann 14
+        "ann draw",  # ann KC, bob QC
+        "ann play QH",
+        "bob play AH",  # bob 52 + 14 = 66
+        "bob draw",  # bob 9C, ann JC: the talon is gone
+        "bob play TH",
+        "ann play JC",  # ann cannot follow and trumps: 14 + 12 = 26
+        "ann play KC",
+        "bob play QC",  # bob must follow clubs: ann 26 + 7 = 33
+    )
+    assert points(s) == {"ann": 33, "bob": 66}
+    run(s, "bob declare")
+    assert last_deal(s)["winner"] == "bob" and last_deal(s)["game_points"] == 1
+
+
 def test_table_declarer_66_opponent_trick_below_33_scores_2() -> None:
     s = start(STRONG)
     run(
@@ -865,7 +884,8 @@ def check_cards(s: g.State) -> None:
 
 
 @pytest.mark.parametrize("strict", [False, True])
-@settings(max_examples=25)
+@pytest.mark.parametrize("show_points", [False, True])
+@settings(max_examples=15)
 @given(
     seed=st.integers(0, 10**9),
     declare_rate=st.sampled_from([0.0, 0.02, 0.1]),
@@ -873,12 +893,17 @@ def check_cards(s: g.State) -> None:
     target=st.sampled_from([2, 7]),
 )
 def test_random_games_keep_every_rule(
-    strict: bool, seed: int, declare_rate: float, close_rate: float, target: int
+    strict: bool, show_points: bool, seed: int, declare_rate: float, close_rate: float, target: int
 ) -> None:
     """Random games: cards conserved, every deal ends, points and game points
     add up by an independent count of the events and the declaration table."""
     rng = random.Random(seed)
-    s = g.new_game(P, {"strict": strict, "target": target}, None, SeededSource(str(seed)))
+    s = g.new_game(
+        P,
+        {"strict": strict, "show_points": show_points, "target": target},
+        None,
+        SeededSource(str(seed)),
+    )
     info: dict[str, Any] = {}
 
     def new_info() -> None:
@@ -896,6 +921,13 @@ def test_random_games_keep_every_rule(
     moves = 0
     while not g.is_finished(s):
         check_cards(s)
+        if moves % 5 == 0:
+            pub = g.view(s, None)
+            assert "hand" not in pub and "points" not in pub
+            for i, name in enumerate(P):
+                mine = g.view(s, name)
+                assert mine["hand"] == s.hands[i] and mine["moves"] == g.legal_moves(s, name)
+                assert ("points" in mine) is show_points
         movers = g.to_move(s)
         who = rng.choice(movers)
         legal = g.legal_moves(s, who)
