@@ -8,6 +8,7 @@ import pathlib
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ P = ["ann", "bob"]
 RECORDS = pathlib.Path(__file__).resolve().parents[1] / "records" / "sixtysix"
 
 
-def deck(nd: list[str], d: list[str], trump: str, talon: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+def deck(nd: list[str], d: list[str], trump: str, talon: Sequence[str] = ()) -> list[str]:
     """A deck in dealing order: non-dealer's six, dealer's six, trump card,
     talon from the top (filled up with the unused cards in CARDS order)."""
     used = [*nd, *d, trump, *talon]
@@ -962,7 +963,7 @@ def test_random_games_keep_every_rule(
                 assert e.data["points"] == (40 if e.data["suit"] == s.trump else 20)
             elif e.kind == "last_trick":
                 assert info["closer"] is None
-                info["points"][P.index(e.player)] += 10
+                info["points"][P.index(str(e.player))] += 10
                 info["talon_out"] = True
                 assert info["trick_points"] == 120  # every card was won
             elif e.kind == "deal_end":
