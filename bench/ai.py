@@ -205,7 +205,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], bool]] = {
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("sections", nargs="*", default=list(SECTIONS), choices=[*SECTIONS, []])
+    ap.add_argument("sections", nargs="*", help=f"any of {', '.join(SECTIONS)} (default: all)")
     ap.add_argument("--games", type=int, default=10_000, help="Yahtzee games per joker rule")
     ap.add_argument("--nine-games", type=int, default=100_000, help="Nine games per objective")
     ap.add_argument("--joker", choices=["forced", "free", "both"], default="both")
@@ -214,6 +214,11 @@ def main() -> None:
         "--cache-dir", default=None, help="default $CHABUDAI_CACHE or ~/.cache/chabudai"
     )
     args = ap.parse_args()
+    unknown = set(args.sections) - set(SECTIONS)
+    if unknown:
+        ap.error(
+            f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}"
+        )
     ok = True
     for name in args.sections or list(SECTIONS):
         ok &= SECTIONS[name](args)
