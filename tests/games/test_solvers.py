@@ -323,3 +323,23 @@ def test_yahtzee_published_start_value_from_cache(joker: str, published: float) 
         pytest.skip(f"no cached table at {path}: run bench/ai.py (it checks this value)")
     solver = ys.Solver(np.load(path), joker)
     assert round(solver.expected_total(scoring.empty_column()), 4) == published
+
+
+def test_yahtzee_triple_heuristic_moves_are_legal(late_table: tuple[str, np.ndarray]) -> None:
+    joker, table = late_table
+    solver = ys.Solver(table, joker)
+    state = yahtzee_engine.new_game(
+        ["solo"], {"joker": joker, "triple": True}, "solo", SeededSource("triple")
+    )
+    columns = state.sheets["solo"]
+    for i, col in enumerate(columns):  # late sheets: two open boxes per column
+        for box in ys.BOXES:
+            if box not in (ys.BOXES[i], ys.BOXES[8 + i]):
+                col[box] = 50 if box == "yahtzee" else 0
+    yahtzee_engine.apply(state, "solo", "roll")
+    while not yahtzee_engine.is_finished(state):
+        advice = ys.triple_advice([solver] * 3, columns, state.dice, 3 - state.rolls)
+        assert {c.move for c in advice.choices} <= set(yahtzee_engine.legal_moves(state, "solo"))
+        yahtzee_engine.apply(state, "solo", advice.best.move)
+        if not yahtzee_engine.is_finished(state) and state.rolls == 0:
+            yahtzee_engine.apply(state, "solo", "roll")
