@@ -546,7 +546,7 @@ def load_or_build(
         table = np.load(path)
         if table.shape == (FULL + 1, NU, 2) and table.dtype == np.float64:
             return Solver(table, joker), False
-    except (OSError, ValueError):
+    except (OSError, ValueError, EOFError):
         pass
     table = build_table(joker)
     path.parent.mkdir(parents=True, exist_ok=True)
