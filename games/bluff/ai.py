@@ -15,20 +15,16 @@ dice really are at least that good (:func:`chance_true`): exact when it saw
 the dice itself; for a fresh roll by the announcer, the exact prior against
 the chance the announcer had to lie (its roll could not beat the previous
 announcement), a weakest-possible announcement being the typical lie; for a
-passed cup, conditioned on the roller's own announcement. It then picks the
-move with the smallest estimated chance to lose the game:
+passed cup, conditioned on the roller's own announcement. It reveals when
+that chance is below 50 %; it passes the cup without rolling (announcing the
+weakest legal value) when the dice as they are carry that value with a
+chance ≥ :data:`PASS_SURE` (e.g. it saw them); else it rolls. After rolling
+it announces its roll if that beats the last announcement, else lies with
+the weakest legal value (the most believable lie). :func:`losses` is the
+coach's estimate of the chance to lose with each option (a simple model of
+the next player, :func:`reveal_chance`), shown in the hint.
 
-- reveal: lose with the chance the announcement is true;
-- roll: over the 21 exact outcomes, announce the roll if it beats the
-  announcement, else lie with the weakest legal value; an announcement a is
-  revealed by the next player with a chance that falls as P(roll ≥ a) rises
-  (:func:`reveal_chance`), and a game that goes on costs :data:`LATER_LOSS`;
-- pass without rolling: announce the weakest legal value on the dice as they
-  are (good when it saw strong dice, or the cup is credibly strong).
-
-``normal`` — reveals when :func:`chance_true` < 50 %, else rolls; announces
-the roll if it beats the last value, else the weakest legal value; never
-passes. ``easy`` — reveals a third of the time at random, else rolls;
+``normal`` — the same without passing (never passes the cup). ``easy`` — reveals a third of the time at random, else rolls;
 announces its roll when it can, else a random legal value.
 """
 
@@ -42,6 +38,7 @@ from typing import Any
 from games.bluff.engine import RANKING, STRENGTH, STRONGER, stronger, value_of
 
 LEVELS = ("easy", "normal", "strong")
+PASS_SURE = 0.75  # pass without rolling when the weakest legal value is this likely true
 LATER_LOSS = 0.15  # chance to lose a game that goes on past our announcement
 LIE_WEAKEST = 0.6  # a liar's chance to pick the weakest legal value
 
@@ -168,10 +165,11 @@ def choose(view: dict[str, Any], me: str, legal: list[str], level: str, rng: ran
         return _announce(view, legal, rng, level)
     if level == "easy":
         return "reveal" if rng.random() < 1 / 3 else "roll"
-    if level == "normal":
-        return "reveal" if chance_true(view) < 0.5 else "roll"
-    scores = losses(view)
-    return min((m for m in scores if m in legal), key=lambda m: (scores[m], m))
+    if level == "strong":
+        weakest = next((m for m in legal if m.startswith("announce")), None)
+        if weakest and chance_true(view, weakest.split()[1]) >= PASS_SURE:
+            return weakest  # pass without rolling: the dice surely carry it
+    return "reveal" if chance_true(view) < 0.5 else "roll"
 
 
 def hint(view: dict[str, Any], me: str, legal: list[str]) -> dict[str, Any]:

@@ -231,7 +231,7 @@ def test_nine_hint_chances() -> None:
     h = nine_ai.hint(nine.view(state, "a"), "a", legal)
     json.dumps(h)
     assert h["reason"] == "hint.nine" and set(h["numbers"]["flips"]) == set(legal)
-    best = max(h["numbers"]["flips"].values(), key=lambda f: f["chance_agari"])
+    best = min(h["numbers"]["flips"].values(), key=lambda f: f["expected_remaining"])
     assert h["numbers"]["flips"][h["move"]] == best
 
 
