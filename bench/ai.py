@@ -11,7 +11,8 @@ published optimum to 4 decimals (254.5877 forced, 254.5896 free), then plays
 ``--games`` solitaire games through the engine (``games.yahtzee`` with a
 ``SeededSource`` per game, so the rules are the engine's) with the solver's
 best move at every decision, and prints the mean score ± 95 % CI and the
-decision time (median, p99; "cold" = the first decision of a turn, which
+decision time (median, p99; wall clock and the thread's CPU time, which a
+busy machine does not inflate; "cold" = the first decision of a turn, which
 solves the turn; later decisions reuse it). Then ``--triple-games`` games
 with option ``triple`` by the heuristic :func:`games.yahtzee.solver.triple_advice`.
 
@@ -58,7 +59,13 @@ def ms_stats(ts: Sequence[float]) -> str:
 
 
 def yahtzee_game(
-    solver: ys.Solver, joker: str, seed: str, times: list[float], cold: list[float]
+    solver: ys.Solver,
+    joker: str,
+    seed: str,
+    times: list[float],
+    cold: list[float],
+    cpu: list[float],
+    cold_cpu: list[float],
 ) -> int:
     state = yahtzee_engine.new_game(["bot"], {"joker": joker}, "bot", SeededSource(seed))
     while not yahtzee_engine.is_finished(state):
@@ -66,12 +73,14 @@ def yahtzee_game(
             yahtzee_engine.apply(state, "bot", "roll")
             first = True
         column = state.sheets["bot"][0]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         advice = solver.advise(column, state.dice, 3 - state.rolls)
-        dt = time.perf_counter() - t
+        dt, dc = time.perf_counter() - t, time.thread_time() - c
         times.append(dt)
+        cpu.append(dc)
         if first:
             cold.append(dt)
+            cold_cpu.append(dc)
             first = False
         yahtzee_engine.apply(state, "bot", advice.best.move)
     return int(yahtzee_engine.total(state, "bot"))
@@ -101,9 +110,13 @@ def bench_yahtzee(args: argparse.Namespace) -> bool:
             times: list[float] = []
             cold: list[float] = []
             scores: list[int] = []
+            cpu: list[float] = []
+            cold_cpu: list[float] = []
             t = time.perf_counter()
             for i in range(args.games):
-                scores.append(yahtzee_game(solver, joker, f"ai-bench-{joker}-{i}", times, cold))
+                scores.append(
+                    yahtzee_game(solver, joker, f"ai-bench-{joker}-{i}", times, cold, cpu, cold_cpu)
+                )
             wall = time.perf_counter() - t
             m, h = mean_ci(scores)
             inside = abs(m - start) <= 1.5
@@ -114,6 +127,8 @@ def bench_yahtzee(args: argparse.Namespace) -> bool:
             )
             print(f"decision time, all:  {ms_stats(times)}")
             print(f"decision time, cold: {ms_stats(cold)}")
+            print(f"decision CPU time (thread), all:  {ms_stats(cpu)}")
+            print(f"decision CPU time (thread), cold: {ms_stats(cold_cpu)}")
         if args.triple_games:
             times = []
             t = time.perf_counter()
