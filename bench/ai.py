@@ -1,6 +1,6 @@
 """Computer players' strength and speed (issue 8), one section per game.
 
-    python bench/ai.py [yahtzee] [nine] [--games 10000] [--triple-games 200]
+    python bench/ai.py [yahtzee] [nine] [--games 10000] [--triple-games 1000]
                        [--nine-games 100000]
                        [--joker forced|free|both] [--rebuild] [--cache-dir DIR]
 
@@ -253,7 +253,7 @@ def main() -> None:
     ap.add_argument("sections", nargs="*", help=f"any of {', '.join(SECTIONS)} (default: all)")
     ap.add_argument("--games", type=int, default=10_000, help="Yahtzee games per joker rule")
     ap.add_argument(
-        "--triple-games", type=int, default=200, help="Yahtzee triple games (heuristic)"
+        "--triple-games", type=int, default=1000, help="Yahtzee triple games (heuristic)"
     )
     ap.add_argument("--nine-games", type=int, default=100_000, help="Nine games per objective")
     ap.add_argument("--joker", choices=["forced", "free", "both"], default="both")
