@@ -38,7 +38,7 @@ from typing import Any
 from games.bluff.engine import RANKING, STRENGTH, STRONGER, stronger, value_of
 
 LEVELS = ("easy", "normal", "strong")
-PASS_SURE = 0.75  # pass without rolling when the weakest legal value is this likely true
+PASS_SURE = 1.0  # pass without rolling only when the dice surely carry the weakest legal value
 LATER_LOSS = 0.15  # chance to lose a game that goes on past our announcement
 LIE_WEAKEST = 0.6  # a liar's chance to pick the weakest legal value
 
