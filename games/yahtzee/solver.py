@@ -41,14 +41,12 @@ from itertools import combinations_with_replacement
 import numpy as np
 from numpy.typing import NDArray
 
+from games.yahtzee import scoring
+
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
 
-BOXES = (
-    "ones", "twos", "threes", "fours", "fives", "sixes",
-    "three_kind", "four_kind", "full_house", "small_straight",
-    "large_straight", "yahtzee", "chance",
-)  # fmt: skip
+BOXES = scoring.BOXES  # ones … sixes, three_kind … chance: box j is bit j of a mask
 UPPER = 6  # boxes 0..5 are ones..sixes
 THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL_STRAIGHT, LARGE_STRAIGHT, YAHTZEE, CHANCE = range(6, 13)
 JOKER_FIXED = {FULL_HOUSE: 25, SMALL_STRAIGHT: 30, LARGE_STRAIGHT: 40}
@@ -417,9 +415,8 @@ class Solver:
 
     def box_values(self, column: Mapping[str, int | None], dice: Sequence[int]) -> dict[str, float]:
         """Each legal box for these final dice → expected points to come (this box
-        included) if the dice are scored there, by the engine's scoring rules."""
-        from games.yahtzee import scoring  # the engine's rules decide legality and scores
-
+        included) if the dice are scored there; legality and scores are the
+        engine's (:mod:`games.yahtzee.scoring`)."""
         mask, upper, bonus = column_state(column)
         extra = scoring.yahtzee_bonus(list(dice), column)
         out: dict[str, float] = {}
