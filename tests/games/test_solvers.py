@@ -343,3 +343,14 @@ def test_yahtzee_triple_heuristic_moves_are_legal(late_table: tuple[str, np.ndar
         yahtzee_engine.apply(state, "solo", advice.best.move)
         if not yahtzee_engine.is_finished(state) and state.rolls == 0:
             yahtzee_engine.apply(state, "solo", "roll")
+
+
+def test_yahtzee_cache_file_name_carries_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHABUDAI_CACHE", "/somewhere")
+    forced, free = ys.cache_path("forced"), ys.cache_path("free")
+    assert str(forced.parent) == "/somewhere"
+    assert forced.name.startswith(f"yahtzee-forced-{ys.RULES_VERSION}-")
+    assert forced.name.endswith(".npy") and forced != free
+    assert ys.cache_path("forced", "/elsewhere").parent.name == "elsewhere"
+    monkeypatch.setattr(ys, "YAHTZEE_BONUS", 50)  # a rules change → another file
+    assert ys.cache_path("forced") != forced
