@@ -293,6 +293,16 @@ class Store:
         """Where the table message is (not a game change: no version bump)."""
         await self._x("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
+    async def set_ui(self, row: TableRow) -> bool:
+        """Write only ``row.ui`` (bookkeeping such as where a player's DM is),
+        if the stored version is still ``row.version``; no version bump, so
+        the buttons already drawn stay valid."""
+        async with self.db.execute(
+            "UPDATE tables SET ui = ? WHERE id = ? AND version = ?",
+            (_dumps(row.ui), row.id, row.version),
+        ) as cur:
+            return cur.rowcount == 1
+
     async def save_table(self, row: TableRow, *, now: float) -> bool:
         """Write ``row`` if the stored version is still ``row.version``; on
         success ``row.version`` is incremented. ``False`` = someone was first."""
