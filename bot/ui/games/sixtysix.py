@@ -1,0 +1,271 @@
+"""Sixty-Six — シックスティー・シックス: the public table and each hand in a DM.
+
+The public table message (from the public view only) shows the trump card,
+the talon (size, closed), the current trick, declared marriages, tricks and
+game points, and carries two controls for both players: "Declare 66"
+(勝利宣言, legal for either player at any moment) and "Show my hand".
+
+Each player's DM (or, with DMs closed, the ephemeral fallback) shows their
+hand picture and exactly their legal moves: a select of cards to play (the
+values are moves such as ``play QS``; a card never goes into a custom id), a
+select of marriages, and buttons for exchange, draw, close (before the draw:
+"close without drawing"), declare and pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+from bot.ui.games.base import Button, Control, GameUI, Select, Standing, rank_by
+from games.core import Event
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANKS = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+SHOW = "show"
+
+
+def card_text(card: str) -> str:
+    """``TS`` → ``10♠``.
+
+    >>> card_text("TS"), card_text("QH")
+    ('10♠', 'Q♥')
+    """
+    return RANKS[card[0]] + SUIT_SIGNS[card[1]]
+
+
+class UI(GameUI):
+    game = "sixtysix"
+    private_mode = "edit"  # one DM per player and table, edited after every move
+
+    # ------------------------------------------------------------ public
+
+    def controls(
+        self,
+        view: dict[str, Any],
+        player: str | None,
+        legal: list[str],
+        ui: dict[str, Any],
+        lang: str,
+    ) -> list[Control]:
+        if view.get("finished"):
+            return []
+        # Never the mover's cards here: ``legal`` names them; only public
+        # moves go on the public message.
+        return [
+            Button("m:declare", t("sixtysix.btn.declare", lang), "success", row=0),
+            Button(SHOW, t("sixtysix.btn.show", lang), "secondary", row=0),
+        ]
+
+    def status_line(self, view: dict[str, Any], lang: str) -> str | None:
+        players: list[str] = view.get("players") or []
+        trump = view.get("trump") or ""
+        trump_card = view.get("trump_card")
+        if view.get("closed"):
+            talon = t("sixtysix.status.closed", lang, closer=view.get("closer") or "")
+        elif view.get("talon"):
+            talon = t("sixtysix.status.talon", lang, n=view.get("talon"))
+        else:
+            talon = t("sixtysix.status.talon_gone", lang)
+        lines = [
+            t(
+                "sixtysix.status.deal",
+                lang,
+                n=view.get("deal", 1),
+                trump=SUIT_SIGNS.get(trump, trump),
+                card=card_text(trump_card) if trump_card else "—",
+                talon=talon,
+            )
+        ]
+        trick = view.get("trick") or []
+        if trick:
+            lines.append(
+                t(
+                    "sixtysix.status.trick",
+                    lang,
+                    cards=", ".join(f"{c['player']} {card_text(c['card'])}" for c in trick),
+                )
+            )
+        marriages = view.get("marriages") or []
+        if marriages:
+            lines.append(
+                t(
+                    "sixtysix.status.marriages",
+                    lang,
+                    list=", ".join(
+                        f"{m['player']} {SUIT_SIGNS[m['suit']]} {m['points']}" for m in marriages
+                    ),
+                )
+            )
+        tricks = view.get("tricks") or {}
+        points = view.get("game_points") or {}
+        target = (view.get("options") or {}).get("target", 7)
+        lines.append(
+            t(
+                "sixtysix.status.score",
+                lang,
+                table=" · ".join(
+                    t(
+                        "sixtysix.status.player",
+                        lang,
+                        player=p,
+                        tricks=tricks.get(p, 0),
+                        points=points.get(p, 0),
+                        target=target,
+                    )
+                    for p in players
+                ),
+            )
+        )
+        if view.get("carry"):
+            lines.append(t("sixtysix.status.carry", lang, n=view["carry"]))
+        if view.get("phase") == "speak":
+            lines.append(t("sixtysix.status.speak", lang))
+        return "\n".join(lines)
+
+    def describe(self, event: dict[str, Any], lang: str) -> str | None:
+        kind = event["kind"]
+        data = event.get("data") or {}
+        who = event.get("player") or ""
+        if kind == "play":
+            return t("ev.sixtysix.play", lang, player=who, card=card_text(data["card"]))
+        if kind == "marriage":
+            return t(
+                "ev.sixtysix.marriage",
+                lang,
+                player=who,
+                suit=SUIT_SIGNS[data["suit"]],
+                points=data["points"],
+            )
+        if kind == "exchange":
+            return t(
+                "ev.sixtysix.exchange",
+                lang,
+                player=who,
+                nine=card_text(data["nine"]),
+                card=card_text(data["card"]),
+            )
+        if kind == "trick":
+            cards = " ".join(card_text(c) for _p, c in data.get("cards") or [])
+            return t("ev.sixtysix.trick", lang, player=who, cards=cards)
+        if kind == "deal":
+            return t(
+                "ev.sixtysix.deal",
+                lang,
+                n=data.get("deal"),
+                dealer=data.get("dealer"),
+                card=card_text(data["trump_card"]),
+            )
+        if kind == "deal_end":
+            cp = data.get("card_points") or {}
+            points = ", ".join(f"{p} {v}" for p, v in cp.items())
+            if data.get("winner") is None:
+                return t("ev.sixtysix.no_score", lang, points=points)
+            return t(
+                "ev.sixtysix.deal_end",
+                lang,
+                player=data["winner"],
+                n=data.get("game_points"),
+                points=points,
+                reason=t(f"sixtysix.reason.{data.get('reason')}", lang),
+            )
+        if kind == "start":
+            return None
+        return super().describe(event, lang)
+
+    def standings(
+        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
+    ) -> list[Standing]:
+        points = {p: int((outcome.get("game_points") or {}).get(p, 0)) for p in players}
+        winner = outcome.get("winner")
+        return rank_by(players, points, [winner] if winner else [], {})
+
+    # ----------------------------------------------------------- private
+
+    def private_targets(self, events: list[Event], players: list[str]) -> list[str]:
+        """Every move changes both players' DMs (hands, legal moves, and the
+        row version in the DM's custom ids)."""
+        return list(players)
+
+    def private_lines(self, view: dict[str, Any], lang: str) -> list[str]:
+        hand = view.get("hand") or []
+        trump = view.get("trump") or ""
+        lines = [
+            t(
+                "sixtysix.private.hand",
+                lang,
+                n=view.get("deal", 1),
+                trump=SUIT_SIGNS.get(trump, trump),
+                cards=" ".join(card_text(c) for c in hand) or "—",
+            )
+        ]
+        if view.get("points") is not None:
+            lines.append(t("sixtysix.private.points", lang, n=view["points"]))
+        moves = view.get("moves") or []
+        if view.get("finished"):
+            lines.append(t("sixtysix.private.over", lang, winner=view.get("winner") or ""))
+        elif [m for m in moves if m != "declare"]:
+            phase = view.get("phase")
+            trick = view.get("trick") or []
+            if phase == "follow" and trick:
+                lines.append(t("sixtysix.private.follow", lang, card=card_text(trick[0]["card"])))
+            else:
+                lines.append(t(f"sixtysix.private.{phase}", lang))
+        else:
+            lines.append(t("sixtysix.private.wait", lang))
+        return lines
+
+    def private_controls(self, view: dict[str, Any], legal: list[str], lang: str) -> list[Control]:
+        out: list[Control] = []
+        trump = view.get("trump")
+        plays = [m for m in legal if m.startswith("play ")]
+        if plays:
+            out.append(
+                Select(
+                    "m",
+                    t("sixtysix.select.play", lang),
+                    [(m, self.card_label(m.split()[1], trump, lang)) for m in plays],
+                    row=0,
+                )
+            )
+        marries = [m for m in legal if m.startswith("marry ")]
+        if marries:
+            options = []
+            for m in marries:
+                card = m.split()[1]
+                pts = 40 if card[1] == trump else 20
+                options.append(
+                    (
+                        m,
+                        t(
+                            "sixtysix.option.marry",
+                            lang,
+                            suit=SUIT_SIGNS[card[1]],
+                            points=pts,
+                            card=card_text(card),
+                        ),
+                    )
+                )
+            out.append(Select("m", t("sixtysix.select.marry", lang), options, row=1))
+        buttons = [
+            ("draw", "sixtysix.btn.draw", "primary"),
+            ("exchange", "sixtysix.btn.exchange", "primary"),
+            (
+                "close",
+                "sixtysix.btn.close_no_draw" if "draw" in legal else "sixtysix.btn.close",
+                "secondary",
+            ),
+            ("declare", "sixtysix.btn.declare", "success"),
+            ("pass", "sixtysix.btn.pass", "secondary"),
+        ]
+        for move, key, style in buttons:
+            if move in legal:
+                out.append(Button(f"m:{move}", t(key, lang), style, row=2))
+        return out
+
+    @staticmethod
+    def card_label(card: str, trump: str | None, lang: str) -> str:
+        label = card_text(card)
+        if card[1] == trump:
+            label += " " + t("sixtysix.option.trump", lang)
+        return label
