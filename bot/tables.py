@@ -15,12 +15,12 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
 
-from bot import ratings
+from bot import private, ratings
 from bot.i18n import lang_of, rule_error, t
 from bot.store import PlayerResult, Result, Store, TableRow
 from bot.ui import present
@@ -269,6 +269,8 @@ class TableService:
             msg = await present.table_message(row, lang)
             log.info("table %d: %s started with %d players", row.id, row.game, len(row.seats))
         await interaction.response.edit_message(**msg.edit_kwargs())
+        if row.phase == "playing":
+            await private.start(self, interaction, row)
 
     async def _cancel(
         self, interaction: discord.Interaction[Any], row: TableRow, *, by: int
@@ -282,6 +284,9 @@ class TableService:
     async def _game_action(
         self, interaction: discord.Interaction[Any], row: TableRow, action: str, values: list[str]
     ) -> None:
+        if action == "show":  # "Show my hand/dice": private content, ephemerally
+            await private.show(interaction, row)
+            return
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             await self.reply(interaction, "error.not_in_game")
@@ -294,12 +299,16 @@ class TableService:
         if not legal:
             await self.reply(interaction, "error.not_your_turn")
             return
-        if action.startswith("m:"):
+        ui = ui_for(row.game)
+        # a game's own action that plays a move (Bluff "roll without looking")
+        mapped = getattr(ui, "action_move", lambda _action: None)(action)
+        if mapped is not None:
+            move = mapped
+        elif action.startswith("m:"):
             move = action[2:]
         elif action == "m" and values:
             move = values[0]
         else:
-            ui = ui_for(row.game)
             new_ui = ui.ui_action(action, eng.view(state, name), name, row.ui)
             if new_ui is None:
                 await self.reply(interaction, "error.unknown_action")
@@ -313,6 +322,10 @@ class TableService:
             return
         try:
             events = eng.apply(state, name, move)
+            # what follows a move in the same commit (Bluff: a Roll looks under the cup)
+            follow = getattr(ui, "after_apply", None)
+            if follow is not None:
+                events += follow(state, name, move, action)
         except RuleError as err:
             await self.say(interaction, rule_error(err, interaction.locale))
             return
@@ -357,13 +370,22 @@ class TableService:
             # show the words-only table so the game can go on.
             log.exception("table %d: presenting failed; showing the plain table", row.id)
             msg = await present.plain_message(row, lang)
-        await self._show(interaction, row, msg)
+        await self._show(
+            interaction, row, msg, then=private.update(self, interaction, row, state, events)
+        )
         return True
 
     async def _show(
-        self, interaction: discord.Interaction[Any], row: TableRow, msg: present.TableMessage
+        self,
+        interaction: discord.Interaction[Any],
+        row: TableRow,
+        msg: present.TableMessage,
+        *,
+        then: Coroutine[Any, Any, None] | None = None,
     ) -> None:
-        """Edit the table message: as the answer to a press on it, else by id."""
+        """Edit the table message: as the answer to a press on it, else by id;
+        then run ``then`` (the players' private messages) before any plain
+        "Done" answer, so a press in a DM is answered with the new DM."""
         on_table = (
             interaction.type is discord.InteractionType.component
             and interaction.message is not None
@@ -371,6 +393,8 @@ class TableService:
         )
         if on_table and not interaction.response.is_done():
             await interaction.response.edit_message(**msg.edit_kwargs())
+            if then is not None:
+                await then
             return
         if row.message_id is not None:
             channel = interaction.client.get_partial_messageable(
@@ -380,6 +404,8 @@ class TableService:
                 await channel.get_partial_message(row.message_id).edit(**msg.edit_kwargs())
             except discord.HTTPException:
                 log.warning("table %d: could not edit the table message", row.id)
+        if then is not None:
+            await then
         if not interaction.response.is_done():
             await self.reply(interaction, "ok.done")
 

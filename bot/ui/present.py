@@ -134,7 +134,13 @@ async def plain_message(row: TableRow, lang: str) -> TableMessage:
             seat = names.get(movers[0])
             lines.append(t("table.turn", lang, player=seat_line(seat) if seat else movers[0]))
             legal = eng.legal_moves(state, movers[0])
-            controls = GenericUIFallback.controls(legal, lang)
+            if getattr(ui_for(row.game), "private_controls", None) is not None:
+                # a game with secrets: its legal moves name hidden cards, so
+                # only its public controls (from the public view) go here
+                view = eng.view(state, None)
+                controls = ui_for(row.game).controls(view, movers[0], legal, row.ui, lang)
+            else:
+                controls = GenericUIFallback.controls(legal, lang)
     return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
 
 
