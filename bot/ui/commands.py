@@ -15,9 +15,9 @@ from games.core import GAME_NAMES
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
 
-# The games this bot can seat at a public table (the hidden-information games
-# need DMs: issue 5). Offered only once their engine is installed.
-PUBLIC_GAMES = ("sixdice", "nine", "yahtzee")
+# The games this bot can seat at a table (the hidden-information games send
+# secrets to DMs: bot/private.py). Offered only once their engine is installed.
+PUBLIC_GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")
 
 
 def playable_games() -> list[str]:
