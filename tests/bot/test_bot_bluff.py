@@ -40,7 +40,7 @@ async def test_bluff_match_with_dms_restart_and_calls(harness):
     async with simcord.run(harness.bot()) as env:
         channel, (ha, hb, hc, he), (alice, bob, carol, eve) = await _three(env)
         msg = await open_table(env, channel, alice, [bob, carol], "bluff", "losses=2")
-        assert "Turn: <@%d>" % alice.id in msg.content
+        assert f"Turn: <@{alice.id}>" in msg.content
         # the first player of a game must roll: Roll, Roll without looking, Show my dice
         assert set(buttons(msg)) == {"Roll", "Roll without looking", "Show my dice"}
         accepted(await alice.click(msg, label="Roll"))
