@@ -25,7 +25,14 @@ class ChabudaiBot(commands.Bot):
     def __init__(self, tables: TableService, *, sync_commands: bool = True) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        # No message cache: tables are edited by id and the database holds the
+        # truth, so cached messages would only cost memory per live table.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            max_messages=None,
+        )
         self.tables = tables
         self.sync_commands = sync_commands
 

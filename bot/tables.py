@@ -356,6 +356,7 @@ class TableService:
             if await self.store.finish_table(row, result) is None:
                 await self.reply(interaction, "error.stale")
                 return False
+            self._locks.pop(row.id, None)  # the table is gone; a late press finds no row
             log.info("table %d: %s finished", row.id, row.game)
             build = present.result_message(row, lang, standings, ended_by=ended_by)
         else:
