@@ -50,7 +50,8 @@ def dm_messages(env: simcord.Env, handle: Any) -> list[Any]:
 def spectator_snapshot(env: simcord.Env, channel: Any) -> list[tuple[Any, ...]]:
     """Every channel message as anyone without a seat sees it."""
     out = []
-    for stored in sorted(env.backend.messages.get(channel.id, {}).values(), key=lambda m: m.id):
+    channel_id = getattr(channel, "id", channel)
+    for stored in sorted(env.backend.messages.get(channel_id, {}).values(), key=lambda m: m.id):
         if not stored.visible_to(None):
             continue
         files = []

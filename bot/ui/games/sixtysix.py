@@ -218,35 +218,23 @@ class UI(GameUI):
     def private_controls(self, view: dict[str, Any], legal: list[str], lang: str) -> list[Control]:
         out: list[Control] = []
         trump = view.get("trump")
-        plays = [m for m in legal if m.startswith("play ")]
-        if plays:
-            out.append(
-                Select(
-                    "m",
-                    t("sixtysix.select.play", lang),
-                    [(m, self.card_label(m.split()[1], trump, lang)) for m in plays],
-                    row=0,
-                )
-            )
-        marries = [m for m in legal if m.startswith("marry ")]
-        if marries:
-            options = []
-            for m in marries:
+        # one select (Discord needs distinct custom ids): cards, then marriages
+        options = [
+            (m, self.card_label(m.split()[1], trump, lang)) for m in legal if m.startswith("play ")
+        ]
+        for m in legal:
+            if m.startswith("marry "):
                 card = m.split()[1]
-                pts = 40 if card[1] == trump else 20
-                options.append(
-                    (
-                        m,
-                        t(
-                            "sixtysix.option.marry",
-                            lang,
-                            suit=SUIT_SIGNS[card[1]],
-                            points=pts,
-                            card=card_text(card),
-                        ),
-                    )
+                label = t(
+                    "sixtysix.option.marry",
+                    lang,
+                    suit=SUIT_SIGNS[card[1]],
+                    points=40 if card[1] == trump else 20,
+                    card=card_text(card),
                 )
-            out.append(Select("m", t("sixtysix.select.marry", lang), options, row=1))
+                options.append((m, label))
+        if options:
+            out.append(Select("m", t("sixtysix.select.play", lang), options, row=0))
         buttons = [
             ("draw", "sixtysix.btn.draw", "primary"),
             ("exchange", "sixtysix.btn.exchange", "primary"),
