@@ -150,6 +150,7 @@ class Result:
     has_bots: bool
     finished_at: float
     ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
+    rated: bool | None = None  # None = rated unless has_bots (/config bots_rated)
 
 
 _TABLE_COLS = (
@@ -329,6 +330,26 @@ class Store:
             row.version += 1
         return ok
 
+    async def due_tables(self, until: float) -> list[TableRow]:
+        """Tables whose deadline is at or before ``until`` (the turn-clock sweeper)."""
+        async with self.db.execute(
+            f"SELECT {_TABLE_COLS} FROM tables WHERE deadline IS NOT NULL AND deadline <= ?"
+            " ORDER BY deadline",
+            (until,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_row(r) for r in rows]
+
+    async def set_clock(self, row: TableRow, expected: dict[str, Any]) -> bool:
+        """Write only ``row.clock`` (the turn-clock warning), if the version is
+        unchanged and the stored clock is still ``expected``: whoever writes
+        first wins, so a warning is given once. No version bump."""
+        async with self.db.execute(
+            "UPDATE tables SET clock = ? WHERE id = ? AND version = ? AND clock = ?",
+            (_dumps(row.clock), row.id, row.version, _dumps(expected)),
+        ) as cur:
+            return cur.rowcount == 1
+
     async def delete_table(self, row: TableRow) -> bool:
         """Remove a table (cancelled lobby) if its version is unchanged."""
         async with self.db.execute(
@@ -381,7 +402,7 @@ class Store:
                         int(p.won),
                         p.points,
                         p.best,
-                        int(not result.has_bots),
+                        int(not result.has_bots if result.rated is None else result.rated),
                         result.finished_at,
                     )
                     for p in result.players
