@@ -120,7 +120,8 @@ def bench_yahtzee(args: argparse.Namespace) -> bool:
             wall = time.perf_counter() - t
             m, h = mean_ci(scores)
             inside = abs(m - start) <= 1.5
-            ok &= inside
+            if args.games >= 10_000:  # the criterion is for 10,000 games
+                ok &= inside
             print(
                 f"{args.games} games: mean {m:.2f} ± {h:.2f} (95 % CI), sd {statistics.stdev(scores):.1f}; "
                 f"|mean − optimum| = {abs(m - start):.2f} {'≤' if inside else '>'} 1.5  ({wall:.0f} s)"

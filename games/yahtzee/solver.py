@@ -363,14 +363,8 @@ def column_state(column: Mapping[str, int | None]) -> tuple[int, int, int]:
 
 
 def _banked(column: Mapping[str, int | None]) -> int:
-    """Points already on the column: boxes + upper bonus + Yahtzee bonuses."""
-    boxes = sum(column.get(box) or 0 for box in BOXES)
-    upper = sum(column.get(box) or 0 for box in BOXES[:UPPER])
-    return (
-        boxes
-        + (UPPER_BONUS if upper >= UPPER_TARGET else 0)
-        + int(column.get("yahtzee_bonus") or 0)
-    )
+    """Points already on the column: boxes + upper bonus + Yahtzee bonuses (the engine's sum)."""
+    return scoring.column_total(column)
 
 
 class Solver:
