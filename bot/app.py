@@ -10,9 +10,13 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
+from bot.clock import Clocks
+from bot.i18n.translator import Translator
 from bot.store import Store
 from bot.tables import TableService
 from bot.ui.commands import Tables
+from bot.ui.config import Config
+from bot.ui.rules import Rules
 from bot.ui.components import DYNAMIC_ITEMS
 from games.core import SeededSource, Source
 
@@ -42,6 +46,10 @@ class ChabudaiBot(commands.Bot):
             await store.open()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(Tables(self))
+        await self.add_cog(Rules(self))
+        await self.add_cog(Config(self))
+        await self.add_cog(Clocks(self))  # the turn-clock sweeper
+        await self.tree.set_translator(Translator())
         if self.sync_commands:
             await self.tree.sync()
         live = await store.live_tables()

@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot import private, ratings
+from bot import clock, private, ratings
 from bot.i18n import lang_of, rule_error, t
 from bot.store import PlayerResult, Result, Store, TableRow
 from bot.ui import present
@@ -107,6 +107,13 @@ class TableService:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
+    async def server_options(self, guild_id: int | None, game: str) -> dict[str, Any]:
+        """The server's default house options of ``game`` (``/config options``)."""
+        if guild_id is None:
+            return {}
+        stored = await self.store.guild_setting(guild_id, f"options.{game}")
+        return dict(stored) if isinstance(stored, dict) else {}
+
     async def public_lang(self, interaction: discord.Interaction[Any]) -> str:
         """The language of public messages: the server's setting (``/config``,
         later), else the server's locale, else English."""
@@ -114,7 +121,8 @@ class TableService:
             chosen = await self.store.guild_setting(interaction.guild_id, "lang")
             if chosen:
                 return str(chosen)
-        return lang_of(interaction.guild_locale)
+        guild = interaction.guild
+        return lang_of(guild.preferred_locale if guild is not None else interaction.guild_locale)
 
     # ------------------------------------------------------------------ /play
 
@@ -123,7 +131,9 @@ class TableService:
     ) -> None:
         eng = core.engine(game)
         try:
-            options = core.parse_options(eng.OPTIONS, parse_options_text(options_text))
+            raw = await self.server_options(interaction.guild_id, game)
+            raw.update(parse_options_text(options_text))
+            options = core.parse_options(eng.OPTIONS, raw)
         except RuleError as err:
             await self.say(
                 interaction,
@@ -163,6 +173,7 @@ class TableService:
             return
         row.seed = self.seed_factory()
         row.ui = {"lang": lang, "log": []}
+        await clock.arm(self, row)
         await self.store.save_table(row, now=self.clock())
         msg = present.lobby_message(row, lang)
         await interaction.response.send_message(**msg.send_kwargs())
@@ -260,6 +271,7 @@ class TableService:
         else:
             await self.reply(interaction, "error.unknown_action")
             return
+        await clock.arm(self, row)
         if not await self.store.save_table(row, now=self.clock()):
             await self.reply(interaction, "error.stale")
             return
@@ -360,6 +372,8 @@ class TableService:
             log.info("table %d: %s finished", row.id, row.game)
             build = present.result_message(row, lang, standings, ended_by=ended_by)
         else:
+            seat = row.seat_of(interaction.user.id)
+            await clock.arm(self, row, state, actor=seat["name"] if seat else None)
             if not await self.store.save_table(row, now=self.clock()):
                 await self.reply(interaction, "error.stale")
                 return False
@@ -420,7 +434,10 @@ class TableService:
             if s.player in by_name and not by_name[s.player].get("bot")
         ]
         new_ratings: dict[int, tuple[float, float]] = {}
-        if not has_bots and len(players) >= 2:
+        rated = not has_bots
+        if has_bots and row.guild_id is not None:
+            rated = bool(await self.store.guild_setting(row.guild_id, "bots_rated"))
+        if rated and len(players) >= 2:
             current = await self.store.ratings(row.game, [p.user_id for p in players])
             new_ratings = ratings.rate({p.user_id: p.rank for p in players}, current)
         return Result(
@@ -435,6 +452,7 @@ class TableService:
             has_bots=has_bots,
             finished_at=self.clock(),
             ratings=new_ratings,
+            rated=rated,
         )
 
     # --------------------------------------------------------- /game commands
@@ -496,6 +514,7 @@ class TableService:
                     return
                 if row.host_id == interaction.user.id:
                     row.host_id = row.seats[0]["id"]
+                await clock.arm(self, row)
                 if await self.store.save_table(row, now=self.clock()):
                     await self._show(
                         interaction, row, present.lobby_message(row, row.ui.get("lang", "en"))

@@ -115,6 +115,9 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
             lines.append(status)
         controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
     lines.extend(log_lines(row, lang))
+    from bot.clock import clock_lines  # the turn clock (bot.clock imports this module)
+
+    lines.extend(clock_lines(row, lang))
     if row.seed:
         lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
     files = await picture_files(view, lang)

@@ -1,0 +1,205 @@
+"""``/config``: server settings (Manage Server only).
+
+Settings live in ``guild_settings`` (one JSON value per key), so they survive
+restarts:
+
+| key | what | default |
+| --- | --- | --- |
+| ``lang`` | ``en`` / ``ja`` for public table messages | the server's locale, else English |
+| ``clock.<game>`` | turn clock in seconds (30–3600) | 90, Sixty-Six 120 (:mod:`bot.clock`) |
+| ``options.<game>`` | default house options (``/play … options`` still wins) | the rules' defaults |
+| ``bots_rated`` | games with computer players count for ratings | off |
+
+Every answer is ephemeral, in the user's language; an invalid value is
+refused with a message that says what is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import clock
+from bot.i18n import lang_of, rule_error, t
+from bot.tables import parse_options_text
+from games import core
+from games.core import GAME_NAMES, RuleError
+
+if TYPE_CHECKING:
+    from bot.app import ChabudaiBot
+
+LANG_VALUES = ("auto", "en", "ja")
+
+
+def _game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in GAME_NAMES]
+
+
+def _lang_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=t(f"choice.{v}", "en"), value=v) for v in LANG_VALUES]
+
+
+def option_text(options: dict[str, Any]) -> str:
+    """``{"target": 5000, "strict": True}`` → ``target=5000 strict=on``."""
+
+    def show(value: Any) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return "off" if value is None else str(value)
+
+    return " ".join(f"{k}={show(v)}" for k, v in options.items())
+
+
+def validate_options(game: str, text: str) -> dict[str, Any]:
+    """The options of ``text`` that differ from nothing else: validated,
+    coerced, only the names given (``RuleError`` names the bad one)."""
+    raw = parse_options_text(text)
+    parsed = core.parse_options(core.engine(game).OPTIONS, raw)
+    return {name: parsed[name] for name in raw}
+
+
+class Config(commands.Cog):
+    """Server settings."""
+
+    def __init__(self, bot: ChabudaiBot) -> None:
+        self.bot = bot
+
+    config = app_commands.Group(
+        name="config",
+        description="Server settings for the games (Manage Server)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    async def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
+        perms = interaction.permissions
+        if interaction.guild_id is None or not perms.manage_guild:
+            await self._say(interaction, "config.no_permission")
+            return False
+        return True
+
+    async def _say(self, interaction: discord.Interaction[Any], key: str, **args: Any) -> None:
+        await interaction.response.send_message(t(key, interaction.locale, **args), ephemeral=True)
+
+    @property
+    def store(self) -> Any:
+        return self.bot.tables.store
+
+    @config.command(name="show", description="List this server's settings")
+    async def show(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        if not await self._allowed(interaction):
+            return
+        assert interaction.guild_id is not None
+        gid, loc = interaction.guild_id, interaction.locale
+        lines = [t("config.show.title", loc)]
+        lang = await self.store.guild_setting(gid, "lang")
+        if lang:
+            lines.append(t("config.show.lang", loc, lang=t(f"choice.{lang}", loc)))
+        else:
+            auto = await self.bot.tables.public_lang(interaction)
+            lines.append(t("config.show.lang_auto", loc, lang=t(f"choice.{auto}", loc)))
+        rated = bool(await self.store.guild_setting(gid, "bots_rated"))
+        lines.append(t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc)))
+        for game in GAME_NAMES:
+            seconds = await clock.turn_seconds(self.store, gid, game)
+            options = await self.bot.tables.server_options(gid, game)
+            lines.append(
+                t(
+                    "config.show.game",
+                    loc,
+                    game=t(f"game.{game}", loc),
+                    seconds=seconds,
+                    options=option_text(options) if options else t("config.defaults", loc),
+                )
+            )
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @config.command(name="language", description="The language of public table messages")
+    @app_commands.describe(value="auto = the server's locale")
+    @app_commands.choices(value=_lang_choices())
+    async def language(self, interaction: discord.Interaction[ChabudaiBot], value: str) -> None:
+        if not await self._allowed(interaction):
+            return
+        assert interaction.guild_id is not None
+        if value not in LANG_VALUES:
+            await self._say(interaction, "config.bad_lang", values=", ".join(LANG_VALUES))
+            return
+        await self.store.set_guild_setting(
+            interaction.guild_id, "lang", None if value == "auto" else value
+        )
+        await self._say(interaction, "config.saved.lang", lang=t(f"choice.{value}", interaction.locale))
+
+    @config.command(name="clock", description="The turn clock of a game, in seconds")
+    @app_commands.describe(game="The game", seconds="Seconds per turn (30–3600)")
+    @app_commands.choices(game=_game_choices())
+    async def clock_(
+        self, interaction: discord.Interaction[ChabudaiBot], game: str, seconds: int
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        assert interaction.guild_id is not None
+        if game not in GAME_NAMES:
+            await self._say(interaction, "config.bad_game")
+            return
+        if not clock.MIN_TURN <= seconds <= clock.MAX_TURN:
+            await self._say(
+                interaction, "config.bad_clock", min=clock.MIN_TURN, max=clock.MAX_TURN, value=seconds
+            )
+            return
+        await self.store.set_guild_setting(interaction.guild_id, f"clock.{game}", seconds)
+        await self._say(
+            interaction,
+            "config.saved.clock",
+            game=t(f"game.{game}", interaction.locale),
+            seconds=seconds,
+        )
+
+    @config.command(name="options", description="Default house options of a game")
+    @app_commands.describe(
+        game="The game", options='e.g. "target=5000 start=500"; "default" clears them'
+    )
+    @app_commands.choices(game=_game_choices())
+    async def options(
+        self, interaction: discord.Interaction[ChabudaiBot], game: str, options: str
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        assert interaction.guild_id is not None
+        loc = interaction.locale
+        if game not in GAME_NAMES:
+            await self._say(interaction, "config.bad_game")
+            return
+        if options.strip().lower() in ("default", "defaults", "reset"):
+            await self.store.set_guild_setting(interaction.guild_id, f"options.{game}", None)
+            await self._say(interaction, "config.saved.options_reset", game=t(f"game.{game}", loc))
+            return
+        try:
+            chosen = validate_options(game, options)
+        except RuleError as err:
+            await self._say(interaction, "config.bad_options", reason=rule_error(err, loc))
+            return
+        await self.store.set_guild_setting(interaction.guild_id, f"options.{game}", chosen)
+        await self._say(
+            interaction,
+            "config.saved.options",
+            game=t(f"game.{game}", loc),
+            options=option_text(chosen),
+        )
+
+    @config.command(name="bots_rated", description="Whether games with computer players count for ratings")
+    async def bots_rated(self, interaction: discord.Interaction[ChabudaiBot], value: bool) -> None:
+        if not await self._allowed(interaction):
+            return
+        assert interaction.guild_id is not None
+        await self.store.set_guild_setting(interaction.guild_id, "bots_rated", bool(value))
+        loc = interaction.locale
+        await self._say(
+            interaction, "config.saved.bots_rated", value=t(f"config.{'on' if value else 'off'}", loc)
+        )
+
+
+def language_name(value: str, locale: Any) -> str:
+    return t(f"choice.{value}", lang_of(locale))

@@ -1,0 +1,124 @@
+"""``/rules game:<choice>``: how to play, in the user's language.
+
+An ephemeral answer with an embed: a concise summary (``rules.<game>.summary``),
+the scoring table (``rules.<game>.scoring``), the terms the table message uses
+(``rules.<game>.terms``: every word of the table message is explained there),
+the house options in force on this server (the rules' defaults, changed by
+``/config options``; ``opt.<game>.<name>`` says what each does), the turn
+clock, and a small example picture drawn by :mod:`bot.render` from a scripted
+position (:func:`example_view`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import clock
+from bot.i18n import lang_of, t
+from bot.ui.config import option_text
+from games import core
+from games.core import CARDS, GAME_NAMES, ScriptedSource
+
+if TYPE_CHECKING:
+    from bot.app import ChabudaiBot
+
+log = logging.getLogger(__name__)
+
+EMBED_FIELD = 1024  # Discord's limit for one embed field value
+
+# A small position per game: (dice, moves by the first player) to show.
+_EXAMPLES: dict[str, tuple[list[int], list[str]]] = {
+    "sixdice": ([1, 5, 5, 2, 3, 4], ["roll"]),
+    "bluff": ([5, 4], ["roll", "announce 54"]),
+    "nine": ([3, 4], ["roll"]),
+    "yahtzee": ([3, 3, 3, 5, 5], ["roll"]),
+    "sixtysix": ([], []),
+}
+
+
+def example_view(game: str, lang: str) -> dict[str, Any]:
+    """The public view of a small scripted position of ``game``."""
+    eng = core.engine(game)
+    dice, moves = _EXAMPLES[game]
+    players = t("rules.example.players", lang).split()
+    source = ScriptedSource(dice=dice, decks=[list(CARDS)])
+    state = eng.new_game(players, {}, players[0], source)
+    for move in moves:
+        eng.apply(state, players[0], move)
+    return eng.view(state, None)
+
+
+def options_in_force(game: str, server: dict[str, Any], lang: str) -> list[str]:
+    """One line per house option: its value here and what it does."""
+    eng = core.engine(game)
+    values = core.parse_options(eng.OPTIONS, server)
+    lines = []
+    for option in eng.OPTIONS:
+        value = option_text({option.name: values[option.name]})
+        changed = option.name in server
+        lines.append(
+            t(
+                "rules.option_line_changed" if changed else "rules.option_line",
+                lang,
+                option=value,
+                what=t(f"opt.{game}.{option.name}", lang),
+            )
+        )
+    return lines or [t("rules.no_options", lang)]
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= EMBED_FIELD else text[: EMBED_FIELD - 1] + "…"
+
+
+async def rules_embed(
+    game: str, lang: str, server_options: dict[str, Any], seconds: int
+) -> tuple[discord.Embed, list[discord.File]]:
+    """The /rules answer: an embed and its example picture."""
+    embed = discord.Embed(
+        title=t("rules.title", lang, game=t(f"game.{game}", lang)),
+        description=t(f"rules.{game}.summary", lang),
+    )
+    embed.add_field(name=t("rules.scoring", lang), value=_clip(t(f"rules.{game}.scoring", lang)), inline=False)
+    embed.add_field(name=t("rules.terms", lang), value=_clip(t(f"rules.{game}.terms", lang)), inline=False)
+    lines = options_in_force(game, server_options, lang)
+    lines.append(t("rules.clock", lang, seconds=seconds, warn=clock.WARN_BEFORE, max=clock.MAX_TIMEOUTS))
+    embed.add_field(name=t("rules.options", lang), value=_clip("\n".join(lines)), inline=False)
+    files: list[discord.File] = []
+    try:
+        from bot import render
+
+        picture = await asyncio.to_thread(render.table_picture, example_view(game, lang), lang=lang)
+        files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
+        embed.set_image(url=f"attachment://{picture.filename}")
+        embed.set_footer(text=t("rules.example", lang))
+    except Exception:  # the words carry the rules; a picture problem must not hide them
+        log.warning("no example picture for %s", game, exc_info=True)
+    return embed, files
+
+
+class Rules(commands.Cog):
+    """``/rules``."""
+
+    def __init__(self, bot: ChabudaiBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description="How to play a game: rules, scoring, house options")
+    @app_commands.describe(game="The game")
+    @app_commands.choices(
+        game=[app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in GAME_NAMES]
+    )
+    async def rules(self, interaction: discord.Interaction[ChabudaiBot], game: str) -> None:
+        lang = lang_of(interaction.locale)
+        tables = self.bot.tables
+        server = await tables.server_options(interaction.guild_id, game)
+        seconds = await clock.turn_seconds(tables.store, interaction.guild_id, game)
+        embed, files = await rules_embed(game, lang, server, seconds)
+        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
