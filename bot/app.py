@@ -15,9 +15,9 @@ from bot.i18n.translator import Translator
 from bot.store import Store
 from bot.tables import TableService
 from bot.ui.commands import Tables
+from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.config import Config
 from bot.ui.rules import Rules
-from bot.ui.components import DYNAMIC_ITEMS
 from games.core import SeededSource, Source
 
 log = logging.getLogger(__name__)

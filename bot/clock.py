@@ -45,6 +45,7 @@ WARN_BEFORE = 20  # seconds left when the player is warned
 MAX_TIMEOUTS = 3  # timeouts in a row that remove a player
 SWEEP_EVERY = 5.0  # seconds between sweeps
 MIN_TURN, MAX_TURN = 30, 3600  # what /config accepts
+RECHECK = 60.0  # at most this long without asking the database
 MAX_AUTO_MOVES = 4  # moves one timeout may play (Six Dice: roll, take, stop)
 
 
@@ -70,6 +71,7 @@ async def arm(
     if row.phase == "lobby":
         row.deadline = now + LOBBY_IDLE
         row.clock = {}
+        _hint(service, row.deadline)
         return
     eng = core.engine(row.game)
     if state is None:
@@ -85,6 +87,13 @@ async def arm(
         return
     row.clock = {"player": movers[0], "warned": False, "timeouts": timeouts}
     row.deadline = now + await turn_seconds(service.store, row.guild_id, row.game)
+    _hint(service, row.deadline - WARN_BEFORE)
+
+
+def _hint(service: TableService, when: float) -> None:
+    hint = getattr(service, "clock_hint", None)  # set by the Clocks cog
+    if hint is not None:
+        hint(when)
 
 
 def clock_lines(row: TableRow, lang: str) -> list[str]:
@@ -103,7 +112,9 @@ def clock_lines(row: TableRow, lang: str) -> list[str]:
 # ------------------------------------------------------------ default moves
 
 
-def choose(game: str, state: Any, player: str, legal: list[str], played: list[str]) -> tuple[str, bool]:
+def choose(
+    game: str, state: Any, player: str, legal: list[str], played: list[str]
+) -> tuple[str, bool]:
     """The default move of a player who ran out of time: ``(move, last)``;
     ``last`` = the timeout ends with this move.
 
@@ -192,17 +203,37 @@ class Sweeper:
     def __init__(self, bot: ChabudaiBot) -> None:
         self.bot = bot
         self.service = bot.tables
+        # When the next thing may be due (unix seconds); None = ask the
+        # database. Lets an idle sweep skip the query; deadlines set by this
+        # process lower it through :meth:`hint`, others are seen within
+        # RECHECK seconds.
+        self.next_due: float | None = None
 
-    async def sweep(self) -> int:
+    def hint(self, when: float) -> None:
+        """A deadline (or its warning) at ``when`` was just set."""
+        if self.next_due is not None:
+            self.next_due = min(self.next_due, when)
+
+    async def sweep(self, *, force: bool = False) -> int:
         """Fire every deadline that is due (or due for its warning); returns
         how many tables were looked at."""
         now = self.service.clock()
-        due = await self.service.store.due_tables(now + WARN_BEFORE)
+        if not force and self.next_due is not None and now < self.next_due:
+            return 0
+        store = self.service.store
+        due = await store.due_tables(now + WARN_BEFORE)
         for row in due:
             try:
                 await self.fire(row.id, now)
             except Exception:
                 log.exception("table %d: the turn clock failed", row.id)
+        upcoming = await store.next_deadline(now)
+        if upcoming is None:
+            self.next_due = now + RECHECK
+        else:
+            # inside the warning window only the deadline itself is left
+            soon = upcoming if upcoming <= now + WARN_BEFORE else upcoming - WARN_BEFORE
+            self.next_due = min(soon, now + RECHECK)
         return len(due)
 
     async def fire(self, table_id: int, now: float) -> None:
@@ -268,7 +299,8 @@ class Sweeper:
             row.deadline = None
             await service.store.save_table(row, now=service.clock())
             return
-        player = row.clock.get("player") if row.clock.get("player") in movers else movers[0]
+        owner = row.clock.get("player")
+        player = str(owner) if owner in movers else str(movers[0])
         timeouts = dict(row.clock.get("timeouts") or {})
         count = int(timeouts.get(player, 0)) + 1
         if count >= MAX_TIMEOUTS:
@@ -277,7 +309,11 @@ class Sweeper:
             timeouts.pop(player, None)
         else:
             events, _played = play_for(eng, state, player)
-            note = {"kind": "timeout", "player": player, "data": {"count": count}}
+            note = {
+                "kind": "timeout",
+                "player": player,
+                "data": {"count": count, "max": MAX_TIMEOUTS},
+            }
             timeouts[player] = count
         row.clock = {**row.clock, "timeouts": timeouts}
         row.ui.setdefault("log", []).append(note)
@@ -357,10 +393,12 @@ class Clocks(commands.Cog):
         self.sweeper = Sweeper(bot)
 
     async def cog_load(self) -> None:
+        self.bot.tables.clock_hint = self.sweeper.hint  # type: ignore[attr-defined]
         self.sweep_loop.start()
 
     async def cog_unload(self) -> None:
         self.sweep_loop.cancel()
+        self.bot.tables.clock_hint = None  # type: ignore[attr-defined]
 
     @tasks.loop(seconds=SWEEP_EVERY)
     async def sweep_loop(self) -> None:

@@ -340,6 +340,14 @@ class Store:
             rows = await cur.fetchall()
         return [_row(r) for r in rows]
 
+    async def next_deadline(self, after: float) -> float | None:
+        """The earliest deadline later than ``after`` (the sweeper's next wake)."""
+        async with self.db.execute(
+            "SELECT MIN(deadline) FROM tables WHERE deadline > ?", (after,)
+        ) as cur:
+            r = await cur.fetchone()
+        return float(r[0]) if r and r[0] is not None else None
+
     async def set_clock(self, row: TableRow, expected: dict[str, Any]) -> bool:
         """Write only ``row.clock`` (the turn-clock warning), if the version is
         unchanged and the stored clock is still ``expected``: whoever writes

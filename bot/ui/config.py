@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import clock
-from bot.i18n import lang_of, rule_error, t
+from bot.i18n import rule_error, t
 from bot.tables import parse_options_text
 from games import core
 from games.core import GAME_NAMES, RuleError
@@ -102,7 +102,9 @@ class Config(commands.Cog):
             auto = await self.bot.tables.public_lang(interaction)
             lines.append(t("config.show.lang_auto", loc, lang=t(f"choice.{auto}", loc)))
         rated = bool(await self.store.guild_setting(gid, "bots_rated"))
-        lines.append(t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc)))
+        lines.append(
+            t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc))
+        )
         for game in GAME_NAMES:
             seconds = await clock.turn_seconds(self.store, gid, game)
             options = await self.bot.tables.server_options(gid, game)
@@ -130,7 +132,9 @@ class Config(commands.Cog):
         await self.store.set_guild_setting(
             interaction.guild_id, "lang", None if value == "auto" else value
         )
-        await self._say(interaction, "config.saved.lang", lang=t(f"choice.{value}", interaction.locale))
+        await self._say(
+            interaction, "config.saved.lang", lang=t(f"choice.{value}", interaction.locale)
+        )
 
     @config.command(name="clock", description="The turn clock of a game, in seconds")
     @app_commands.describe(game="The game", seconds="Seconds per turn (30–3600)")
@@ -146,7 +150,11 @@ class Config(commands.Cog):
             return
         if not clock.MIN_TURN <= seconds <= clock.MAX_TURN:
             await self._say(
-                interaction, "config.bad_clock", min=clock.MIN_TURN, max=clock.MAX_TURN, value=seconds
+                interaction,
+                "config.bad_clock",
+                min=clock.MIN_TURN,
+                max=clock.MAX_TURN,
+                value=seconds,
             )
             return
         await self.store.set_guild_setting(interaction.guild_id, f"clock.{game}", seconds)
@@ -189,7 +197,9 @@ class Config(commands.Cog):
             options=option_text(chosen),
         )
 
-    @config.command(name="bots_rated", description="Whether games with computer players count for ratings")
+    @config.command(
+        name="bots_rated", description="Whether games with computer players count for ratings"
+    )
     async def bots_rated(self, interaction: discord.Interaction[ChabudaiBot], value: bool) -> None:
         if not await self._allowed(interaction):
             return
@@ -197,9 +207,7 @@ class Config(commands.Cog):
         await self.store.set_guild_setting(interaction.guild_id, "bots_rated", bool(value))
         loc = interaction.locale
         await self._say(
-            interaction, "config.saved.bots_rated", value=t(f"config.{'on' if value else 'off'}", loc)
+            interaction,
+            "config.saved.bots_rated",
+            value=t(f"config.{'on' if value else 'off'}", loc),
         )
-
-
-def language_name(value: str, locale: Any) -> str:
-    return t(f"choice.{value}", lang_of(locale))

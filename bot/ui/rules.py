@@ -86,10 +86,16 @@ async def rules_embed(
         title=t("rules.title", lang, game=t(f"game.{game}", lang)),
         description=t(f"rules.{game}.summary", lang),
     )
-    embed.add_field(name=t("rules.scoring", lang), value=_clip(t(f"rules.{game}.scoring", lang)), inline=False)
-    embed.add_field(name=t("rules.terms", lang), value=_clip(t(f"rules.{game}.terms", lang)), inline=False)
+    embed.add_field(
+        name=t("rules.scoring", lang), value=_clip(t(f"rules.{game}.scoring", lang)), inline=False
+    )
+    embed.add_field(
+        name=t("rules.terms", lang), value=_clip(t(f"rules.{game}.terms", lang)), inline=False
+    )
     lines = options_in_force(game, server_options, lang)
-    lines.append(t("rules.clock", lang, seconds=seconds, warn=clock.WARN_BEFORE, max=clock.MAX_TIMEOUTS))
+    lines.append(
+        t("rules.clock", lang, seconds=seconds, warn=clock.WARN_BEFORE, max=clock.MAX_TIMEOUTS)
+    )
     embed.add_field(name=t("rules.options", lang), value=_clip("\n".join(lines)), inline=False)
     files: list[discord.File] = []
     try:
@@ -110,7 +116,9 @@ class Rules(commands.Cog):
     def __init__(self, bot: ChabudaiBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="rules", description="How to play a game: rules, scoring, house options")
+    @app_commands.command(
+        name="rules", description="How to play a game: rules, scoring, house options"
+    )
     @app_commands.describe(game="The game")
     @app_commands.choices(
         game=[app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in GAME_NAMES]
