@@ -362,7 +362,7 @@ class Sweeper:
             seat = by_name.get(name)
             if seat is None or seat.get("bot"):
                 continue
-            msg = await private.private_message(row, state, seat, lang)
+            msg = await private.private_message(row, state, seat, seat.get("lang") or lang)
             _sent, moved = await private._to_dm(self.bot, row, seat, msg, mode)
             changed = changed or moved
         if changed and row.phase == "playing":

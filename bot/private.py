@@ -170,7 +170,8 @@ async def update(
         seat = by_name.get(name)
         if seat is None or seat.get("bot"):
             continue
-        msg = await private_message(row, state, seat, lang)
+        # a DM speaks the player's language (their locale when they sat down)
+        msg = await private_message(row, state, seat, seat.get("lang") or lang)
         mine = seat["id"] == presser
         if mine and _pressed_on_private(interaction, row) and mode == "edit":
             if not interaction.response.is_done():

@@ -156,6 +156,7 @@ class TableService:
             "id": user.id,
             "name": engine_name(user.display_name, set()),
             "display": user.display_name,
+            "lang": lang_of(interaction.locale),  # for this player's DMs
         }
         row = await self.store.create_table(
             guild_id=interaction.guild_id,
@@ -234,6 +235,7 @@ class TableService:
                     "id": user.id,
                     "name": engine_name(user.display_name, taken),
                     "display": user.display_name,
+                    "lang": lang_of(interaction.locale),  # for this player's DMs
                 }
             )
         elif action == "leave":
