@@ -2,6 +2,8 @@
 
 Reads ``DISCORD_TOKEN`` (required) and ``CHABUDAI_DB`` (default
 ``data/chabudai.sqlite3``) from the environment or a ``.env`` file.
+``python -m bot sandbox`` runs it against a simulated Discord in a browser
+(see :mod:`bot.sandbox`).
 """
 
 from __future__ import annotations
@@ -54,7 +56,16 @@ def setup_logging(token: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start the bot; exit 2 without a token."""
+    """Start the bot; exit 2 without a token. ``sandbox`` plays it locally
+    in a browser against a simulated Discord (no token needed)."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["sandbox"]:
+        from bot.sandbox import main as sandbox_main
+
+        return sandbox_main(args[1:])
+    if args:
+        sys.stderr.write("usage: python -m bot [sandbox [--db FILE] [--port N]]\n")
+        return 2
     from dotenv import load_dotenv
 
     load_dotenv()

@@ -1,0 +1,152 @@
+"""``python -m bot sandbox``: play chabudai in the browser without Discord.
+
+The real bot (the same :func:`bot.app.create_bot` as in production) runs
+against SimCord's simulated Discord, in-process, with one server, a game
+channel and a few simulated members. SimCord's Preview serves the channel on
+a loopback-only page with the real buttons, selects and slash commands; each
+member has its own page. Secret dice and hands reach a member as on Discord
+when DMs are closed: ephemerally, and again with the table's "Show my hand"
+button (a sandbox page shows one channel, so the members' DMs are closed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+MEMBERS = ("alice", "bob", "carol", "dave")
+
+log = logging.getLogger("chabudai.sandbox")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog="python -m bot sandbox",
+        description="Play chabudai locally in a browser against a simulated Discord.",
+    )
+    ap.add_argument("--db", help="SQLite file to keep games in (default: a temporary file)")
+    ap.add_argument("--port", type=int, default=0, help="loopback port (default: any free one)")
+    ap.add_argument(
+        "--members",
+        default=",".join(MEMBERS),
+        help="comma-separated simulated members (default: %(default)s)",
+    )
+    ap.add_argument("--locale", default="en-US", help="page locale, e.g. ja (default: en-US)")
+    ap.add_argument(
+        "--dm",
+        action="store_true",
+        help="deliver secrets by DM (not shown on the page) instead of the ephemeral fallback",
+    )
+    return ap.parse_args(argv)
+
+
+async def open_sandbox(
+    db: str,
+    *,
+    port: int = 0,
+    members: tuple[str, ...] = MEMBERS,
+    locale: str = "en-US",
+    close_dms: bool = True,
+    ready: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Run the sandbox until ``stop`` is set (or the page session closes).
+
+    ``ready`` receives ``{"urls": {member: url}, "channel": id, "guild": id}``
+    once the page is served (the tests use it).
+    """
+    import simcord
+
+    from bot.app import create_bot
+    from bot.store import Store
+
+    bot = create_bot(Store(db))
+    stop = stop or asyncio.Event()
+    async with simcord.run(bot) as env:
+        guild = env.create_guild(name="chabudai sandbox")
+        channel = guild.create_text_channel("game-table")
+        actors = [guild.add_member(env.create_user(name)) for name in members]
+        if close_dms:
+            _close_dms(env)
+        async with env.preview(
+            channel, viewers=actors, layout="channel", locale=locale, port=port
+        ) as preview:
+            base = preview.url
+            info = {
+                "url": base,
+                "members": {name: actor.id for name, actor in zip(members, actors, strict=True)},
+                "channel": channel.id,
+                "guild": guild.id,
+                "preview": preview,
+                "env": env,
+            }
+            if ready is not None:
+                await ready(info)
+            closed = asyncio.ensure_future(preview.wait_closed())
+            stopped = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (closed, stopped):
+                task.cancel()
+
+
+def _close_dms(env: Any) -> None:
+    """Make every DM fail as on Discord with DMs closed (403, code 50007)."""
+    env.inject_error(
+        "POST", "/users/@me/channels", status=403, code=50007,
+        message="Cannot send messages to this user", times=None,
+    )
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    members = tuple(m.strip() for m in args.members.split(",") if m.strip())
+    if not members or len(set(members)) != len(members):
+        sys.stderr.write("sandbox: --members needs distinct names\n")
+        return 2
+    tmp: tempfile.TemporaryDirectory[str] | None = None
+    if args.db:
+        db = args.db
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="chabudai-sandbox-")
+        db = os.path.join(tmp.name, "sandbox.sqlite3")
+
+    async def ready(info: dict[str, Any]) -> None:
+        print("chabudai sandbox is running (loopback only, no Discord, no token).", flush=True)
+        print(f"Database: {db}{'' if args.db else ' (temporary; deleted on exit)'}")
+        print(f"Open this page (the address is a key to the session; keep it to yourself):\n\n  {info['url']}\n")
+        print(f"Members: {', '.join(info['members'])}. Pick who you are in the page's viewer menu;")
+        print("open the page in several tabs to play several members at once.")
+        print("Type /play in the message box to open a table; the others press Join.")
+        print("Stop it with Ctrl+C.", flush=True)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        await open_sandbox(
+            db, port=args.port, members=members, locale=args.locale,
+            close_dms=not args.dm, ready=ready, stop=stop,
+        )
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    print("chabudai sandbox stopped.")
+    return 0

@@ -1,0 +1,116 @@
+"""The sandbox as a person uses it: `python -m bot sandbox`, a real browser
+(headless Chromium driven by Playwright), /play Yahtzee, Start, Roll."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium)"),
+    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
+]
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path):
+    db = tmp_path / "sandbox.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "sandbox", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    url = None
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        m = re.search(r"(http://127\.0\.0\.1:\d+/\S*)", line)
+        if m:
+            url = m.group(1)
+        if "Ctrl+C" in line:
+            break
+    try:
+        assert url, "".join(lines)
+        yield url, db, "".join(lines)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_sandbox_plays_yahtzee_in_a_browser(sandbox, tmp_path: Path) -> None:
+    url, db, banner = sandbox
+    assert "127.0.0.1" in url and "Ctrl+C" in banner
+    assert sync_playwright is not None
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.goto(url)
+            box = page.get_by_placeholder(re.compile("Message #game-table"))
+            box.click()
+            box.type("/play")
+            page.get_by_text("Open a table for a game in this channel").click()
+            page.keyboard.type("yahtzee")
+            page.get_by_role("option", name="Yahtzee").click()
+            page.click("#send-message")
+            page.get_by_text("Start", exact=True).click()
+            page.get_by_text("Roll", exact=True).click()
+            page.locator(".markdown-paragraph", has_text="rolls left: 2").first.wait_for(timeout=15000)
+            pictures = page.locator("img[alt*='Yahtzee']")
+            pictures.first.wait_for(timeout=15000)
+            assert pictures.count() >= 1
+            shot = tmp_path / "sandbox-yahtzee.png"
+            page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+        finally:
+            browser.close()
+    # the game lives in the sandbox's database, as with the real bot
+    assert db.exists()
+
+
+def test_sandbox_second_play_in_the_channel_is_refused_like_discord(sandbox, tmp_path: Path) -> None:
+    url, _db, _banner = sandbox
+    assert sync_playwright is not None
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.goto(url)
+            box = page.get_by_placeholder(re.compile("Message #game-table"))
+            for _ in range(2):
+                box.click()
+                box.type("/play")
+                page.get_by_text("Open a table for a game in this channel").click()
+                page.keyboard.type("nine")
+                page.get_by_role("option", name="Nine").click()
+                page.click("#send-message")
+                page.wait_for_timeout(500)
+            page.get_by_text(re.compile(r"already", re.I)).first.wait_for(timeout=15000)
+            page.screenshot(path=str(tmp_path / "sandbox-second-play.png"))
+        finally:
+            browser.close()
