@@ -1,0 +1,229 @@
+"""Languages: the catalogues, slash command translations, each user's own
+language in a played game, and no user-facing text outside the catalogues."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+import sys
+from pathlib import Path
+
+import simcord
+from discord import Locale
+from discord.app_commands import locale_str
+from simlocale import EnvClock, locales
+from simtable import buttons, open_table
+
+from bot.app import create_bot
+from bot.i18n import catalogue, t
+from bot.i18n.translator import Translator
+from bot.store import Store
+from bot.ui.commands import Tables
+from bot.ui.config import Config
+from bot.ui.rules import Rules
+from games.core import CARDS, ScriptedSource
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_key_in_both_catalogues_with_the_same_placeholders():
+    en, ja = catalogue("en"), catalogue("ja")
+    assert set(en) == set(ja), sorted(set(en) ^ set(ja))
+    for key in en:
+        assert en[key].strip() and ja[key].strip(), key
+        assert placeholders(en[key]) == placeholders(ja[key]), key
+
+
+def test_the_seed_terms_are_in_japanese_in_both_catalogues():
+    for lang in ("en", "ja"):
+        text = "\n".join(catalogue(lang).values())
+        for term in (
+            "ドボン",
+            "ブタ",
+            "振りきり",
+            "上がり",
+            "ゾロ目",
+            "勝利宣言",
+            "御祝儀",
+            "ニコニコ",
+        ):
+            assert term in text, (lang, term)
+
+
+async def test_every_slash_command_option_and_choice_is_translated(tmp_path):
+    bot = create_bot(Store(tmp_path / "db.sqlite3"), sync_commands=False)
+    translator = Translator()
+    en = catalogue("en")
+    seen = 0
+
+    def check(payload, key):
+        nonlocal seen
+        assert payload["name"] == en[f"{key}.name"], key
+        assert payload["description"] == en[f"{key}.desc"], key
+        assert payload["name_localizations"]["ja"] == t(f"{key}.name", "ja"), key
+        assert payload["description_localizations"]["ja"] == t(f"{key}.desc", "ja"), key
+        name = payload["name_localizations"]["ja"]
+        assert re.fullmatch(r"[-_\w]{1,32}", name) and name == name.lower(), name
+        seen += 1
+        for option in payload.get("options", []):
+            if option["type"] in (1, 2):  # a subcommand (group)
+                check(option, f"{key}.{option['name']}")
+                continue
+            check(option, f"{key}.{option['name']}")
+            for choice in option.get("choices", []):
+                assert "ja" in choice.get("name_localizations", {}), choice
+
+    for cog in (Tables(bot), Config(bot), Rules(bot)):
+        for command in cog.get_app_commands():
+            payload = await command.get_translated_payload(bot.tree, translator)
+            check(payload, f"cmd.{command.name}")
+    assert seen >= 29  # 9 commands and subcommands, 20 options
+    # English locales keep the English of the code
+    assert await translator.translate(locale_str("play"), Locale.american_english, None) is None
+
+
+def dm_texts(user) -> list[str]:
+    return [m.content for m in user.dm_channel.history()]
+
+
+async def test_a_japanese_and_an_english_player_each_get_their_language(harness):
+    envclock = EnvClock()
+    harness.clock = envclock
+    harness.source = lambda seed: ScriptedSource(decks=[list(CARDS)] * 4, aux=[1])
+    with locales({}) as by_user:
+        async with simcord.run(harness.bot()) as env:
+            envclock.env = env
+            guild = env.create_guild()  # an English server
+            channel = guild.create_text_channel("games")
+            alice_dm, bob_dm = env.create_user("alice"), env.create_user("bob")
+            alice, bob = guild.add_member(alice_dm), guild.add_member(bob_dm)
+            by_user[alice.id] = "ja"
+            by_user[bob.id] = "en-GB"
+            msg = await open_table(env, channel, alice, [bob], "sixtysix")
+            assert "**Sixty-Six**" in msg.content  # public: the server's language
+            # private messages: each player's own language
+            assert any("あなただけに見えています" in x for x in dm_texts(alice_dm))
+            assert any("only you see this" in x for x in dm_texts(bob_dm))
+            assert not any("あなただけ" in x for x in dm_texts(bob_dm))
+            # ephemeral answers: the presser's language
+            show = next(cid for cid in buttons(msg).values() if cid.endswith(":show"))
+            for locale, expected in (
+                ("ja", "このゲームにあなたの手はありません"),
+                ("en-US", "You have no hand"),
+            ):
+                watcher = guild.add_member(env.create_user(f"watcher-{locale}"))
+                by_user[watcher.id] = locale
+                res = await watcher.click(msg, custom_id=show)
+                assert expected in res.response.content
+            res = await alice.slash(channel, "game status")
+            assert t("status.playing", "ja").split("{")[0] in res.response.content
+            assert "Turn:" not in res.response.content
+            res = await bob.slash(channel, "game status")
+            assert "Turn:" in res.response.content
+            # play on through the turn clock until a player is removed
+            for _ in range(6):
+                await env.advance_time(125)
+                if "ran out of time 3 times" in msg.content:
+                    break
+            assert "the game is over" in msg.content
+            assert any("ゲーム終了" in x for x in dm_texts(alice_dm))
+            assert any("The game is over" in x for x in dm_texts(bob_dm))
+        # a Japanese server: public messages in Japanese for everybody
+        async with simcord.run(harness.bot()) as env:
+            envclock.env = env
+            guild = env.create_guild(preferred_locale="ja")
+            channel = guild.create_text_channel("ゲーム")
+            bob = guild.add_member(env.create_user("bob"))
+            res = await bob.slash(channel, "play", game="nine")
+            assert "卓が開きました" in res.response.content
+            assert "Join" not in res.response.content
+
+
+# ---------------------------------------------------------------- no literals
+
+# Calls whose text reaches a user, and which of their arguments are text.
+TEXT_ARGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "send_message": ((0,), ("content",)),
+    "send": ((0,), ("content",)),
+    "edit_message": ((), ("content",)),
+    "edit": ((), ("content",)),
+    "TableMessage": ((0,), ("content",)),
+    "PrivateMessage": ((0,), ("content",)),
+    "Button": ((1,), ("label",)),
+    "Select": ((1,), ("placeholder",)),
+    "SelectOption": ((0,), ("label", "description")),
+    "Embed": ((), ("title", "description")),
+    "add_field": ((), ("name", "value")),
+    "set_footer": ((), ("text",)),
+    "say": ((1,), ()),
+}
+# Calls whose string arguments are catalogue keys, not text.
+KEY_CALLS = {"t", "rule_error", "has", "lookup"}
+WORDS = re.compile(r"[A-Za-z]{2,}|[\u3040-\u30ff\u4e00-\u9fff]")
+# Documented exceptions: none needed today. Add "path:line" with a reason.
+ALLOWLIST: dict[str, str] = {}
+
+
+def _literals(node: ast.AST) -> list[ast.Constant]:
+    out: list[ast.Constant] = []
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in KEY_CALLS:
+            return out
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node]
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FormattedValue):  # a format spec is no text
+            out += _literals(child.value)
+        else:
+            out += _literals(child)
+    return out
+
+
+def user_facing_literals() -> list[str]:
+    found = []
+    for path in sorted(BOT.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name not in TEXT_ARGS:
+                continue
+            positions, keywords = TEXT_ARGS[name]
+            args = [a for i, a in enumerate(node.args) if i in positions]
+            args += [k.value for k in node.keywords if k.arg in keywords]
+            for arg in args:
+                for lit in _literals(arg):
+                    if WORDS.search(lit.value):
+                        where = f"{path.relative_to(BOT.parent)}:{lit.lineno}"
+                        if where not in ALLOWLIST:
+                            found.append(f"{where} {lit.value!r}")
+    return found
+
+
+def test_no_user_facing_literal_text_outside_the_catalogues():
+    assert user_facing_literals() == []
+
+
+def test_the_literal_check_finds_literal_text(tmp_path, monkeypatch):
+    """The check above can fail: a literal reply is found."""
+    sample = tmp_path / "bot"
+    sample.mkdir()
+    (sample / "x.py").write_text(
+        "async def f(i):\n"
+        "    await i.response.send_message('Hello there', ephemeral=True)\n"
+        "    await i.response.send_message(t('ok.done', 'en'))\n"
+        "    Button('m:roll', f'Roll {n} dice')\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "BOT", sample)
+    found = user_facing_literals()
+    assert len(found) == 3, found
+    assert any("'Hello there'" in f for f in found) and any("'Roll '" in f for f in found)
