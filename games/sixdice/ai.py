@@ -83,8 +83,25 @@ def _mode(view: Mapping[str, Any], me: str, level: str) -> tuple[str, int]:
     return "points", 0
 
 
+def _race(view: Mapping[str, Any], me: str, level: str) -> tuple[policy.Race, int, int, int] | None:
+    """The two-player race context (table, my state, the opponent's, my seat),
+    or ``None`` (not strong, not two players, or the last round)."""
+    order = list(view["order"])
+    if level != "strong" or view["ending"] or len(order) != 2 or view["forfeited"]:
+        return None
+    opts = view["options"]
+    race = policy.race_table(policy.rules_key(opts), int(opts["start"]), int(opts["target"]))
+    other = order[1 - order.index(me)]
+    i = race.state(int(view["scores"][me]), bool(view["started"][me]))
+    j = race.state(int(view["scores"][other]), bool(view["started"][other]))
+    return race, i, j, order.index(me)
+
+
 def _context(view: Mapping[str, Any], me: str, level: str) -> tuple[policy.Table, int]:
     key = policy.rules_key(view["options"])
+    race = _race(view, me, level)
+    if race is not None:
+        return policy.race_turn(*race), 0
     mode, need = _mode(view, me, level)
     if mode == "win":
         return policy.win_table(key), min(-(-need // policy.STEP), policy.NB - 1)
@@ -139,17 +156,19 @@ def hint(view: dict[str, Any], me: str, legal: list[str]) -> dict[str, Any]:
     values = evaluate(view, me, legal, "strong") if legal else {}
     move = max(legal, key=lambda m: (values[m], m == "stop")) if legal else ""
     mode, need = _mode(view, me, "strong")
+    if _race(view, me, "strong") is not None:
+        mode = "race"  # values are chances to win the game
     n = int(view["dice_left"])  # the dice the next roll throws (6 at the start and after 振りきり)
     numbers: dict[str, Any] = {
         "dice": n,
         "dobon_chance": round(policy.fail_chance(n, key), 4),
         "turn_total": int(view["turn_total"]),
         "goal": mode,
-        "values": {m: round(v, 4 if mode == "win" else 1) for m, v in values.items()},
+        "values": {m: round(v, 1 if mode == "points" else 4) for m, v in values.items()},
     }
     if mode == "win":
         numbers["need"] = need
     if "stop" in values:
-        numbers["stop_value"] = round(values["stop"], 4 if mode == "win" else 1)
-        numbers["roll_value"] = round(values["roll"], 4 if mode == "win" else 1)
+        numbers["stop_value"] = round(values["stop"], 1 if mode == "points" else 4)
+        numbers["roll_value"] = round(values["roll"], 1 if mode == "points" else 4)
     return {"move": move, "reason": "hint.sixdice", "numbers": numbers}

@@ -234,3 +234,138 @@ def fail_chance(n: int, key: tuple[str, bool, int]) -> float:
     (0.0231, 0.6666666666666666)
     """
     return roll_classes(key).fail[n]
+
+
+# --------------------------------------------------------------------------
+# Two-player race: the chance to win the game
+
+
+RESET_LEVELS = 4  # unstarted scores 0, −1000, −2000, −3000 (lower is counted as −3000)
+RACE_XMAX = 6000  # the largest turn goal considered between turns
+
+
+@dataclass(frozen=True, eq=False)
+class Race:
+    """Two-player win chances between turns (docs/ai_dice.md).
+
+    Score states: started 0, 50, …, target − 50 (index score/50) and
+    unstarted 0, −1000, …, −3000 (index ns + k). ``me[f][i, j]``: the chance
+    that the player to move (score state i, in seat f = 0 first / 1 second of
+    the two-player order) wins the game against the opponent in state j;
+    ``op[f][i, j]``: the same player's chance when the opponent is to move.
+    Between turns each player is modelled as choosing a turn goal x and
+    playing the exact "reach at least x" turn policy (success chance from
+    :func:`win_table`); both players maximize their own chance (minimax).
+    The moves themselves are then chosen by the exact turn solver with
+    ``op`` as the value of stopping (:func:`race_turn`)."""
+
+    key: tuple[str, bool, int]
+    start: int
+    target: int
+    ns: int
+    me: tuple[F64, F64]
+    op: tuple[F64, F64]
+    fin: tuple[F64, F64]  # fin[f][b, j]: the mover's chance after stopping at target + 50·b
+
+    def state(self, score: int, started: bool) -> int:
+        if started:
+            return min(max(score, 0) // STEP, self.ns - 1)
+        return self.ns + min(max(-score, 0) // 1000, RESET_LEVELS - 1)
+
+    def reset(self, i: int) -> int:
+        return self.ns if i < self.ns else min(i + 1, self.ns + RESET_LEVELS - 1)
+
+    def score(self, i: int) -> int:
+        return i * STEP if i < self.ns else -1000 * (i - self.ns)
+
+    def last_turn(self, need: int) -> float:
+        """The chance to finish a turn with a total ≥ need (the last round)."""
+        p = win_table(self.key).v[6, 0, :]
+        return float(p[min(max(bucket(need), 0), NB - 1)])
+
+
+@cache
+def race_table(key: tuple[str, bool, int], start: int, target: int) -> Race:
+    ns = max(1, -(-target // STEP))
+    nst = ns + RESET_LEVELS
+    scores = np.array([i * STEP for i in range(ns)] + [-1000 * k for k in range(RESET_LEVELS)])
+    started = np.arange(nst) < ns
+    reach = win_table(key).v[6, 0, :]  # chance to reach ≥ x from a fresh turn
+    pb = roll_classes(key).fail[6]
+    reset = np.array([ns if i < ns else min(i + 1, nst - 1) for i in range(nst)])
+    xs = np.array([b for b in range(1, RACE_XMAX // STEP + 1) if b <= 40 or b % 4 == 0])
+    # for each state i and goal x: the state after success (−1 = target reached)
+    # and the final score; goals below the start rule are not allowed
+    dest = np.full((nst, len(xs)), -2, dtype=np.int64)
+    final = np.zeros((nst, len(xs)), dtype=np.int64)
+    for i in range(nst):
+        for k, x in enumerate(xs):
+            s = int(scores[i]) + int(x) * STEP
+            if not started[i] and s < start:
+                continue
+            final[i, k] = s
+            dest[i, k] = -1 if s >= target else s // STEP
+    px = reach[np.minimum(xs, NB - 1)]
+
+    def last(need: F64) -> F64:
+        return np.asarray(reach[np.clip(need // STEP, 0, NB - 1)], dtype=np.float64)
+
+    def finish(f: int, mine: int, other: F64, other_started: NDArray[np.bool_]) -> F64:
+        """The mover's chance after stopping at ``mine`` ≥ target (other: the
+        opponent's scores): seat 1 ends the game; seat 0 gives the opponent
+        one last turn that must beat the score (ties: the first seat)."""
+        if f == 1:
+            return np.ones(len(other))
+        need = np.maximum(mine - other + STEP, np.where(other_started, 0, start - other))
+        return np.asarray(1.0 - last(need), dtype=np.float64)
+
+    # the mover's chance after stopping at a final score ≥ target, by final bucket
+    finals = np.arange(target, target + RACE_XMAX + 1 + 2000, STEP)
+    fin = [np.stack([finish(f, int(m), scores, started) for m in finals]) for f in (0, 1)]
+    fin_row = np.clip((final - target) // STEP, 0, len(finals) - 1)
+    # the stop reward of each (i, x) is a row gather of op[f] (or of fin[f])
+    ext = np.where(dest >= 0, dest, nst + fin_row)  # rows of [op[f]; fin[f]]
+    fail = 1.0 - px - pb
+    allowed = dest != -2
+    me = [np.full((nst, nst), 0.5), np.full((nst, nst), 0.5)]
+    op = [np.full((nst, nst), 0.5), np.full((nst, nst), 0.5)]
+    for _ in range(1000):
+        delta = 0.0
+        for f in (0, 1):
+            stack = np.concatenate([op[f], fin[f]])
+            base = pb * op[f][reset, :]
+            new = np.full((nst, nst), -1.0)
+            for k in range(len(xs)):
+                val = px[k] * stack[ext[:, k]] + base + fail[k] * op[f]
+                val[~allowed[:, k], :] = -1.0
+                np.maximum(new, val, out=new)
+            delta = max(delta, float(np.abs(new - me[f]).max()))
+            me[f] = new
+            # the opponent to move: its chance is me[1 − f] with roles swapped
+        for f in (0, 1):
+            op[f] = 1.0 - me[1 - f].T
+        if delta < 1e-4:
+            break
+    return Race(key, start, target, ns, (me[0], me[1]), (op[0], op[1]), (fin[0], fin[1]))
+
+
+@cache
+def race_turn(race: Race, i: int, j: int, f: int) -> Table:
+    """The exact turn policy (one context) for the mover in state i, seat f,
+    against state j: stopping with total T is worth ``op`` at the new score
+    (or the finishing chance at ≥ target), ドボン ``op[i, j]``, ブタ the reset."""
+    s0 = race.score(i)
+    started = i < race.ns
+    totals = np.arange(NB + PAD) * STEP
+    final = s0 + totals
+    op = race.op[f]
+    fin = race.fin[f]
+    inside = np.clip(final // STEP, 0, race.ns - 1)
+    frow = np.clip((final - race.target) // STEP, 0, fin.shape[0] - 1)
+    stop = np.where(final >= race.target, fin[frow, j], op[inside, j])
+    if not started:
+        stop = np.where(final >= race.start, stop, NEG)
+    stop[NB:] = np.where(final[NB:] >= race.target, fin[frow[NB:], j], stop[NB:])
+    buta = np.array([op[race.reset(i), j]])
+    dobon = np.array([op[i, j]])
+    return _solve(race.key, stop[:, None].astype(np.float64), buta, dobon)
