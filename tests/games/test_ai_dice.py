@@ -9,6 +9,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+import numpy as np
 import pytest
 
 from games import bluff, nine, sixdice, yahtzee
@@ -120,6 +121,32 @@ def test_sixdice_strong_plays_for_the_win_in_the_last_round() -> None:
     assert sixdice_ai.choose(view, "b", ["roll", "stop"], "normal", random.Random(3)) == "stop"
     h = sixdice_ai.hint(view, "b", ["roll", "stop"])
     assert h["numbers"]["goal"] == "win" and h["numbers"]["stop_value"] < 0
+
+
+def test_sixdice_race_table_is_a_consistent_win_chance() -> None:
+    key = policy.rules_key({})
+    race = policy.race_table(key, 300, 2000)
+    for f in (0, 1):
+        assert ((race.me[f] >= 0) & (race.me[f] <= 1)).all()
+        # op is the complement of the opponent's own chance, seats swapped
+        assert np.allclose(race.op[f], 1 - race.me[1 - f].T)
+    i0 = race.state(0, False)
+    # more score is better for the mover (started 1500 vs started 500)
+    assert race.me[0][race.state(1500, True), i0] > race.me[0][race.state(500, True), i0]
+    # the second seat reaching the target wins at once: stopping there is worth 1
+    view = sixdice.view(_sixdice_state([1], {"start": 300, "target": 2000}), "b")
+    view.update(
+        scores={"a": 1500, "b": 1800},
+        started={"a": True, "b": True},
+        turn_player="b",
+        turn_total=200,
+        dice_left=1,
+        can_stop=True,
+    )
+    values = sixdice_ai.evaluate(view, "b", ["roll", "stop"], "strong")
+    assert values["stop"] == pytest.approx(1.0) and values["roll"] < 1.0
+    assert sixdice_ai.choose(view, "b", ["roll", "stop"], "strong", random.Random(0)) == "stop"
+    assert sixdice_ai.hint(view, "b", ["roll", "stop"])["numbers"]["goal"] == "race"
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "strong"])
