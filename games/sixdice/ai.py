@@ -9,7 +9,14 @@ The uniform AI API of every game (``games/<game>/ai.py``):
 
 Levels:
 
-- ``strong``: the exact expected-points turn policy of
+- ``strong``, two players: plays for the chance to win the game. Between
+  turns :func:`games.sixdice.policy.race_table` gives the win chance for
+  every pair of scores and seat (both players modelled as choosing a turn
+  goal and playing the exact "reach it" policy, each for its own win);
+  within the turn the exact turn solver uses those chances as the value of
+  stopping, ドボン and ブタ (:func:`games.sixdice.policy.race_turn`). The
+  last round uses the end-game policy below.
+- ``strong``, other tables: the exact expected-points turn policy of
   :mod:`games.sixdice.policy` (which dice to set aside, when to stop; start
   rule, ブタ and 振りきり included), and in the end game (the round is being
   played out after someone reached the target) the exact policy that
