@@ -11,12 +11,14 @@ import discord
 from discord.ext import commands
 
 from bot.clock import Clocks
+from bot.cpu import ComputerPlayers
 from bot.i18n.translator import Translator
 from bot.store import Store
 from bot.tables import TableService
 from bot.ui.commands import Tables
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.config import Config
+from bot.ui.hint import Coach
 from bot.ui.rules import Rules
 from games.core import SeededSource, Source
 
@@ -49,6 +51,8 @@ class ChabudaiBot(commands.Bot):
         await self.add_cog(Rules(self))
         await self.add_cog(Config(self))
         await self.add_cog(Clocks(self))  # the turn-clock sweeper
+        await self.add_cog(ComputerPlayers(self))  # computer players' moves
+        await self.add_cog(Coach(self))  # /hint
         await self.tree.set_translator(Translator())
         if self.sync_commands:
             await self.tree.sync()

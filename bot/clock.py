@@ -350,6 +350,7 @@ class Sweeper:
             msg = await present.plain_message(row, lang)
         await self._edit(row, msg)
         await self._private(row, state, events)
+        service.kick_cpu(row.id)  # a computer player may be next (bot.cpu)
 
     async def _private(self, row: TableRow, state: Any, events: list[core.Event]) -> None:
         if not private.is_hidden(row.game):

@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot import clock, private, ratings
+from bot import clock, cpu, private, ratings
 from bot.i18n import lang_of, rule_error, t
 from bot.store import PlayerResult, Result, Store, TableRow
 from bot.ui import present
@@ -243,11 +243,14 @@ class TableService:
                 await self.reply(interaction, "error.not_in_game")
                 return
             row.seats.remove(seated)
-            if not row.seats:
+            if not cpu.humans(row.seats):
                 await self._cancel(interaction, row, by=user.id)
                 return
             if row.host_id == user.id:
-                row.host_id = row.seats[0]["id"]
+                row.host_id = cpu.humans(row.seats)[0]["id"]
+        elif action.startswith(cpu.ADD):  # add or remove a computer player
+            if not await cpu.lobby_action(self, interaction, row, action):
+                return
         elif action in ("start", "cancel"):
             if user.id != row.host_id and not _is_manager(interaction):
                 await self.reply(interaction, "lobby.host_only")
@@ -285,6 +288,7 @@ class TableService:
         await interaction.response.edit_message(**msg.edit_kwargs())
         if row.phase == "playing":
             await private.start(self, interaction, row)
+            self.kick_cpu(row.id)
 
     async def _cancel(
         self, interaction: discord.Interaction[Any], row: TableRow, *, by: int
@@ -390,7 +394,14 @@ class TableService:
         await self._show(
             interaction, row, msg, then=private.update(self, interaction, row, state, events)
         )
+        self.kick_cpu(row.id)
         return True
+
+    def kick_cpu(self, table_id: int) -> None:
+        """Let the computer players of ``table_id`` move (bot.cpu), if any."""
+        kick = getattr(self, "cpu_kick", None)  # set by the ComputerPlayers cog
+        if kick is not None:
+            kick(table_id)
 
     async def _show(
         self,
@@ -447,7 +458,7 @@ class TableService:
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             game=row.game,
-            record=core.record_of(row.game, state).to_json(),
+            record=cpu_record(row, state),
             outcome=eng.outcome(state),
             players=players,
             seed=row.seed,
@@ -511,11 +522,11 @@ class TableService:
                 return
             if row.phase == "lobby":
                 row.seats.remove(seat)
-                if not row.seats:
+                if not cpu.humans(row.seats):
                     await self._cancel(interaction, row, by=interaction.user.id)
                     return
                 if row.host_id == interaction.user.id:
-                    row.host_id = row.seats[0]["id"]
+                    row.host_id = cpu.humans(row.seats)[0]["id"]
                 await clock.arm(self, row)
                 if await self.store.save_table(row, now=self.clock()):
                     await self._show(
@@ -571,6 +582,15 @@ class TableService:
             if row.seed:
                 text += "\n" + t("result.seed", lang, seed=row.seed, hash=core.seed_hash(row.seed))
             await self._show(interaction, row, present.TableMessage(text))
+
+
+def cpu_record(row: TableRow, state: Any) -> dict[str, Any]:
+    """The game record; ``hints`` lists the players who asked /hint (a key
+    the replay ignores)."""
+    record = core.record_of(row.game, state).to_json()
+    if row.ui.get("hints"):
+        record["hints"] = sorted(row.ui["hints"])
+    return record
 
 
 def _is_manager(interaction: discord.Interaction[Any]) -> bool:

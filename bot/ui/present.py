@@ -55,7 +55,9 @@ def game_title(game: str, lang: str) -> str:
 
 
 def seat_line(seat: dict[str, Any]) -> str:
-    return f"<@{seat['id']}>" if not seat.get("bot") else seat["name"]
+    if seat.get("bot"):  # a computer player: its plain label, e.g. "CPU1 (strong)"
+        return str(seat.get("display") or seat["name"])
+    return f"<@{seat['id']}>"
 
 
 def lobby_message(row: TableRow, lang: str) -> TableMessage:
@@ -79,11 +81,14 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
     if row.seed:
         lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
     lines.append(t("lobby.hint", lang))
+    from bot import cpu
+
     controls: list[Control] = [
-        Button("join", t("lobby.btn.join", lang), "success"),
-        Button("leave", t("lobby.btn.leave", lang), "secondary"),
-        Button("start", t("lobby.btn.start", lang), "primary"),
-        Button("cancel", t("lobby.btn.cancel", lang), "danger"),
+        Button("join", t("lobby.btn.join", lang), "success", row=0),
+        Button("leave", t("lobby.btn.leave", lang), "secondary", row=0),
+        Button("start", t("lobby.btn.start", lang), "primary", row=0),
+        Button("cancel", t("lobby.btn.cancel", lang), "danger", row=0),
+        *cpu.lobby_controls(row, lang),  # add / remove computer players
     ]
     return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
 
@@ -176,6 +181,9 @@ async def result_message(
         who = seat_line(seat) if seat else s.player
         key = "result.line_win" if s.won else "result.line"
         lines.append(t(key, lang, rank=s.rank, player=who, points=_signed(s.points, row.game)))
+    if row.ui.get("hints"):  # players who asked /hint
+        used = [seat_line(names[p]) if p in names else p for p in sorted(row.ui["hints"])]
+        lines.append(t("result.hints", lang, players=", ".join(used)))
     if row.seed:
         lines.append(t("result.seed", lang, seed=row.seed, hash=seed_hash(row.seed)))
     files: list[discord.File] = []
