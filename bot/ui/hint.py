@@ -118,7 +118,10 @@ def _nine(n: dict[str, Any], lang: str) -> list[str]:
 def _bluff(n: dict[str, Any], lang: str) -> list[str]:
     lines = []
     if n.get("dice"):
-        lines.append(t("hint.bluff.dice", lang, dice=n["dice"]))
+        from games.bluff.ai import chance_at_least
+
+        reach = pct(chance_at_least(str(n["dice"])))
+        lines.append(t("hint.bluff.dice", lang, dice=n["dice"], chance=reach))
     if n.get("announcement"):
         lines.append(
             t(

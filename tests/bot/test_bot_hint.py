@@ -1,0 +1,118 @@
+"""/hint through Discord (SimCord): on the asker's turn, ephemeral, in their
+language, the strong move and its numbers for each game; refused politely
+off turn and for someone without a seat; the finished game's record names
+who used hints and still replays with ``python -m games replay``."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+import simcord
+from simlocale import locales
+from simtable import first_choice, press
+from test_bot_cpu import SETTLE, lobby, make_bot, mover, play_human, seeded  # noqa: F401
+from test_bot_leaks import accepted
+
+from bot import cpu
+from games import core
+
+# the game's own words in each hint, and whether it has a percentage
+EXPECTED = {
+    "sixdice": ("Chance of ドボン with", True),
+    "nine": ("chance of 上がり", True),
+    "yahtzee": ("Expected final score", False),
+    "bluff": ("", True),
+    "sixtysix": ("Estimated chance to win the deal", False),
+}
+FIRST_PRESS = {"sixdice": "m:roll", "yahtzee": "m:roll", "nine": "m:roll", "bluff": "m:roll"}
+
+
+@pytest.mark.parametrize("game", list(EXPECTED))
+async def test_hint_on_your_turn_with_numbers(seeded, game):  # noqa: F811
+    if game == "yahtzee":
+        cpu.load_solver("forced")
+    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel(game)
+        handle = env.create_user("alice")
+        alice = guild.add_member(handle)
+        bob = guild.add_member(env.create_user("bob"))
+        msg = await lobby(env, channel, alice, game, ["easy"])
+        res = await alice.slash(channel, "hint")  # the lobby: no turn yet
+        assert res.response.ephemeral and "not your turn" in res.response.content
+        await alice.click(msg, label="Start")
+        await env.settle()
+        assert mover(msg.content) == f"<@{alice.id}>", msg.content
+        if game in FIRST_PRESS:  # a decision with choices: after the roll
+            accepted(await press(alice, msg, first_choice(msg, (FIRST_PRESS[game],))))
+        store = seeded.bots[-1].tables.store
+        (row,) = await store.live_tables()
+        eng: Any = core.engine(game)
+        legal = eng.legal_moves(eng.from_json(row.state), "alice")
+        res = await alice.slash(channel, "hint")
+        text = res.response.content
+        assert res.response.ephemeral, text
+        move = re.search(r"\*\*(.+?)\*\*", text.splitlines()[0]).group(1)
+        assert move in legal, (move, legal)
+        words, percent = EXPECTED[game]
+        assert words in text, text
+        assert re.search(r"\d+\.\d", text), text  # numbers
+        if percent:
+            assert "%" in text, text
+        if game == "yahtzee":  # the keep (or box) and the expected final score of each
+            assert len(re.findall(r"`(keep|score)[^`]*` → \d+\.\d\d", text)) >= 2, text
+        # not a player / not to move
+        res = await bob.slash(channel, "hint")
+        assert res.response.ephemeral and "not in this game" in res.response.content
+        # the use is remembered with the table
+        (row,) = await store.live_tables()
+        assert row.ui.get("hints") == ["alice"]
+
+
+async def test_hint_in_japanese_and_marked_in_the_record(seeded, tmp_path):  # noqa: F811
+    with locales({}) as by_user:
+        async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
+            guild = env.create_guild()
+            channel = guild.create_text_channel("nine")
+            handle = env.create_user("alice")
+            alice = guild.add_member(handle)
+            by_user[alice.id] = "ja"
+            msg = await lobby(env, channel, alice, "nine", ["strong"])
+            await alice.click(msg, label="Start")
+            await env.settle()
+            res = await alice.slash(channel, "hint")
+            assert res.response.ephemeral
+            assert "上がりになる確率" in res.response.content, res.response.content
+            await play_human(env, msg, alice, handle, "nine")
+            assert "Hints were used by: <@" in msg.content
+            results = await seeded.bots[-1].tables.store.results()
+    record = results[0]["record"]
+    assert record["hints"] == ["alice"]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    out = subprocess.run(
+        [sys.executable, "-m", "games", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout) == results[0]["outcome"]
+
+
+async def test_no_hints_no_mark(seeded):  # noqa: F811
+    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("nine")
+        handle = env.create_user("alice")
+        alice = guild.add_member(handle)
+        msg = await lobby(env, channel, alice, "nine", ["easy"])
+        await alice.click(msg, label="Start")
+        await play_human(env, msg, alice, handle, "nine")
+        assert "Hints were used" not in msg.content
+        results = await seeded.bots[-1].tables.store.results()
+    assert "hints" not in results[0]["record"]
