@@ -43,7 +43,7 @@ def num(value: Any, digits: int = 1) -> str:
     return f"{float(value):.{digits}f}"
 
 
-def hint_text(game: str, advice: dict[str, Any], lang: str) -> str:
+def hint_text(game: str, advice: dict[str, Any], lang: Any) -> str:
     """The coach's answer in words, from the AI's ``hint`` result."""
     n = advice.get("numbers") or {}
     lines = [t("hint.title", lang, game=t(f"game.{game}", lang), move=advice.get("move", ""))]
