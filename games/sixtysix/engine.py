@@ -36,6 +36,11 @@ View keys (``view(state, viewer)``), besides the contract's ``game``,
   ``winner`` (name or ``None``), ``deals``: finished deals, each
   ``{"winner", "game_points", "card_points", "reason", "declarer"}`` (reason
   ``declared`` / ``closed`` / ``no_score``; a finished deal's counts are open),
+- the deal's public memory, for players and computer players alike:
+  ``played`` (the completed tricks, each ``{"cards": [{"player": None,
+  "card"}, …], "winner"}``, grouped by winner), ``face_down_trump`` (the
+  trump card a close turned face down; everyone had seen it) and
+  ``closing_opponent_had_trick`` (``None`` unless closed),
 - a player's own view only: ``hand`` (sorted), ``moves`` (their legal moves),
   and with ``show_points`` ``points`` (their own card points: tricks +
   last trick + marriages).
@@ -617,6 +622,19 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "carry": s.carry,
         "winner": None if s.winner is None else names[s.winner],
         "deals": [dict(d, card_points=dict(d["card_points"])) for d in s.deals],
+        # Public memory of the deal: every card of a completed trick was shown
+        # face up, and the trump card was seen before a close turned it down.
+        # (Grouped by the trick's winner, not in play order.)
+        "played": [
+            {
+                "cards": [{"player": None, "card": c} for c in s.won[w][i : i + 2]],
+                "winner": names[w],
+            }
+            for w in (0, 1)
+            for i in range(0, len(s.won[w]), 2)
+        ],
+        "face_down_trump": s.talon[-1] if s.closed and s.talon else None,
+        "closing_opponent_had_trick": s.closing_opponent_had_trick if s.closed else None,
     }
     if viewer is not None and viewer in names:
         p = names.index(viewer)

@@ -839,7 +839,9 @@ def shuffle_hidden(s: g.State, me: int, rng: random.Random) -> g.State:
     """A state that differs from ``s`` only in cards ``me`` cannot see."""
     t = g.clone(s)
     o = 1 - me
-    open_trump = not t.closed and bool(t.talon)
+    # The trump card under the talon was seen face up by both players, also
+    # when a close has turned it down since (the view's face_down_trump).
+    open_trump = bool(t.talon)
     face_down = t.talon[:-1] if open_trump else list(t.talon)
     pool = t.hands[o] + face_down
     rng.shuffle(pool)
