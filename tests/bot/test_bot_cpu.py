@@ -253,3 +253,25 @@ async def test_computers_rated_when_the_server_says_so(seeded):
         results = await store.results()
         players = await result_players(store)
     assert results[0]["has_bots"] and players == [(alice.id, 1)]
+
+
+async def test_the_computer_moves_after_a_natural_delay(seeded):
+    """With a 0.25 s delay, the computer's two moves (roll, flip) after the
+    human's turn take at least 0.5 s (SimCord's clock)."""
+    async with simcord.run(make_bot(seeded, delay=0.25), settle_timeout=SETTLE) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("nine")
+        alice = guild.add_member(env.create_user("alice"))
+        msg = await lobby(env, channel, alice, "nine", ["easy"])
+        await alice.click(msg, label="Start")
+        waited = []
+        for _ in range(8):  # alice: roll (no computer moves), flip (it moves twice)
+            if not controls(msg):
+                break
+            before = env.now()
+            accepted(await press(alice, msg, first_choice(msg)))
+            await env.settle()
+            waited.append((env.now() - before).total_seconds())
+        # no pause when no computer moves; 2 × 0.25 s when it rolls and flips
+        assert all(w < 0.1 or 0.5 <= w < 0.75 for w in waited), waited
+        assert any(w >= 0.5 for w in waited) and any(w < 0.1 for w in waited), waited
