@@ -21,6 +21,7 @@ from bot.i18n.translator import Translator
 from bot.store import Store
 from bot.ui.commands import Tables
 from bot.ui.config import Config
+from bot.ui.hint import Coach
 from bot.ui.rules import Rules
 from games.core import CARDS, ScriptedSource
 
@@ -78,11 +79,11 @@ async def test_every_slash_command_option_and_choice_is_translated(tmp_path):
             for choice in option.get("choices", []):
                 assert "ja" in choice.get("name_localizations", {}), choice
 
-    for cog in (Tables(bot), Config(bot), Rules(bot)):
+    for cog in (Tables(bot), Config(bot), Rules(bot), Coach(bot)):
         for command in cog.get_app_commands():
             payload = await command.get_translated_payload(bot.tree, translator)
             check(payload, f"cmd.{command.name}")
-    assert seen >= 29  # 9 commands and subcommands, 20 options
+    assert seen >= 30  # 10 commands and subcommands, 20 options
     # English locales keep the English of the code
     assert await translator.translate(locale_str("play"), Locale.american_english, None) is None
 
