@@ -68,10 +68,9 @@ class TableButton(
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["table"]), int(match["version"]), match["action"], item)
 
-    async def callback(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
-        await interaction.client.tables.press(
-            interaction, self.table_id, self.version, self.action, []
-        )
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client: ChabudaiBot = interaction.client
+        await client.tables.press(interaction, self.table_id, self.version, self.action, [])
 
 
 class TableSelect(
