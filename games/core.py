@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -502,6 +502,48 @@ def engine(name: str) -> Engine:
 def split_move(text: str) -> list[str]:
     """Split a move's notation into words (records split on white space)."""
     return text.split()
+
+
+def check_seats(players: Sequence[str], lo: int, hi: int, title: str) -> None:
+    """The seats of a new game: ``lo``–``hi`` distinct names without white space.
+
+    >>> check_seats(["a", "b"], 2, 8, "Nine")
+    >>> check_seats(["a"], 2, 8, "Bluff")
+    Traceback (most recent call last):
+    ...
+    games.core.RuleError: Bluff needs 2–8 players, not 1
+    """
+    if not lo <= len(players) <= hi:
+        raise RuleError(
+            "game.players", f"{title} needs {lo}–{hi} players, not {len(players)}",
+            count=len(players), min=lo, max=hi,
+        )
+    if len(set(players)) != len(players) or not all(
+        isinstance(p, str) and p and not any(c.isspace() for c in p) for p in players
+    ):
+        raise RuleError("game.players", "player names must be distinct and without spaces")
+
+
+def roll_for_dealer(
+    players: Sequence[str], source: Source, rank: Callable[[int], int] = lambda face: face
+) -> tuple[str, list[dict[str, int]]]:
+    """親決め: every contender rolls one die (``source.aux_roll``); the highest
+    by ``rank`` is dealer, tied highest roll again among themselves. Returns
+    the dealer and every round's faces.
+
+    >>> ten = lambda f: 10 if f == 1 else f  # Six Dice: a 1 counts as 10
+    >>> roll_for_dealer(["a", "b", "c"], ScriptedSource(aux=[6, 1, 1, 3, 2]), ten)
+    ('b', [{'a': 6, 'b': 1, 'c': 1}, {'b': 3, 'c': 2}])
+    """
+    rounds: list[dict[str, int]] = []
+    contenders = list(players)
+    while True:
+        faces = dict(zip(contenders, source.aux_roll(len(contenders)), strict=True))
+        rounds.append(faces)
+        top = max(rank(f) for f in faces.values())
+        contenders = [p for p in contenders if rank(faces[p]) == top]
+        if len(contenders) == 1:
+            return contenders[0], rounds
 
 
 def check_player(players: Sequence[str], player: str) -> None:

@@ -119,19 +119,6 @@ class BluffState:
 # Setting up
 
 
-def _check_players(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(
-            "game.players",
-            f"Bluff needs {MIN_PLAYERS}–{MAX_PLAYERS} players, not {len(players)}",
-            count=len(players),
-        )
-    if len(set(players)) != len(players) or any(
-        not p or any(c.isspace() for c in p) for p in players
-    ):
-        raise RuleError("game.players", "player names must be distinct and without spaces")
-
-
 def new_game(
     players: Sequence[str],
     options: Mapping[str, Any] | None,
@@ -140,7 +127,7 @@ def new_game(
 ) -> BluffState:
     """A new match; ``dealer`` is the first game's starter (``None``: drawn
     with ``source.randbelow``)."""
-    _check_players(players)
+    core.check_seats(players, MIN_PLAYERS, MAX_PLAYERS, "Bluff")
     opts = core.parse_options(OPTIONS, options)
     if dealer is None:
         dealer = players[source.randbelow(len(players))]

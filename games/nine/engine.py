@@ -100,32 +100,10 @@ class NineState:
 # Setting up
 
 
-def _check_players(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(
-            "game.players",
-            f"Nine needs {MIN_PLAYERS}–{MAX_PLAYERS} players, not {len(players)}",
-            count=len(players),
-        )
-    if len(set(players)) != len(players) or any(
-        not p or any(c.isspace() for c in p) for p in players
-    ):
-        raise RuleError("game.players", "player names must be distinct and without spaces")
-
-
 def choose_dealer(players: Sequence[str], source: Source) -> tuple[str, list[dict[str, int]]]:
     """親決め: each player rolls one die (a 1 is 1 here), highest is dealer;
     tied players roll again among themselves. Returns the dealer and the rounds."""
-    rounds: list[dict[str, int]] = []
-    contenders = list(players)
-    while True:
-        faces = source.aux_roll(len(contenders))
-        rolls = dict(zip(contenders, faces, strict=True))
-        rounds.append(rolls)
-        top = max(faces)
-        contenders = [p for p in contenders if rolls[p] == top]
-        if len(contenders) == 1:
-            return contenders[0], rounds
+    return core.roll_for_dealer(players, source)
 
 
 def new_game(
@@ -135,7 +113,7 @@ def new_game(
     source: Source,
 ) -> NineState:
     """A new game; ``dealer=None`` draws the dealer with ``source.aux_roll``."""
-    _check_players(players)
+    core.check_seats(players, MIN_PLAYERS, MAX_PLAYERS, "Nine")
     opts = core.parse_options(OPTIONS, options)
     rounds: list[dict[str, int]] = []
     if dealer is None:

@@ -153,15 +153,7 @@ def choose_dealer(players: Sequence[str], source: Source) -> tuple[str, list[dic
     >>> choose_dealer(["a", "b", "c"], core.ScriptedSource(aux=[6, 1, 1, 3, 2]))
     ('b', [{'a': 6, 'b': 1, 'c': 1}, {'b': 3, 'c': 2}])
     """
-    rounds: list[dict[str, int]] = []
-    contenders = list(players)
-    while True:
-        faces = {p: source.aux_roll(1)[0] for p in contenders}
-        rounds.append(faces)
-        top = max(_rank(f) for f in faces.values())
-        contenders = [p for p in contenders if _rank(faces[p]) == top]
-        if len(contenders) == 1:
-            return contenders[0], rounds
+    return core.roll_for_dealer(players, source, _rank)
 
 
 def new_game(
@@ -172,16 +164,7 @@ def new_game(
 ) -> State:
     """A new game; ``dealer=None`` chooses the dealer by 親決め."""
     players = list(players)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(
-            "game.players",
-            f"Six Dice is for {MIN_PLAYERS}–{MAX_PLAYERS} players",
-            count=len(players),
-        )
-    if len(set(players)) != len(players) or any(
-        not p or any(c.isspace() for c in p) for p in players
-    ):
-        raise RuleError("game.players", "player names must be distinct and without spaces")
+    core.check_seats(players, MIN_PLAYERS, MAX_PLAYERS, "Six Dice")
     opts = core.parse_options(OPTIONS, options)
     dealer_rolls: list[dict[str, int]] = []
     if dealer is None:

@@ -102,17 +102,7 @@ def new_game(
 ) -> State:
     """A new game; ``dealer`` is the first player (``None``: drawn by ``source.randbelow``)."""
     names = list(players)
-    if (
-        not MIN_PLAYERS <= len(names) <= MAX_PLAYERS
-        or len(set(names)) != len(names)
-        or not all(isinstance(p, str) and p and not any(c.isspace() for c in p) for p in names)
-    ):
-        raise RuleError(
-            "game.players",
-            f"Yahtzee needs {MIN_PLAYERS}–{MAX_PLAYERS} distinct player names without spaces",
-            minimum=MIN_PLAYERS,
-            maximum=MAX_PLAYERS,
-        )
+    core.check_seats(names, MIN_PLAYERS, MAX_PLAYERS, "Yahtzee")
     opts = core.parse_options(OPTIONS, options)
     if dealer is None:
         first = source.randbelow(len(names)) if len(names) > 1 else 0
