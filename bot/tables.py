@@ -324,7 +324,7 @@ class TableService:
             move = mapped
         elif action.startswith("m:"):
             move = action[2:]
-        elif action == "m" and values:
+        elif (action == "m" or action.startswith("m.")) and values:  # a select
             move = values[0]
         else:
             new_ui = ui.ui_action(action, eng.view(state, name), name, row.ui)

@@ -6,7 +6,8 @@ custom id (``cb:<table>:<version>:<action>``). Actions:
 
 - ``m:<move>`` — a button that plays the move in notation (``m:roll``,
   ``m:flip 3 9``);
-- ``m`` — a select whose chosen value is the move;
+- ``m`` — a select whose chosen value is the move (``m.<tag>`` when a
+  message has several such selects: custom ids must differ);
 - anything else is the game's own UI action (Yahtzee ``k:<i>`` toggles a
   held die), handled by :meth:`GameUI.ui_action`, which changes only the UI
   state stored with the table.

@@ -2,7 +2,8 @@
 
 Five toggle buttons for the dice to keep (held dice are UI state stored with
 the table), a reroll button whose custom id carries the resulting ``keep``
-move, and a select of the legal boxes with the points each would score.
+move, and a select of the legal boxes with the points each would score
+(option ``triple``: one select per column, so all 39 boxes can be reached).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Any
 from bot.i18n import t
 from bot.ui.games.base import MAX_OPTIONS, Button, Control, GameUI, Select, Standing, rank_by
 from games.core import Event
+from games.yahtzee.engine import FACTORS
+from games.yahtzee.scoring import BOXES
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
@@ -50,17 +53,15 @@ class UI(GameUI):
                         row=1,
                     )
                 )
-        potential = sorted(view.get("potential") or [], key=lambda p: -int(p["points"]))
-        options = []
-        for p in potential[:MAX_OPTIONS]:
-            if p["move"] not in legal:
-                continue
-            label = t(f"yahtzee.box.{p['box']}", lang)
-            if p.get("column"):
-                label += f" ×{p['column']}"
-            options.append(
-                (p["move"], t("yahtzee.option.box", lang, box=label, points=p["points"]))
-            )
+        potential = [p for p in view.get("potential") or [] if p["move"] in legal]
+        if any(p.get("column") for p in potential):
+            out.extend(_column_selects(potential, lang))
+            return out
+        potential.sort(key=lambda p: -int(p["points"]))
+        options = [
+            (p["move"], t("yahtzee.option.box", lang, box=_box(p, lang), points=p["points"]))
+            for p in potential[:MAX_OPTIONS]
+        ]
         if options:
             out.append(Select("m", t("yahtzee.select.box", lang), options, row=2))
         return out
@@ -105,6 +106,36 @@ class UI(GameUI):
         totals = {p: int((outcome.get("totals") or {}).get(p, 0)) for p in players}
         out = rank_by(players, totals, list(outcome.get("winners") or []), {})
         return [Standing(s.player, s.rank, s.won, s.points, s.points) for s in out]
+
+
+def _box(p: dict[str, Any], lang: str) -> str:
+    label = t(f"yahtzee.box.{p['box']}", lang)
+    if p.get("column"):
+        label += f" ×{p['column']}"
+    return label
+
+
+def _column_selects(potential: list[dict[str, Any]], lang: str) -> list[Control]:
+    """Option ``triple``: one select per column that has a legal box (13 boxes
+    at most, so every legal box is offered), boxes in the sheet's order, each
+    labelled with the points it would score in that column. The selects take
+    rows 2-4, under the keep toggles (row 0) and Reroll (row 1): five rows,
+    Discord's limit. Their actions ``m.x1``… keep the custom ids apart."""
+    out: list[Control] = []
+    for column in FACTORS:
+        boxes = sorted(
+            (p for p in potential if p.get("column") == column),
+            key=lambda p: BOXES.index(p["box"]),
+        )
+        if not boxes:
+            continue
+        options = [
+            (p["move"], t("yahtzee.option.box", lang, box=_box(p, lang), points=p["points"]))
+            for p in boxes
+        ]
+        placeholder = t("yahtzee.select.column", lang, column=column)
+        out.append(Select(f"m.x{column}", placeholder, options, row=1 + column))
+    return out
 
 
 def _hold(ui: dict[str, Any]) -> list[bool]:
