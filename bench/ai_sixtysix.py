@@ -1,7 +1,7 @@
 """Sixty-Six computer player: win rates against baselines and decision times.
 
     python bench/ai_sixtysix.py [--games N] [--level strong] [--against random,greedy,rollout]
-                                [--workers 2] [--plain-view]
+                                [--workers 2] [--seed S]
 
 Plays N games to 7 per opponent, the AI in seat 0 in even games and seat 1 in
 odd ones (the first dealer is drawn by the seeded source), and prints the
@@ -9,10 +9,9 @@ AI's win rate with a 95 % Wilson interval, plus the median / p95 / max time
 of the AI's decisions (every ``choose`` call that had more than one legal
 move).
 
-The AI gets ``public_view``: the engine's view plus the public memory of the
-deal the engine does not list yet (``played`` tricks, ``face_down_trump``,
-``closing_opponent_had_trick``; see docs/ai_sixtysix.md). ``--plain-view``
-gives it the engine view only.
+Both players get the engine's ``view(state, name)`` only, which includes the
+deal's public memory (``played`` tricks, ``face_down_trump``,
+``closing_opponent_had_trick``).
 
 Baselines (all declare as soon as they have 66, pass below 66 after the last
 trick, exchange the trump 9 when they may):
@@ -42,30 +41,6 @@ from games.sixtysix import ai, solver
 from games.sixtysix.solver import Position, after, bits, follow_moves
 
 Policy = Callable[[dict[str, Any], str, list[str], random.Random], str]
-
-
-def public_view(state: g.State, name: str) -> dict[str, Any]:
-    """The engine view plus the deal's public memory (cards played in the
-    completed tricks, the trump card turned down by closing)."""
-    v = g.view(state, name)
-    names = state.players
-    played = []
-    for w in (0, 1):
-        won = state.won[w]
-        for i in range(0, len(won), 2):
-            played.append(
-                {
-                    "cards": [
-                        {"player": None, "card": won[i]},
-                        {"player": None, "card": won[i + 1]},
-                    ],
-                    "winner": names[w],
-                }
-            )
-    v["played"] = played
-    v["face_down_trump"] = state.talon[-1] if state.closed and state.talon else None
-    v["closing_opponent_had_trick"] = state.closing_opponent_had_trick if state.closed else None
-    return v
 
 
 def random_policy(view: dict[str, Any], me: str, legal: list[str], rng: random.Random) -> str:
@@ -119,9 +94,9 @@ BASELINES: dict[str, Policy] = {
 }
 
 
-def play(job: tuple[int, str, str, bool]) -> tuple[bool, list[float]]:
+def play(job: tuple[int, str, str]) -> tuple[bool, list[float]]:
     """One game: AI vs the baseline; (AI won, the AI's decision times)."""
-    seed, level, against, plain = job
+    seed, level, against = job
     names = ["ai", "bl"] if seed % 2 == 0 else ["bl", "ai"]
     state = g.new_game(names, {}, None, SeededSource(f"bench-{seed}"))
     rng_ai = random.Random(seed * 7 + 1)
@@ -131,7 +106,7 @@ def play(job: tuple[int, str, str, bool]) -> tuple[bool, list[float]]:
     while not g.is_finished(state):
         who = g.to_move(state)[0]
         legal = g.legal_moves(state, who)
-        view = g.view(state, who) if plain else public_view(state, who)
+        view = g.view(state, who)
         if who == "ai":
             t0 = time.perf_counter()
             move = ai.choose(view, who, legal, level, rng_ai)
@@ -160,15 +135,12 @@ def main() -> None:
     ap.add_argument("--against", default="random,greedy,rollout")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--plain-view", action="store_true")
     args = ap.parse_args()
     all_times: list[float] = []
     with multiprocessing.Pool(args.workers) as pool:
         for against in args.against.split(","):
             t0 = time.perf_counter()
-            jobs = [
-                (args.seed + i, args.level, against, args.plain_view) for i in range(args.games)
-            ]
+            jobs = [(args.seed + i, args.level, against) for i in range(args.games)]
             results = pool.map(play, jobs, chunksize=4)
             wins = sum(1 for w, _ in results if w)
             times = [t for _, ts in results for t in ts]

@@ -42,6 +42,13 @@ from games.sixtysix.solver import GOAL, POINTS, POWER, SUIT_OF, Position, bits
 LEVELS = ("easy", "normal", "strong")
 INDEX = {c: i for i, c in enumerate(CARDS)}
 SUITS = "SHDC"
+# Solver nodes the strong player may spend on one decision (then it stops
+# sampling, after at least ``min_samples``). Counting nodes rather than
+# seconds keeps the move a function of the view and the random source. The
+# solver visits about 250,000-500,000 nodes a second on the 2-core machine,
+# so this is ≈ 0.2-0.4 s; about 1 % of the strong player's decisions reach
+# it, nearly all with 4 or 2 talon cards left (docs/ai_sixtysix.md).
+BUDGET = 100_000
 
 
 @dataclass(frozen=True)
@@ -52,11 +59,13 @@ class Level:
     plies: int  # cards searched after the candidate while the talon is open
     close: bool  # considers closing
     close_margin: float  # closing must beat going on by this much (game points)
+    budget: int  # solver nodes per decision: no new sample once they are spent …
+    min_samples: int  # … unless fewer samples than this were solved
 
 
 LEVEL = {
-    "normal": Level(6, 4, 6, 1, True, 0.3),
-    "strong": Level(32, 10, 24, 3, True, 0.0),
+    "normal": Level(6, 4, 6, 1, True, 0.3, 40_000, 2),
+    "strong": Level(32, 10, 24, 3, True, 0.0, BUDGET, 4),
 }
 
 
@@ -197,8 +206,9 @@ def knowledge(view: dict[str, Any], me: str) -> Knowledge:
     )
 
 
-def sample(k: Knowledge, rng: random.Random) -> Position:
-    """One deal consistent with ``k``, the player as player 0, to move."""
+def sample(k: Knowledge, rng: random.Random, nodes: list[int] | None = None) -> Position:
+    """One deal consistent with ``k``, the player as player 0, to move;
+    ``nodes`` is the solver's node counter to share (a new one if omitted)."""
     pool = list(bits(k.pool))
     rng.shuffle(pool)
     need = max(0, k.opp_size - bin(k.opp_known).count("1"))
@@ -229,6 +239,7 @@ def sample(k: Knowledge, rng: random.Random) -> Position:
         0,
         k.led,
         k.strict,
+        [0] if nodes is None else nodes,
     )
 
 
@@ -315,12 +326,16 @@ def evaluate(
         n = lv.samples
     total = dict.fromkeys(cands, 0.0)
     wins = dict.fromkeys(cands, 0.0)
-    for _ in range(n):
-        pos = sample(k, rng)
+    nodes = [0]
+    done = 0
+    while done < n and (done < lv.min_samples or nodes[0] < lv.budget):
+        pos = sample(k, rng, nodes)
         for m in cands:
             v = _score(pos, m, lv.plies)
             total[m] += v
             wins[m] += 1.0 if v > 0 else (0.5 if v == 0 else 0.0)
+        done += 1
+    n = done
     means = {m: total[m] / n for m in cands}
     if "close" in means:
         means["close"] -= lv.close_margin
