@@ -15,17 +15,14 @@ from games.sixtysix.solver import Position, after, award, bits, follow_moves
 P = ["ann", "bob"]
 
 
-def public_view(state: g.State, name: str) -> dict[str, Any]:
-    """The engine view plus the deal's public memory (as bench/ai_sixtysix.py)."""
+MEMORY = ("played", "face_down_trump", "closing_opponent_had_trick")
+
+
+def plain_view(state: g.State, name: str) -> dict[str, Any]:
+    """The engine view without the deal's public memory (the AI's fallback)."""
     v = g.view(state, name)
-    played = []
-    for w in (0, 1):
-        won = state.won[w]
-        for i in range(0, len(won), 2):
-            played.append({"cards": [{"card": won[i]}, {"card": won[i + 1]}], "winner": P[w]})
-    v["played"] = played
-    v["face_down_trump"] = state.talon[-1] if state.closed and state.talon else None
-    v["closing_opponent_had_trick"] = state.closing_opponent_had_trick if state.closed else None
+    for key in MEMORY:
+        del v[key]
     return v
 
 
@@ -35,7 +32,7 @@ def play_game(seed: int, levels: dict[str, str], plain: bool, target: int = 3) -
     while not g.is_finished(state):
         who = g.to_move(state)[0]
         legal = g.legal_moves(state, who)
-        view = g.view(state, who) if plain else public_view(state, who)
+        view = plain_view(state, who) if plain else g.view(state, who)
         move = ai.choose(view, who, legal, levels[who], rng)
         assert move in legal, (move, legal)
         g.apply(state, who, move)
@@ -55,7 +52,7 @@ def test_strict_option_moves_are_legal() -> None:
     while not g.is_finished(state):
         who = g.to_move(state)[0]
         legal = g.legal_moves(state, who)
-        move = ai.choose(public_view(state, who), who, legal, "strong", rng)
+        move = ai.choose(g.view(state, who), who, legal, "strong", rng)
         assert move in legal
         g.apply(state, who, move)
 
@@ -86,10 +83,10 @@ def test_choice_depends_only_on_the_view() -> None:
             me = P.index(who)
             legal = g.legal_moves(state, who)
             twin = _hidden_swapped(state, me)
-            assert public_view(twin, who) == public_view(state, who)
+            assert g.view(twin, who) == g.view(state, who)
             level = "strong" if seed == 0 and checked < 12 else "normal"
-            a = ai.choose(public_view(state, who), who, legal, level, random.Random(seed))
-            b = ai.choose(public_view(twin, who), who, legal, level, random.Random(seed))
+            a = ai.choose(g.view(state, who), who, legal, level, random.Random(seed))
+            b = ai.choose(g.view(twin, who), who, legal, level, random.Random(seed))
             assert a == b
             checked += 1
             g.apply(state, who, ai.choose(g.view(state, who), who, legal, "easy", rng))
@@ -108,12 +105,72 @@ def test_hint_numbers_are_json() -> None:
 
     state = g.new_game(P, {}, "ann", SeededSource("hint"))
     who = g.to_move(state)[0]
-    h = ai.hint(public_view(state, who), who, g.legal_moves(state, who))
+    h = ai.hint(g.view(state, who), who, g.legal_moves(state, who))
     assert h["reason"] == "hint.sixtysix"
     assert h["move"] in g.legal_moves(state, who)
     assert 0.0 <= h["numbers"]["win_chance"] <= 1.0
     assert h["move"] in h["numbers"]["moves"]
     json.dumps(h)
+
+
+def test_knowledge_reads_the_public_memory_of_the_engine_view() -> None:
+    """From the plain engine view the player knows every played card, the
+    opponent's exact points, the face-down trump and the closing state."""
+    open_checked = closed_checked = 0
+    for seed in range(12):
+        state = g.new_game(P, {"target": 2}, None, SeededSource(f"mem{seed}"))
+        rng = random.Random(seed)
+        while not g.is_finished(state):
+            who = g.to_move(state)[0]
+            me = P.index(who)
+            view = g.view(state, who)
+            assert all(key in view for key in MEMORY)
+            k = ai.knowledge(view, who)
+            if state.phase == "lead" and not state.trick:
+                played = {c["card"] for t in view["played"] for c in t["cards"]}
+                assert len(played) == 2 * sum(state.tricks)
+                assert not any(k.pool >> CARDS.index(c) & 1 for c in played)
+                assert k.points == [state.points[me], state.points[1 - me]]
+                unseen = bin(k.pool).count("1") + bin(k.opp_known).count("1")
+                if not state.closed:
+                    assert unseen == len(state.hands[1 - me]) + max(0, len(state.talon) - 1)
+                    open_checked += 1
+                elif state.talon:
+                    down = view["face_down_trump"]
+                    assert down == state.talon[-1]
+                    assert not k.pool >> CARDS.index(down) & 1
+                    assert k.opp_had_trick == state.closing_opponent_had_trick
+                    assert unseen == len(state.hands[1 - me]) + len(state.talon) - 1
+                    closed_checked += 1
+            legal = g.legal_moves(state, who)
+            move = "close" if "close" in legal and seed % 2 else None
+            g.apply(state, who, move or ai.choose(view, who, legal, "easy", rng))
+    assert open_checked > 20 and closed_checked > 3
+
+
+def test_node_budget_stops_sampling_and_stays_deterministic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = g.new_game(P, {}, "ann", SeededSource("budget"))
+    who = g.to_move(state)[0]
+    view, legal = g.view(state, who), g.legal_moves(state, who)
+    calls = [0]
+    real = ai.sample
+
+    def counted(k: ai.Knowledge, rng: random.Random, nodes: list[int] | None = None) -> Position:
+        calls[0] += 1
+        return real(k, rng, nodes)
+
+    monkeypatch.setattr(ai, "sample", counted)
+    tight = ai.Level(32, 10, 24, 3, True, 0.0, 1, 3)
+    ai.evaluate(view, who, legal, tight, random.Random(1))
+    assert calls[0] == 3  # the budget is spent at once: only the minimum
+    calls[0] = 0
+    ai.evaluate(view, who, legal, ai.Level(32, 10, 24, 3, True, 0.0, 10**9, 3), random.Random(1))
+    assert calls[0] == 32
+    a = ai.evaluate(view, who, legal, ai.LEVEL["strong"], random.Random(2))
+    b = ai.evaluate(view, who, legal, ai.LEVEL["strong"], random.Random(2))
+    assert a == b
 
 
 # --------------------------------------------------------------------------
