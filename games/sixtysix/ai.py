@@ -18,14 +18,18 @@ Normal: the same with few samples and a shallow search. Easy: the greedy
 player (highest card / cheapest winning card) with a random card a quarter
 of the time; it never closes.
 
-What the player knows comes from the view. The cards played in earlier
-tricks of this deal are public, but the engine view lists only the last
-trick; when the view has a ``played`` key (the completed tricks of this deal,
-each ``{"cards": [{"player", "card"}, …], "winner"}``, or a plain list of
-cards) the player uses it; without it the player only knows the last trick
-and samples the others among the unseen cards. Likewise the optional
-``face_down_trump`` (the trump card turned down by a closing) and
-``closing_opponent_had_trick``.
+Time: every decision may spend ``BUDGET`` solver nodes; once they are
+spent no new sample is dealt (after at least ``Level.min_samples``). The
+budget counts nodes, not seconds, so the move stays a function of the view
+and the random source.
+
+What the player knows comes from the view. The engine view carries the
+deal's public memory: ``played`` (the completed tricks of this deal, each
+``{"cards": [{"player", "card"}, …], "winner"}``; a plain list of cards is
+also read), ``face_down_trump`` (the trump card turned down by a closing) and
+``closing_opponent_had_trick``. A view without ``played`` (e.g. an older
+record) still works: the player then knows only the last trick and samples
+the other played cards among the unseen ones.
 """
 
 from __future__ import annotations
