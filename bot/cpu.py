@@ -121,6 +121,7 @@ async def lobby_action(
         await service.reply(interaction, "lobby.full", max=eng.MAX_PLAYERS)
         return False
     row.seats.append(new_seat(row, level, row.ui.get("lang", "en")))
+    start_warm_up(row.game, row.options)
     return True
 
 
@@ -180,10 +181,44 @@ def solver_loaded(joker: str) -> bool:
     return ready is not None and ready.is_set()
 
 
-async def prepare(game: str, options: dict[str, Any]) -> None:
-    """What a game's AI needs before deciding (the Yahtzee solver)."""
+_WARM_LOCK = threading.Lock()
+_WARMING: dict[str, threading.Event] = {}
+
+
+def start_warm_up(game: str, options: dict[str, Any]) -> threading.Event | None:
+    """Start building what a game's AI needs for these options, once per
+    process and options, in a background thread (a computer joining a lobby
+    starts it, so its first move does not wait for the build)."""
     if game == "yahtzee":
-        await solver_ready(str(options.get("joker", "forced")))
+        return start_solver(str(options.get("joker", "forced")))
+    if game != "sixdice":
+        return None
+    key = f"{game}:{sorted(options.items())}"
+    with _WARM_LOCK:
+        ready = _WARMING.get(key)
+        if ready is None:
+            ready = _WARMING[key] = threading.Event()
+
+            def build(done: threading.Event = ready) -> None:
+                from games.sixdice import ai as sai
+
+                try:
+                    sai.warm_up(options)
+                except Exception:
+                    log.exception("the Six Dice tables could not be built")
+                finally:
+                    done.set()
+
+            threading.Thread(target=build, name="sixdice-tables", daemon=True).start()
+    return ready
+
+
+async def prepare(game: str, options: dict[str, Any]) -> None:
+    """What a game's AI needs before deciding (the Yahtzee solver, the Six
+    Dice tables), waited for off the event loop."""
+    ready = start_warm_up(game, options)
+    if ready is not None and not ready.is_set():
+        await asyncio.to_thread(ready.wait)
 
 
 def rng_for(row: TableRow, name: str) -> random.Random:

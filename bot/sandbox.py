@@ -69,9 +69,20 @@ async def open_sandbox(
     from bot.app import create_bot
     from bot.store import Store
 
-    bot = create_bot(Store(db))
+    world: dict[str, Any] = {}
+
+    def clock() -> float:
+        # The bot's clock is SimCord's simulated clock, which the ticker
+        # below moves on with real time, so turn clocks run as on Discord.
+        env = world.get("env")
+        return env.now().timestamp() if env is not None else 1_767_225_600.0
+
+    bot = create_bot(Store(db), clock=clock)
     stop = stop or asyncio.Event()
-    async with simcord.run(bot) as env:
+    # A computer player's first decision may build its tables for a few
+    # seconds; let SimCord wait for it rather than call the action failed.
+    async with simcord.run(bot, settle_timeout=60.0) as env:
+        world["env"] = env
         guild = env.create_guild(name="chabudai sandbox")
         channel = guild.create_text_channel("game-table")
         actors = [guild.add_member(env.create_user(name)) for name in members]
@@ -93,9 +104,34 @@ async def open_sandbox(
                 await ready(info)
             closed = asyncio.ensure_future(preview.wait_closed())
             stopped = asyncio.ensure_future(stop.wait())
+            ticking = asyncio.ensure_future(_tick(env, preview))
             await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
-            for task in (closed, stopped):
+            for task in (closed, stopped, ticking):
                 task.cancel()
+
+
+async def _tick(env: Any, preview: Any, step: float = 1.0) -> None:
+    """Move SimCord's simulated time on with real time while nobody is
+    acting, so turn clocks, warnings and timeouts happen in the sandbox."""
+    from simcord import SetupError
+
+    loop = asyncio.get_running_loop()
+    last = loop.time()
+    while True:
+        await asyncio.sleep(step)
+        now = loop.time()
+        if getattr(env, "_operation_task", None) is not None:
+            continue  # a page action is running: catch up on the next tick
+        if getattr(preview, "_active_action", None) is not None:
+            continue
+        try:
+            await env.advance_time(now - last)
+        except SetupError:
+            continue
+        except Exception:  # the sandbox must survive a failed tick
+            log.exception("sandbox clock tick failed")
+            continue
+        last = now
 
 
 def _close_dms(env: Any) -> None:

@@ -39,6 +39,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from games import core
 from games.sixdice import policy
 from games.sixdice.scoring import score_dice
 
@@ -117,6 +118,20 @@ def _context(view: Mapping[str, Any], me: str, level: str) -> tuple[policy.Table
         key, int(view["options"]["start"]), int(view["options"]["target"]), bonus
     )
     return pt.table, pt.context(int(view["scores"][me]), bool(view["started"][me]))
+
+
+def warm_up(options: Mapping[str, Any] | None = None) -> None:
+    """Build the strong player's tables for a game's options now (they are
+    cached per process; the first build takes a few seconds), so that a
+    computer's first move is as quick as the rest."""
+    from games.sixdice.engine import OPTIONS
+
+    opts = core.parse_options(OPTIONS, options)
+    key = policy.rules_key(opts)
+    start, target = int(opts["start"]), int(opts["target"])
+    policy.race_table(key, start, target)
+    policy.win_table(key)
+    policy.points_table(key, start, target, FINISH_BONUS)
 
 
 def evaluate(
