@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands, tasks
 
-from bot import private
+from bot import ping, private
 from bot.i18n import t
 from bot.store import TableRow
 from bot.ui import present
@@ -328,6 +328,7 @@ class Sweeper:
         eng: Any = core.engine(row.game)
         ui = ui_for(row.game)
         lang = row.ui.get("lang", "en")
+        before = ping.mover(row)  # who was to move (row.state is still the old state)
         row.state = eng.to_json(state)
         ui.after_move(events, row.ui)
         row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
@@ -350,6 +351,9 @@ class Sweeper:
             msg = await present.plain_message(row, lang)
         await self._edit(row, msg)
         await self._private(row, state, events)
+        await ping.turn_changed(
+            self.bot, service.store, row, before, live=not eng.is_finished(state)
+        )
         service.kick_cpu(row.id)  # a computer player may be next (bot.cpu)
 
     async def _private(self, row: TableRow, state: Any, events: list[core.Event]) -> None:

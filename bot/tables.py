@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot import clock, cpu, private, ratings
+from bot import clock, cpu, ping, private, ratings
 from bot.i18n import lang_of, rule_error, t
 from bot.store import PlayerResult, Result, Store, TableRow
 from bot.ui import present
@@ -288,6 +288,9 @@ class TableService:
         await interaction.response.edit_message(**msg.edit_kwargs())
         if row.phase == "playing":
             await private.start(self, interaction, row)
+            # the first player, when not the one who pressed Start, is pinged
+            starter = seated["name"] if seated else None
+            await ping.turn_changed(interaction.client, self.store, row, starter)
             self.kick_cpu(row.id)
 
     async def _cancel(
@@ -364,6 +367,7 @@ class TableService:
         eng = core.engine(row.game)
         ui = ui_for(row.game)
         lang = row.ui.get("lang", "en")
+        before = ping.mover(row)  # who was to move (row.state is still the old state)
         row.state = eng.to_json(state)
         ui.after_move(events, row.ui)
         row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
@@ -393,6 +397,10 @@ class TableService:
             msg = await present.plain_message(row, lang)
         await self._show(
             interaction, row, msg, then=private.update(self, interaction, row, state, events)
+        )
+        # answered and committed: now the turn ping (Discord notifies no edit)
+        await ping.turn_changed(
+            interaction.client, self.store, row, before, live=not eng.is_finished(state)
         )
         self.kick_cpu(row.id)
         return True
@@ -582,6 +590,7 @@ class TableService:
             if row.seed:
                 text += "\n" + t("result.seed", lang, seed=row.seed, hash=core.seed_hash(row.seed))
             await self._show(interaction, row, present.TableMessage(text))
+            await ping.clear(interaction.client, row)
 
 
 def cpu_record(row: TableRow, state: Any) -> dict[str, Any]:
