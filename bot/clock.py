@@ -322,33 +322,13 @@ class Sweeper:
 
     async def commit(self, row: TableRow, state: Any, events: list[core.Event]) -> None:
         """Like :meth:`TableService.commit`, without an interaction to answer."""
-        from bot.tables import LOG_KEEP
-
         service = self.service
         eng: Any = core.engine(row.game)
-        ui = ui_for(row.game)
-        lang = row.ui.get("lang", "en")
         before = ping.mover(row)  # who was to move (row.state is still the old state)
-        row.state = eng.to_json(state)
-        ui.after_move(events, row.ui)
-        row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
-        row.ui["log"] = row.ui["log"][-LOG_KEEP:]
-        if eng.is_finished(state):
-            standings = ui.standings(eng.outcome(state), list(state.history.players), row.ui)
-            result = await service._result(row, state, standings)
-            if await service.store.finish_table(row, result) is None:
-                return
-            build = present.result_message(row, lang, standings)
-        else:
-            await arm(service, row, state)
-            if not await service.store.save_table(row, now=service.clock()):
-                return
-            build = present.table_message(row, lang)
-        try:
-            msg = await build
-        except Exception:
-            log.exception("table %d: presenting failed; showing the plain table", row.id)
-            msg = await present.plain_message(row, lang)
+        build = await service.store_move(row, state, events)
+        if build is None:
+            return
+        msg = await service.draw(row, build)
         await self._edit(row, msg)
         await self._private(row, state, events)
         await ping.turn_changed(

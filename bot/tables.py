@@ -365,36 +365,15 @@ class TableService:
     ) -> bool:
         """Store the new state (or the result) and then show it."""
         eng = core.engine(row.game)
-        ui = ui_for(row.game)
-        lang = row.ui.get("lang", "en")
         before = ping.mover(row)  # who was to move (row.state is still the old state)
-        row.state = eng.to_json(state)
-        ui.after_move(events, row.ui)
-        row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
-        row.ui["log"] = row.ui["log"][-LOG_KEEP:]
-        if eng.is_finished(state):
-            standings = ui.standings(eng.outcome(state), list(state.history.players), row.ui)
-            result = await self._result(row, state, standings)
-            if await self.store.finish_table(row, result) is None:
-                await self.reply(interaction, "error.stale")
-                return False
-            self._locks.pop(row.id, None)  # the table is gone; a late press finds no row
-            log.info("table %d: %s finished", row.id, row.game)
-            build = present.result_message(row, lang, standings, ended_by=ended_by)
-        else:
-            seat = row.seat_of(interaction.user.id)
-            await clock.arm(self, row, state, actor=seat["name"] if seat else None)
-            if not await self.store.save_table(row, now=self.clock()):
-                await self.reply(interaction, "error.stale")
-                return False
-            build = present.table_message(row, lang)
-        try:
-            msg = await build
-        except Exception:
-            # The move is committed; a drawing bug must not strand the table:
-            # show the words-only table so the game can go on.
-            log.exception("table %d: presenting failed; showing the plain table", row.id)
-            msg = await present.plain_message(row, lang)
+        seat = row.seat_of(interaction.user.id)
+        build = await self.store_move(
+            row, state, events, actor=seat["name"] if seat else None, ended_by=ended_by
+        )
+        if build is None:
+            await self.reply(interaction, "error.stale")
+            return False
+        msg = await self.draw(row, build)
         await self._show(
             interaction, row, msg, then=private.update(self, interaction, row, state, events)
         )
@@ -404,6 +383,51 @@ class TableService:
         )
         self.kick_cpu(row.id)
         return True
+
+    async def store_move(
+        self,
+        row: TableRow,
+        state: Any,
+        events: list[core.Event],
+        *,
+        actor: str | None = None,
+        ended_by: int | None = None,
+    ) -> Coroutine[Any, Any, present.TableMessage] | None:
+        """Commit a move: the new state and its log (or the finished game's
+        result) and the next deadline, under the row version, before anyone
+        is answered. Returns the message to draw, or ``None`` when the row
+        was stale (nothing was written). Presses, turn clocks and computer
+        players all commit through here."""
+        eng = core.engine(row.game)
+        ui = ui_for(row.game)
+        lang = row.ui.get("lang", "en")
+        row.state = eng.to_json(state)
+        ui.after_move(events, row.ui)
+        row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
+        row.ui["log"] = row.ui["log"][-LOG_KEEP:]
+        if eng.is_finished(state):
+            standings = ui.standings(eng.outcome(state), list(state.history.players), row.ui)
+            result = await self._result(row, state, standings)
+            if await self.store.finish_table(row, result) is None:
+                return None
+            self._locks.pop(row.id, None)  # the table is gone; a late press finds no row
+            log.info("table %d: %s finished", row.id, row.game)
+            return present.result_message(row, lang, standings, ended_by=ended_by)
+        await clock.arm(self, row, state, actor=actor)
+        if not await self.store.save_table(row, now=self.clock()):
+            return None
+        return present.table_message(row, lang)
+
+    async def draw(
+        self, row: TableRow, build: Coroutine[Any, Any, present.TableMessage]
+    ) -> present.TableMessage:
+        """The committed table's message; a drawing bug must not strand the
+        table, so it falls back to the words-only table."""
+        try:
+            return await build
+        except Exception:
+            log.exception("table %d: presenting failed; showing the plain table", row.id)
+            return await present.plain_message(row, row.ui.get("lang", "en"))
 
     def kick_cpu(self, table_id: int) -> None:
         """Let the computer players of ``table_id`` move (bot.cpu), if any."""
