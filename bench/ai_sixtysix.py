@@ -1,13 +1,18 @@
 """Sixty-Six computer player: win rates against baselines and decision times.
 
     python bench/ai_sixtysix.py [--games N] [--level strong] [--against random,greedy,rollout]
-                                [--workers 2] [--seed S]
+                                [--workers 2] [--seed S] [--log FILE]
 
 Plays N games to 7 per opponent, the AI in seat 0 in even games and seat 1 in
 odd ones (the first dealer is drawn by the seeded source), and prints the
 AI's win rate with a 95 % Wilson interval, plus the median / p95 / max time
 of the AI's decisions (every ``choose`` call that had more than one legal
 move).
+
+With ``--log FILE`` every finished game is appended to FILE as one JSON line
+(opponent, seed, level, won, decision times); a later run with the same
+``--log`` skips the games already there and reports over all of them, so a
+long run can be stopped and resumed.
 
 Both players get the engine's ``view(state, name)`` only, which includes the
 deal's public memory (``played`` tricks, ``face_down_trump``,
@@ -27,6 +32,7 @@ trick, exchange the trump 9 when they may):
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -94,8 +100,8 @@ BASELINES: dict[str, Policy] = {
 }
 
 
-def play(job: tuple[int, str, str]) -> tuple[bool, list[float]]:
-    """One game: AI vs the baseline; (AI won, the AI's decision times)."""
+def play(job: tuple[int, str, str]) -> tuple[int, bool, list[float]]:
+    """One game: AI vs the baseline; (seed, AI won, the AI's decision times)."""
     seed, level, against = job
     names = ["ai", "bl"] if seed % 2 == 0 else ["bl", "ai"]
     state = g.new_game(names, {}, None, SeededSource(f"bench-{seed}"))
@@ -115,7 +121,7 @@ def play(job: tuple[int, str, str]) -> tuple[bool, list[float]]:
         else:
             move = base(view, who, legal, rng_bl)
         g.apply(state, who, move)
-    return state.winner == names.index("ai"), times
+    return seed, state.winner == names.index("ai"), times
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,15 +141,40 @@ def main() -> None:
     ap.add_argument("--against", default="random,greedy,rollout")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--log", help="append each game to this JSON-lines file; resume from it")
     args = ap.parse_args()
+    done: dict[tuple[str, str, int], tuple[bool, list[float]]] = {}
+    if args.log:
+        try:
+            with open(args.log, encoding="utf-8") as f:
+                for line in f:
+                    r = json.loads(line)
+                    done[(r["against"], r["level"], r["seed"])] = (r["won"], r["times"])
+        except FileNotFoundError:
+            pass
     all_times: list[float] = []
     with multiprocessing.Pool(args.workers) as pool:
         for against in args.against.split(","):
             t0 = time.perf_counter()
-            jobs = [(args.seed + i, args.level, against) for i in range(args.games)]
-            results = pool.map(play, jobs, chunksize=4)
-            wins = sum(1 for w, _ in results if w)
-            times = [t for _, ts in results for t in ts]
+            seeds = range(args.seed, args.seed + args.games)
+            results = {
+                s: done[(against, args.level, s)] for s in seeds if (against, args.level, s) in done
+            }
+            jobs = [(s, args.level, against) for s in seeds if s not in results]
+            for seed, won, ts in pool.imap_unordered(play, jobs, chunksize=2):
+                results[seed] = (won, ts)
+                if args.log:
+                    with open(args.log, "a", encoding="utf-8") as f:
+                        row = {
+                            "against": against,
+                            "level": args.level,
+                            "seed": seed,
+                            "won": won,
+                            "times": ts,
+                        }
+                        f.write(json.dumps(row) + "\n")
+            wins = sum(1 for w, _ in results.values() if w)
+            times = [t for _, ts in results.values() for t in ts]
             all_times += times
             lo, hi = wilson(wins, len(results))
             times.sort()
