@@ -23,6 +23,7 @@ Prints, with 95 % confidence intervals (Wilson):
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import statistics
@@ -30,11 +31,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from games import bluff, nine, sixdice, yahtzee
 from games.bluff import ai as bluff_ai
 from games.core import SeededSource
 from games.nine import ai as nine_ai
 from games.sixdice import ai as sixdice_ai
+from games.sixdice import policy
+from games.sixdice.scoring import scoring_selections
 from games.yahtzee import ai as yahtzee_ai
 
 Player = Callable[[dict[str, Any], str, list[str], random.Random], str]
@@ -101,12 +106,121 @@ def play_sixdice(
     return str(sixdice.outcome(state)["winner"])
 
 
-def bench_sixdice(games: int) -> None:
+class BaselineModel:
+    """The baseline's turns exactly, as an opponent model for
+    :func:`games.sixdice.policy.solve_race` — for the *exploiter* only, a
+    bench-only player that knows its opponent is the baseline. It shows how
+    much any player could get from this baseline; it is not a shipped level."""
+
+    def __init__(self, start: int, target: int) -> None:
+        self.start, self.target = start, target
+        self.reach = policy.win_table(policy.rules_key({})).v[6, 0, :]
+        self.classes: dict[int, tuple[float, dict[tuple[int, int], float]]] = {}
+        for n in range(1, 7):
+            fail, d = 0.0, {}
+            for roll in itertools.combinations_with_replacement(range(1, 7), n):
+                counts = [roll.count(f) for f in range(1, 7)]
+                prob = math.factorial(n) / math.prod(math.factorial(c) for c in counts) / 6**n
+                sels = scoring_selections(roll, {})
+                if not sels:
+                    fail += prob
+                    continue
+                sel, pts = max(sels, key=lambda sp: (len(sp[0]), sp[1]))
+                k = (n - len(sel), pts // policy.STEP)
+                d[k] = d.get(k, 0.0) + prob
+            self.classes[n] = (fail, d)
+        self.dists: dict[int, tuple[np.ndarray, float, float]] = {}
+        self.matrices: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
+
+    def dist(self, score: int, started: bool) -> tuple[np.ndarray, float, float]:
+        """(P(stop with total bucket t), P(ドボン), P(ブタ)) of one baseline turn."""
+        thr = max(300, 0 if started else self.start - score)
+        if thr not in self.dists:
+            span = 1400
+            mass = np.zeros((7, span + 200))
+            mass[6, 0] = 1.0
+            final = np.zeros(span + 200)
+            dobon = buta = 0.0
+            for b in range(span):
+                for n in (6, 5, 4, 3, 2, 1):
+                    m = mass[n, b]
+                    if m == 0.0:
+                        continue
+                    fail, d = self.classes[n]
+                    if n == 6:
+                        buta += m * fail
+                    else:
+                        dobon += m * fail
+                    for (left, pts), p in d.items():
+                        if left == 0:
+                            mass[6, b + pts] += m * p
+                        elif (b + pts) * policy.STEP >= thr:
+                            final[b + pts] += m * p
+                        else:
+                            mass[left, b + pts] += m * p
+            self.dists[thr] = (final, dobon, buta)
+        return self.dists[thr]
+
+    def _matrices(self, scores: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        nst = len(scores)
+        if nst not in self.matrices:
+            ns = int((scores >= 0).sum()) - 1  # the started states 0…target − 50
+            trans = np.zeros((nst, nst))
+            term = [np.zeros((nst, nst)), np.zeros((nst, nst))]
+            for j in range(nst):
+                started = j < ns
+                s = int(scores[j])
+                final, dobon, buta = self.dist(s, started)
+                trans[j, j] += dobon
+                trans[j, ns if started else min(j + 1, nst - 1)] += buta
+                for b in np.nonzero(final)[0]:
+                    end = s + int(b) * policy.STEP
+                    if end < self.target:
+                        trans[j, end // policy.STEP] += final[b]
+                        continue
+                    # the baseline, first to move, reached the target: the mover
+                    # (second seat) has one last turn that must beat it
+                    need = end - scores + policy.STEP
+                    need = np.where(
+                        np.arange(nst) < ns, need, np.maximum(need, self.start - scores)
+                    )
+                    idx = np.clip(need // policy.STEP, 0, policy.NB - 1)
+                    term[1][:, j] += final[b] * self.reach[idx]
+            self.matrices[nst] = (trans, term)
+        return self.matrices[nst]
+
+    def turn(self, scores: np.ndarray, me: np.ndarray, f: int) -> np.ndarray:
+        trans, term = self._matrices(scores)
+        return np.asarray(me @ trans.T + term[f])
+
+    def finish(self, mine: int, scores: np.ndarray) -> np.ndarray:
+        ns = int((scores >= 0).sum()) - 1
+        out = np.empty(len(scores))
+        for j, s in enumerate(scores):
+            final, _, _ = self.dist(int(s), j < ns)
+            ends = int(s) + np.arange(len(final)) * policy.STEP
+            out[j] = 1.0 - float(final[ends > mine].sum())
+        return out
+
+
+def exploiter(start: int = 1000, target: int = 10000) -> Player:
+    """The strong player with the race table solved against the baseline model."""
+    race = policy.solve_race(policy.rules_key({}), start, target, BaselineModel(start, target))
+    fn = timed("sixdice exploiter", sixdice_ai.choose)
+
+    def play(view: dict[str, Any], me: str, legal: list[str], rng: random.Random) -> str:
+        return fn(view, me, legal, "strong", rng, race)
+
+    return play
+
+
+def bench_sixdice(games: int, levels: list[str]) -> None:
     rng = random.Random(1)
-    for level in ("strong", "normal", "easy"):
+    for level in levels:
         wins = 0
+        player = exploiter() if level == "exploiter" else ai_player(sixdice_ai, level, "sixdice")
         for g in range(games):
-            players = {"ai": ai_player(sixdice_ai, level, "sixdice"), "base": sixdice_baseline}
+            players = {"ai": player, "base": sixdice_baseline}
             seats = ["ai", "base"] if g % 2 == 0 else ["base", "ai"]
             wins += play_sixdice(players, seats, f"sd-{level}-{g}", rng) == "ai"
         print(
@@ -259,10 +373,11 @@ def main() -> None:
     ap.add_argument("--nine-games", type=int, default=4000)
     ap.add_argument("--yahtzee-games", type=int, default=300)
     ap.add_argument("--only", default="sixdice,bluff,nine,yahtzee")
+    ap.add_argument("--sixdice-levels", default="strong,normal,easy")
     args = ap.parse_args()
     only = args.only.split(",")
     if "sixdice" in only:
-        bench_sixdice(args.sixdice_games)
+        bench_sixdice(args.sixdice_games, args.sixdice_levels.split(","))
     if "bluff" in only:
         bench_bluff(args.bluff_matches)
     if "nine" in only:

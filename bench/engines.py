@@ -55,11 +55,14 @@ def main() -> None:
         except ModuleNotFoundError:
             print(f"{name:10} (not implemented)")
             continue
-        rates, counts = zip(*(one_run(name, args.seconds, s) for s in range(args.runs)),
-                            strict=True)
+        rates, counts = zip(
+            *(one_run(name, args.seconds, s) for s in range(args.runs)), strict=True
+        )
         ok = "ok" if statistics.median(rates) >= 20_000 else "BELOW BUDGET"
-        print(f"{name:10} {statistics.median(rates):15,.0f} {min(rates):10,.0f} "
-              f"{max(rates):10,.0f} {statistics.median(counts):10.0f}  {ok}")
+        print(
+            f"{name:10} {statistics.median(rates):15,.0f} {min(rates):10,.0f} "
+            f"{max(rates):10,.0f} {statistics.median(counts):10.0f}  {ok}"
+        )
 
 
 if __name__ == "__main__":

@@ -515,8 +515,11 @@ def check_seats(players: Sequence[str], lo: int, hi: int, title: str) -> None:
     """
     if not lo <= len(players) <= hi:
         raise RuleError(
-            "game.players", f"{title} needs {lo}–{hi} players, not {len(players)}",
-            count=len(players), min=lo, max=hi,
+            "game.players",
+            f"{title} needs {lo}–{hi} players, not {len(players)}",
+            count=len(players),
+            min=lo,
+            max=hi,
         )
     if len(set(players)) != len(players) or not all(
         isinstance(p, str) and p and not any(c.isspace() for c in p) for p in players
@@ -593,7 +596,9 @@ class Record:
         if (
             not isinstance(players, list)
             or not players
-            or not all(isinstance(p, str) and p and not any(c.isspace() for c in p) for p in players)
+            or not all(
+                isinstance(p, str) and p and not any(c.isspace() for c in p) for p in players
+            )
         ):
             raise RecordError("'players' must be a non-empty list of names without spaces")
         if len(set(players)) != len(players):

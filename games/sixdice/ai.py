@@ -91,23 +91,30 @@ def _mode(view: Mapping[str, Any], me: str, level: str) -> tuple[str, int]:
     return "points", 0
 
 
-def _race(view: Mapping[str, Any], me: str, level: str) -> tuple[policy.Race, int, int, int] | None:
+def _race(
+    view: Mapping[str, Any], me: str, level: str, table: policy.Race | None = None
+) -> tuple[policy.Race, int, int, int] | None:
     """The two-player race context (table, my state, the opponent's, my seat),
-    or ``None`` (not strong, not two players, or the last round)."""
+    or ``None`` (not strong, not two players, or the last round). ``table``
+    replaces the default race table (one solved against a known opponent)."""
     order = list(view["order"])
     if level != "strong" or view["ending"] or len(order) != 2 or view["forfeited"]:
         return None
     opts = view["options"]
-    race = policy.race_table(policy.rules_key(opts), int(opts["start"]), int(opts["target"]))
+    race = table or policy.race_table(
+        policy.rules_key(opts), int(opts["start"]), int(opts["target"])
+    )
     other = order[1 - order.index(me)]
     i = race.state(int(view["scores"][me]), bool(view["started"][me]))
     j = race.state(int(view["scores"][other]), bool(view["started"][other]))
     return race, i, j, order.index(me)
 
 
-def _context(view: Mapping[str, Any], me: str, level: str) -> tuple[policy.Table, int]:
+def _context(
+    view: Mapping[str, Any], me: str, level: str, table: policy.Race | None = None
+) -> tuple[policy.Table, int]:
     key = policy.rules_key(view["options"])
-    race = _race(view, me, level)
+    race = _race(view, me, level, table)
     if race is not None:
         return policy.race_turn(*race), 0
     mode, need = _mode(view, me, level)
@@ -135,11 +142,15 @@ def warm_up(options: Mapping[str, Any] | None = None) -> None:
 
 
 def evaluate(
-    view: Mapping[str, Any], me: str, legal: list[str], level: str = "strong"
+    view: Mapping[str, Any],
+    me: str,
+    legal: list[str],
+    level: str = "strong",
+    race: policy.Race | None = None,
 ) -> dict[str, float]:
     """Every legal move → its value under the strong policy (expected points
     gained this turn, or the chance to reach the needed total in the end game)."""
-    table, c = _context(view, me, level)
+    table, c = _context(view, me, level, race)
     total = int(view["turn_total"])
     out: dict[str, float] = {}
     if legal and legal[0].startswith("take"):
@@ -159,15 +170,23 @@ def evaluate(
     return out
 
 
-def choose(view: dict[str, Any], me: str, legal: list[str], level: str, rng: random.Random) -> str:
-    """A move from ``legal`` for ``me`` at ``level``, from the view only."""
+def choose(
+    view: dict[str, Any],
+    me: str,
+    legal: list[str],
+    level: str,
+    rng: random.Random,
+    race: policy.Race | None = None,
+) -> str:
+    """A move from ``legal`` for ``me`` at ``level``, from the view only
+    (``race``: a race table solved against a known opponent, for the bench)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
     if len(legal) == 1:
         return legal[0]
     if level == "easy" or (level == "normal" and rng.random() < 0.2):
         return _easy(view, legal, rng)
-    values = evaluate(view, me, legal, level)
+    values = evaluate(view, me, legal, level, race)
     return max(legal, key=lambda m: (values[m], m == "stop"))
 
 

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -113,6 +113,34 @@ def roll_classes(key: tuple[str, bool, int]) -> RollClasses:
     return RollClasses(tuple(fail), tuple(classes))
 
 
+def _class_arrays(
+    rc: RollClasses, n: int
+) -> tuple[F64, NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The outcome classes of n dice as flat arrays: the class chances, and per
+    take option its dice left, its points bucket, and its class (``starts``:
+    the first option of each class)."""
+    probs: list[float] = []
+    lefts: list[int] = []
+    shifts: list[int] = []
+    starts: list[int] = []
+    segs: list[int] = []
+    for ci, (p, prof) in enumerate(rc.classes[n]):
+        starts.append(len(lefts))
+        probs.append(p)
+        for left, shift in prof:
+            lefts.append(left)
+            shifts.append(shift)
+            segs.append(ci)
+    ints = np.int64
+    return (
+        np.array(probs, dtype=np.float64),
+        np.array(lefts, dtype=ints),
+        np.array(shifts, dtype=ints),
+        np.array(starts, dtype=ints),
+        np.array(segs, dtype=ints),
+    )
+
+
 @dataclass(frozen=True)
 class Table:
     """Solved values for a set of contexts.
@@ -142,29 +170,9 @@ def _solve(key: tuple[str, bool, int], stop: F64, buta: F64, dobon: F64) -> Tabl
     w = np.zeros((7, total, nc))
     w[:, NB:, :] = stop[NB:, :]
     v[:, NB:, :] = stop[NB:, :]
-    plans = []
-    for n in range(1, 7):
-        probs: list[float] = []
-        lefts: list[int] = []
-        shifts: list[int] = []
-        starts: list[int] = []
-        for p, prof in rc.classes[n]:
-            starts.append(len(lefts))
-            probs.append(p)
-            for left, sh in prof:
-                lefts.append(left)
-                shifts.append(sh)
-        plans.append(
-            (
-                n,
-                np.array(probs, dtype=np.float64),
-                np.array(lefts, dtype=np.int64),
-                np.array(shifts, dtype=np.int64),
-                np.array(starts, dtype=np.int64),
-                buta if n == 6 else dobon,
-                rc.fail[n],
-            )
-        )
+    plans = [
+        (n, *_class_arrays(rc, n)[:4], buta if n == 6 else dobon, rc.fail[n]) for n in range(1, 7)
+    ]
     for b in range(NB - 1, -1, -1):
         for nd, pr, le, shf, st, fail_value, p_fail in plans:
             cand = w[le, b + shf, :]  # (options, contexts)
@@ -284,28 +292,115 @@ class Race:
         return float(p[min(max(bucket(need), 0), NB - 1)])
 
 
+GOALS = tuple(b for b in range(1, RACE_XMAX // STEP + 1) if b <= 40 or b % 4 == 0)
+TURN_SPAN = 10000 // STEP  # turn totals above 10,000 are counted as 10,000 between turns
+
+
+@dataclass(frozen=True)
+class GoalTurns:
+    """What a turn played with the exact "reach at least x" policy brings.
+
+    For each goal bucket x of :data:`GOALS`: ``final[k, t]`` the chance to stop
+    with turn total bucket t (t ≥ x; the last take usually overshoots the goal:
+    "reach 300" stops at 656 on average), ``dobon[k]`` and ``buta[k]`` (ブタ on
+    the first roll or after 振りきり)."""
+
+    final: F64
+    dobon: F64
+    buta: F64
+
+
+@cache
+def goal_turns(key: tuple[str, bool, int]) -> GoalTurns:
+    """Forward pass of the :func:`win_table` policy for every goal at once."""
+    wt = win_table(key)
+    rc = roll_classes(key)
+    xs = np.array(GOALS)
+    nx = len(xs)
+    rows = NB + PAD
+    w = np.empty((7, rows, nx))
+    w[0] = wt.v[6][:, xs]
+    for left in range(1, 7):
+        w[left] = np.maximum(wt.stop[:, xs], wt.v[left][:, xs])
+    plans = []
+    for n in range(1, 7):
+        probs, lefts, shifts, starts, segs = _class_arrays(rc, n)
+        plans.append((n, probs[segs], lefts, shifts, starts, segs))
+    mass = np.zeros((7, rows + PAD, nx))
+    mass[6, 0] = 1.0
+    final = np.zeros((rows + PAD, nx))
+    dobon = np.zeros(nx)
+    buta = np.zeros(nx)
+    for b in range(rows):
+        for n, pr, le, sh, st, seg in reversed(plans):
+            m = mass[n, b]
+            if not m.any():
+                continue
+            if n == 6:
+                buta += m * rc.fail[6]
+            else:
+                dobon += m * rc.fail[n]
+            dest = b + sh
+            cand = w[le, np.minimum(dest, rows - 1)]  # (options, goals)
+            best = np.maximum.reduceat(cand, st, axis=0)
+            hit = cand >= best[seg] - 1e-12
+            count = np.cumsum(hit, axis=0)
+            before = np.concatenate([np.zeros((1, nx)), count[st[1:] - 1]])
+            chosen = hit & (count - before[seg] == 1)  # the first best option of each class
+            flow = chosen * (pr[:, None] * m[None, :])
+            for k in np.nonzero(flow.any(axis=1))[0]:
+                d = int(dest[k])
+                if le[k] == 0 and d < rows:
+                    mass[6, d] += flow[k]  # 振りきり: six dice again
+                    continue
+                stops = (d >= xs) | (d >= rows)
+                final[d] += flow[k] * stops
+                if le[k] > 0:
+                    mass[le[k], d] += flow[k] * ~stops
+    span = np.zeros((nx, TURN_SPAN + 1))
+    span[:, :TURN_SPAN] = final[:TURN_SPAN].T
+    span[:, TURN_SPAN] = final[TURN_SPAN:].sum(axis=0)
+    return GoalTurns(span, dobon, buta)
+
+
+RACE_STATS: dict[str, int] = {}
+
+
+class Opponent(Protocol):
+    """A fixed model of the opponent's turns for :func:`solve_race` (the
+    default, ``None``, is an opponent that plays for its own win)."""
+
+    def turn(self, race_scores: NDArray[np.int64], me: F64, f: int) -> F64:
+        """The mover's chance with the opponent to move (``op[f]``) given
+        ``me[f]`` (the mover's chance when it is to move again)."""
+        ...
+
+    def finish(self, mine: int, scores: NDArray[np.int64]) -> F64:
+        """Seat 0's chance after stopping at ``mine`` ≥ target: the opponent
+        (in each score state) has one last turn."""
+        ...
+
+
 @cache
 def race_table(key: tuple[str, bool, int], start: int, target: int) -> Race:
+    """The two-player race against an opponent that plays for its own win."""
+    return solve_race(key, start, target)
+
+
+def solve_race(
+    key: tuple[str, bool, int], start: int, target: int, opponent: Opponent | None = None
+) -> Race:
+    """Value iteration of the race (see :class:`Race`), optionally against a
+    fixed opponent model instead of a win-maximizing opponent."""
     ns = max(1, -(-target // STEP))
     nst = ns + RESET_LEVELS
     scores = np.array([i * STEP for i in range(ns)] + [-1000 * k for k in range(RESET_LEVELS)])
     started = np.arange(nst) < ns
     reach = win_table(key).v[6, 0, :]  # chance to reach ≥ x from a fresh turn
-    pb = roll_classes(key).fail[6]
     reset = np.array([ns if i < ns else min(i + 1, nst - 1) for i in range(nst)])
-    xs = np.array([b for b in range(1, RACE_XMAX // STEP + 1) if b <= 40 or b % 4 == 0])
-    # for each state i and goal x: the state after success (−1 = target reached)
-    # and the final score; goals below the start rule are not allowed
-    dest = np.full((nst, len(xs)), -2, dtype=np.int64)
-    final = np.zeros((nst, len(xs)), dtype=np.int64)
-    for i in range(nst):
-        for k, x in enumerate(xs):
-            s = int(scores[i]) + int(x) * STEP
-            if not started[i] and s < start:
-                continue
-            final[i, k] = s
-            dest[i, k] = -1 if s >= target else s // STEP
-    px = reach[np.minimum(xs, NB - 1)]
+    gt = goal_turns(key)
+    xs = np.array(GOALS)
+    turns = np.arange(TURN_SPAN + 1) * STEP
 
     def last(need: F64) -> F64:
         return np.asarray(reach[np.clip(need // STEP, 0, NB - 1)], dtype=np.float64)
@@ -316,34 +411,43 @@ def race_table(key: tuple[str, bool, int], start: int, target: int) -> Race:
         one last turn that must beat the score (ties: the first seat)."""
         if f == 1:
             return np.ones(len(other))
+        if opponent is not None:
+            return opponent.finish(mine, scores)
         need = np.maximum(mine - other + STEP, np.where(other_started, 0, start - other))
         return np.asarray(1.0 - last(need), dtype=np.float64)
 
     # the mover's chance after stopping at a final score ≥ target, by final bucket
-    finals = np.arange(target, target + RACE_XMAX + 1 + 2000, STEP)
+    finals = np.arange(target, target + ns * STEP + TURN_SPAN * STEP + 1, STEP)
     fin = [np.stack([finish(f, int(m), scores, started) for m in finals]) for f in (0, 1)]
-    fin_row = np.clip((final - target) // STEP, 0, len(finals) - 1)
-    # the stop reward of each (i, x) is a row gather of op[f] (or of fin[f])
-    ext = np.where(dest >= 0, dest, nst + fin_row)  # rows of [op[f]; fin[f]]
-    fail = 1.0 - px - pb
-    allowed = dest != -2
+    # rows of [op[f]; fin[f]] reached by stopping with turn total t from state i
+    end = scores[:, None] + turns[None, :]
+    row = np.where(end >= target, nst + np.clip((end - target) // STEP, 0, len(finals) - 1), 0)
+    row = np.where((end < target) & (end >= 0), end // STEP, row)
+    # goals below the start rule are not allowed
+    allowed = started[:, None] | (scores[:, None] + xs[None, :] * STEP >= start)  # (state, goal)
+    mask = ~allowed.T[:, :, None]
+    row_t = np.ascontiguousarray(row.T)  # (turn total, state)
+    final32 = gt.final.astype(np.float32)
     me = [np.full((nst, nst), 0.5), np.full((nst, nst), 0.5)]
     op = [np.full((nst, nst), 0.5), np.full((nst, nst), 0.5)]
-    for _ in range(1000):
+    for it in range(1000):
         delta = 0.0
         for f in (0, 1):
             stack = np.concatenate([op[f], fin[f]])
-            base = pb * op[f][reset, :]
-            new = np.full((nst, nst), -1.0)
-            for k in range(len(xs)):
-                val = px[k] * stack[ext[:, k]] + base + fail[k] * op[f]
-                val[~allowed[:, k], :] = -1.0
-                np.maximum(new, val, out=new)
+            gathered = stack.astype(np.float32)[row_t].reshape(TURN_SPAN + 1, nst * nst)
+            val = (final32 @ gathered).reshape(len(xs), nst, nst).astype(np.float64)
+            val += gt.buta[:, None, None] * op[f][reset, :][None]
+            val += gt.dobon[:, None, None] * op[f][None]
+            val[np.broadcast_to(mask, val.shape)] = -1.0
+            new = val.max(axis=0)
             delta = max(delta, float(np.abs(new - me[f]).max()))
             me[f] = new
-            # the opponent to move: its chance is me[1 − f] with roles swapped
-        for f in (0, 1):
-            op[f] = 1.0 - me[1 - f].T
+            if opponent is None:
+                # the opponent to move: its chance is me[f] with roles swapped
+                op[1 - f] = 1.0 - new.T
+            else:
+                op[f] = opponent.turn(scores, new, f)
+        RACE_STATS["iterations"] = it + 1
         if delta < 1e-4:
             break
     return Race(key, start, target, ns, (me[0], me[1]), (op[0], op[1]), (fin[0], fin[1]))

@@ -123,6 +123,27 @@ def test_sixdice_strong_plays_for_the_win_in_the_last_round() -> None:
     assert h["numbers"]["goal"] == "win" and h["numbers"]["stop_value"] < 0
 
 
+def test_sixdice_goal_turns_match_the_win_table() -> None:
+    """The forward pass of the "reach at least x" policy (what the race table
+    uses between turns) agrees with the backward solve: it succeeds exactly as
+    often as the win table says, stops only at totals ≥ x, and every turn ends
+    in a stop, a ドボン or a ブタ."""
+    key = policy.rules_key({})
+    gt = policy.goal_turns(key)
+    reach = policy.win_table(key).v[6, 0, :]
+    totals = np.arange(gt.final.shape[1])
+    for k, x in enumerate(policy.GOALS):
+        assert gt.final[k].sum() == pytest.approx(reach[x], abs=1e-9)
+        assert gt.final[k, :x].sum() == 0.0
+        assert gt.final[k].sum() + gt.dobon[k] + gt.buta[k] == pytest.approx(1.0, abs=1e-9)
+        # ブタ at least on the first roll, more when 振りきり comes up
+        assert gt.buta[k] >= policy.fail_chance(6, key) - 1e-12
+    # the last take overshoots: "reach 300" ends well above 300 on average
+    k300 = policy.GOALS.index(6)
+    mean = (gt.final[k300] * totals).sum() / gt.final[k300].sum() * policy.STEP
+    assert 500 < mean < 800
+
+
 def test_sixdice_race_table_is_a_consistent_win_chance() -> None:
     key = policy.rules_key({})
     race = policy.race_table(key, 300, 2000)
