@@ -1,13 +1,17 @@
 """Strength and speed of the dice games' computer players (docs/ai_dice.md).
 
-    python bench/ai_dice.py [--games N] [--only sixdice,bluff,nine,yahtzee]
+    python bench/ai_dice.py [--only sixdice,bluff,nine,yahtzee] [--sixdice-games N]
+                            [--sixdice-levels strong,normal,easy,exploiter]
 
 Prints, with 95 % confidence intervals (Wilson):
 
 - Six Dice: the strong player's win rate over ``--sixdice-games`` (2,000)
   two-player games to 10,000 against the baseline "set aside everything that
   scores, stop at 300 once started" (before starting it keeps rolling until
-  the start threshold is reached), seats alternated; also normal and easy;
+  the start threshold is reached), seats alternated; also normal and easy
+  (``--sixdice-levels``; ``exploiter`` adds the bench-only best response to
+  the baseline: the strong player with the race table solved against the
+  baseline's own turns, which shows what knowing the opponent is worth);
 - Bluff: the share of games lost by one strong player in 3-player matches
   against two naive baselines (always roll; announce the roll if it beats
   the last announcement, else the weakest legal value; reveal when a fresh
