@@ -64,14 +64,14 @@ def _yahtzee(n: dict[str, Any], lang: str) -> list[str]:
 
 
 def _sixdice(n: dict[str, Any], lang: str) -> list[str]:
-    win = n.get("goal") == "win"
+    goal = n.get("goal")
     lines = [t("hint.sixdice.dobon", lang, dice=n.get("dice"), chance=pct(n.get("dobon_chance")))]
-    show = pct if win else num
+    show = num if goal == "points" else pct
+    points = n.get("points") or {}
     if "stop_value" in n:
-        key = "hint.sixdice.roll_stop_win" if win else "hint.sixdice.roll_stop"
         lines.append(
             t(
-                key,
+                f"hint.sixdice.roll_stop_{goal}" if goal != "points" else "hint.sixdice.roll_stop",
                 lang,
                 roll=show(n.get("roll_value")),
                 stop=show(n.get("stop_value")),
@@ -79,13 +79,34 @@ def _sixdice(n: dict[str, Any], lang: str) -> list[str]:
                 total=n.get("turn_total", 0),
             )
         )
-    else:
-        values = n.get("values") or {}
-        if values:
-            key = "hint.sixdice.header_win" if win else "hint.sixdice.header"
-            lines.append(t(key, lang, need=n.get("need", ""), total=n.get("turn_total", 0)))
-            ranked = sorted(values.items(), key=lambda mv: -mv[1])
-            for move, value in ranked[:MAX_LINES]:
+        if points:
+            lines.append(
+                t(
+                    "hint.sixdice.roll_stop",
+                    lang,
+                    roll=num(points.get("roll")),
+                    stop=num(points.get("stop")),
+                    total=n.get("turn_total", 0),
+                )
+            )
+        return lines
+    values = n.get("values") or {}
+    if values:
+        key = "hint.sixdice.header" if goal == "points" else f"hint.sixdice.header_{goal}"
+        lines.append(t(key, lang, need=n.get("need", ""), total=n.get("turn_total", 0)))
+        ranked = sorted(values.items(), key=lambda mv: -mv[1])
+        for move, value in ranked[:MAX_LINES]:
+            if move in points:
+                lines.append(
+                    t(
+                        "hint.sixdice.choice_race",
+                        lang,
+                        move=move,
+                        value=show(value),
+                        points=num(points[move]),
+                    )
+                )
+            else:
                 lines.append(t("hint.choice", lang, move=move, value=show(value)))
     return lines
 

@@ -212,4 +212,9 @@ def hint(view: dict[str, Any], me: str, legal: list[str]) -> dict[str, Any]:
     if "stop" in values:
         numbers["stop_value"] = round(values["stop"], 1 if mode == "points" else 4)
         numbers["roll_value"] = round(values["roll"], 1 if mode == "points" else 4)
+    if mode == "race" and legal:
+        # the values are chances to win the game; the expected points of each
+        # choice (the points policy) are shown next to them
+        points = evaluate(view, me, legal, "normal")
+        numbers["points"] = {m: round(v, 1) for m, v in points.items()}
     return {"move": move, "reason": "hint.sixdice", "numbers": numbers}

@@ -64,6 +64,8 @@ async def test_hint_on_your_turn_with_numbers(seeded, game):  # noqa: F811
         assert re.search(r"\d+\.\d", text), text  # numbers
         if percent:
             assert "%" in text, text
+        if game == "sixdice":  # one computer opponent: chances to win and expected points
+            assert "to win" in text and "points expected" in text, text
         if game == "yahtzee":  # the keep (or box) and the expected final score of each
             assert len(re.findall(r"`(keep|score)[^`]*` → \d+\.\d\d", text)) >= 2, text
         # not a player / not to move

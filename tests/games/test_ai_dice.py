@@ -167,7 +167,13 @@ def test_sixdice_race_table_is_a_consistent_win_chance() -> None:
     values = sixdice_ai.evaluate(view, "b", ["roll", "stop"], "strong")
     assert values["stop"] == pytest.approx(1.0) and values["roll"] < 1.0
     assert sixdice_ai.choose(view, "b", ["roll", "stop"], "strong", random.Random(0)) == "stop"
-    assert sixdice_ai.hint(view, "b", ["roll", "stop"])["numbers"]["goal"] == "race"
+    numbers = sixdice_ai.hint(view, "b", ["roll", "stop"])["numbers"]
+    assert numbers["goal"] == "race" and numbers["stop_value"] == pytest.approx(1.0)
+    # next to the chances to win: the expected points of each choice this turn
+    assert numbers["points"]["stop"] == 200.0
+    # for points alone rolling the last die is better (a 1 or a 5 is 振りきり and
+    # six fresh dice): the coach shows both, and plays for the game
+    assert numbers["points"]["roll"] > 200.0
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "strong"])
