@@ -82,15 +82,19 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     sheets: dict[str, list[dict[str, Any]]] = view["sheets"]
     ncol = len(sheets[players[0]]) if players else 1
     room = b.WIDTH - LABEL_W - 30
+    # Triple with more than three players: the sheet is split into bands of
+    # three players, one under the other, so that the picture stays 640 wide
+    per_band = 3 if ncol > 1 else max(1, len(players))
+    bands = [players[i : i + per_band] for i in range(0, len(players), per_band)] or [[]]
     if ncol == 1:
         col_w = max(58, min(120, room // max(1, len(players))))
     else:
-        col_w = max(46, min(64, room // max(1, 3 * len(players))))
+        col_w = max(46, min(64, room // (ncol * len(bands[0]))))
     pw = col_w * ncol
-    width = max(b.WIDTH, LABEL_W + 20 + pw * len(players) + 10)
+    width = max(b.WIDTH, LABEL_W + 20 + pw * len(bands[0]) + 10)
     rows = 1 + 6 + 2 + 7 + 2 + (2 if ncol > 1 else 0)
-    sheet_top = HEADER
-    height = sheet_top + ROW * rows + 16
+    band_h = ROW * rows + 16
+    height = HEADER + band_h * len(bands)
     img = b.canvas(height, width)
     d = ImageDraw.Draw(img)
     turn = view.get("turn")
@@ -135,139 +139,148 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             b.INK_DIM,
             anchor="rm",
         )
-    # the paper sheet
-    x0, x1 = 10, width - 10
-    d.rounded_rectangle((x0, sheet_top - 4, x1, height - 8), 8, fill=b.PAPER)
-    potential: dict[tuple[str, int | None], int] = {}
-    for p in view.get("potential") or []:
-        potential[(p["box"], p.get("column"))] = int(
-            p["points"] if ncol > 1 else p["score"] + p.get("bonus", 0)
-        )
-    lx = 18
-    cx0 = LABEL_W + 20
-    y = sheet_top
-    # name row (and factor row for triple)
-    for i, p in enumerate(players):
-        px = cx0 + pw * i
-        if p == turn:
-            d.rectangle((px, sheet_top - 4, px + pw, height - 8), fill=(255, 240, 196))
-        b.draw_text(
-            d,
-            (px + pw / 2, y + ROW / 2),
-            b.name(p, b.SMALL, pw - 6),
-            b.SMALL,
-            b.PAPER_INK,
-            anchor="mm",
-            bold=p == turn,
-        )
-        if ncol > 1:
-            for c in range(ncol):
-                b.draw_text(
-                    d,
-                    (px + col_w * c + col_w / 2, y + ROW + ROW / 2),
-                    f"×{c + 1}",
-                    b.SMALL,
-                    b.PAPER_DIM,
-                    anchor="mm",
-                )
-    y += ROW * (2 if ncol > 1 else 1)
-    d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
 
-    def row(
-        label: str, values: list[tuple[str, b.Color, bool]], dots: bool = False, icon: int = 0
-    ) -> None:
-        nonlocal y
-        if icon:
-            paste_die(img, icon, 20, (lx + 10, y + ROW / 2))
-            b.draw_text(d, (lx + 26, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm")
-        else:
-            b.draw_text(
-                d, (lx, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm", bold=not dots
-            )
-        for k, (text, colour, bold) in enumerate(values):
-            b.draw_text(
-                d,
-                (cx0 + col_w * k + col_w / 2, y + ROW / 2),
-                text,
-                b.SMALL,
-                colour,
-                anchor="mm",
-                bold=bold,
-            )
-        y += ROW
-        d.line((x0 + 4, y, x1 - 4, y), fill=b.PAPER_LINE, width=1)
+    def sheet(band: list[str], top: int) -> None:
+        """One paper sheet with the label column and the columns of ``band``."""
+        bottom = top + ROW * rows + 8
 
-    def box_values(box: str) -> list[tuple[str, b.Color, bool]]:
-        out = []
-        for p in players:
-            for c, col in enumerate(sheets[p]):
-                v = col["boxes"].get(box)
-                if v is not None:
-                    out.append((str(v), b.PAPER_INK, False))
-                elif p == turn and (box, c + 1 if ncol > 1 else None) in potential:
-                    pv = potential[(box, c + 1 if ncol > 1 else None)]
-                    out.append((str(pv), (30, 100, 210) if pv else (190, 200, 220), False))
-                else:
-                    out.append(("", b.PAPER_INK, False))
-        return out
-
-    for k, box in enumerate(UPPER):
-        row(_label(lang, box), box_values(box), dots=True, icon=k + 1)
-    subtotals: list[tuple[str, b.Color, bool]] = []
-    bonus: list[tuple[str, b.Color, bool]] = []
-    for p in players:
-        for col in sheets[p]:
-            subtotals.append((str(col["upper_subtotal"]), b.PAPER_INK, False))
-            if col["upper_bonus"]:
-                bonus.append((str(col["upper_bonus"]), (20, 140, 60), True))
-            elif all(col["boxes"].get(u) is not None for u in UPPER):
-                bonus.append(("0", b.PAPER_DIM, False))
-            else:
-                bonus.append((f"-{col['upper_needed']}", b.PAPER_DIM, False))
-    row(_label(lang, "upper"), subtotals)
-    # bonus progress bars under the numbers
-    for k, col in enumerate(col for pl in players for col in sheets[pl]):
-        bx = cx0 + col_w * k + 6
-        frac = min(1.0, col["upper_subtotal"] / 63)
-        d.rectangle((bx, y + ROW - 6, bx + col_w - 12, y + ROW - 3), fill=(225, 216, 196))
-        if frac:
-            d.rectangle(
-                (bx, y + ROW - 6, bx + (col_w - 12) * frac, y + ROW - 3),
-                fill=(20, 140, 60) if frac >= 1 else (200, 150, 40),
+        x0, x1 = 10, width - 10
+        d.rounded_rectangle((x0, top - 4, x1, bottom), 8, fill=b.PAPER)
+        potential: dict[tuple[str, int | None], int] = {}
+        for p in view.get("potential") or []:
+            potential[(p["box"], p.get("column"))] = int(
+                p["points"] if ncol > 1 else p["score"] + p.get("bonus", 0)
             )
-    row(_label(lang, "bonus"), bonus)
-    d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
-    for box in LOWER:
-        row(_label(lang, box), box_values(box), dots=True)
-    yb = [
-        (str(col["yahtzee_bonus"]) if col["yahtzee_bonus"] else "", b.PAPER_INK, False)
-        for p in players
-        for col in sheets[p]
-    ]
-    row(_label(lang, "ybonus"), yb, dots=True)
-    d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
-    tot = [(str(col["points"]), b.PAPER_INK, True) for p in players for col in sheets[p]]
-    row(_label(lang, "total"), tot)
-    if ncol > 1:
-        totals: dict[str, int] = view.get("totals", {})
-        for i, p in enumerate(players):
+        lx = 18
+        cx0 = LABEL_W + 20
+        y = top
+        # name row (and factor row for triple)
+        for i, p in enumerate(band):
             px = cx0 + pw * i
+            if p == turn:
+                d.rectangle((px, top - 4, px + pw, bottom), fill=(255, 240, 196))
             b.draw_text(
                 d,
                 (px + pw / 2, y + ROW / 2),
-                str(totals.get(p, 0)),
-                b.BODY,
-                b.RED,
+                b.name(p, b.SMALL, pw - 6),
+                b.SMALL,
+                b.PAPER_INK,
                 anchor="mm",
-                bold=True,
+                bold=p == turn,
             )
-        b.draw_text(d, (lx, y + ROW / 2), tr(lang, "total"), b.SMALL, b.RED, anchor="lm", bold=True)
-        y += ROW
-    # column separators between players
-    for i in range(1, len(players)):
-        px = cx0 + pw * i
-        d.line((px, sheet_top, px, y), fill=b.PAPER_DIM, width=2)
-    d.line((cx0, sheet_top, cx0, y), fill=b.PAPER_DIM, width=2)
+            if ncol > 1:
+                for c in range(ncol):
+                    b.draw_text(
+                        d,
+                        (px + col_w * c + col_w / 2, y + ROW + ROW / 2),
+                        f"×{c + 1}",
+                        b.SMALL,
+                        b.PAPER_DIM,
+                        anchor="mm",
+                    )
+        y += ROW * (2 if ncol > 1 else 1)
+        d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
+
+        def row(
+            label: str, values: list[tuple[str, b.Color, bool]], dots: bool = False, icon: int = 0
+        ) -> None:
+            nonlocal y
+            if icon:
+                paste_die(img, icon, 20, (lx + 10, y + ROW / 2))
+                b.draw_text(d, (lx + 26, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm")
+            else:
+                b.draw_text(
+                    d, (lx, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm", bold=not dots
+                )
+            for k, (text, colour, bold) in enumerate(values):
+                b.draw_text(
+                    d,
+                    (cx0 + col_w * k + col_w / 2, y + ROW / 2),
+                    text,
+                    b.SMALL,
+                    colour,
+                    anchor="mm",
+                    bold=bold,
+                )
+            y += ROW
+            d.line((x0 + 4, y, x1 - 4, y), fill=b.PAPER_LINE, width=1)
+
+        def box_values(box: str) -> list[tuple[str, b.Color, bool]]:
+            out = []
+            for p in band:
+                for c, col in enumerate(sheets[p]):
+                    v = col["boxes"].get(box)
+                    if v is not None:
+                        out.append((str(v), b.PAPER_INK, False))
+                    elif p == turn and (box, c + 1 if ncol > 1 else None) in potential:
+                        pv = potential[(box, c + 1 if ncol > 1 else None)]
+                        out.append((str(pv), (30, 100, 210) if pv else (190, 200, 220), False))
+                    else:
+                        out.append(("", b.PAPER_INK, False))
+            return out
+
+        for k, box in enumerate(UPPER):
+            row(_label(lang, box), box_values(box), dots=True, icon=k + 1)
+        subtotals: list[tuple[str, b.Color, bool]] = []
+        bonus: list[tuple[str, b.Color, bool]] = []
+        for p in band:
+            for col in sheets[p]:
+                subtotals.append((str(col["upper_subtotal"]), b.PAPER_INK, False))
+                if col["upper_bonus"]:
+                    bonus.append((str(col["upper_bonus"]), (20, 140, 60), True))
+                elif all(col["boxes"].get(u) is not None for u in UPPER):
+                    bonus.append(("0", b.PAPER_DIM, False))
+                else:
+                    bonus.append((f"-{col['upper_needed']}", b.PAPER_DIM, False))
+        row(_label(lang, "upper"), subtotals)
+        # bonus progress bars under the numbers
+        for k, col in enumerate(col for pl in band for col in sheets[pl]):
+            bx = cx0 + col_w * k + 6
+            frac = min(1.0, col["upper_subtotal"] / 63)
+            d.rectangle((bx, y + ROW - 6, bx + col_w - 12, y + ROW - 3), fill=(225, 216, 196))
+            if frac:
+                d.rectangle(
+                    (bx, y + ROW - 6, bx + (col_w - 12) * frac, y + ROW - 3),
+                    fill=(20, 140, 60) if frac >= 1 else (200, 150, 40),
+                )
+        row(_label(lang, "bonus"), bonus)
+        d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
+        for box in LOWER:
+            row(_label(lang, box), box_values(box), dots=True)
+        yb = [
+            (str(col["yahtzee_bonus"]) if col["yahtzee_bonus"] else "", b.PAPER_INK, False)
+            for p in band
+            for col in sheets[p]
+        ]
+        row(_label(lang, "ybonus"), yb, dots=True)
+        d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
+        tot = [(str(col["points"]), b.PAPER_INK, True) for p in band for col in sheets[p]]
+        row(_label(lang, "total"), tot)
+        if ncol > 1:
+            totals: dict[str, int] = view.get("totals", {})
+            for i, p in enumerate(band):
+                px = cx0 + pw * i
+                b.draw_text(
+                    d,
+                    (px + pw / 2, y + ROW / 2),
+                    str(totals.get(p, 0)),
+                    b.BODY,
+                    b.RED,
+                    anchor="mm",
+                    bold=True,
+                )
+            b.draw_text(
+                d, (lx, y + ROW / 2), tr(lang, "total"), b.SMALL, b.RED, anchor="lm", bold=True
+            )
+            y += ROW
+        # column separators between players
+        for i in range(1, len(band)):
+            px = cx0 + pw * i
+            d.line((px, top, px, y), fill=b.PAPER_DIM, width=2)
+        d.line((cx0, top, cx0, y), fill=b.PAPER_DIM, width=2)
+
+    for k, band in enumerate(bands):
+        sheet(band, HEADER + k * band_h)
     return img, _alt(view, lang)
 
 

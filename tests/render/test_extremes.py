@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.render import Picture, _base, hand_picture, result_picture, table_picture
+from bot.render import yahtzee as yahtzee_render
 from games import core
 
 from .views import NAMES8, finished, play, sixdice_history
@@ -91,6 +92,19 @@ def test_triple_yahtzee_39_rounds() -> None:
     assert v["finished"]
     _ok(table_picture(v, lang="ja"))
     _ok(result_picture(v, e.outcome(s), history=[dict.fromkeys(v["players"], 0), v["totals"]]))
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_triple_yahtzee_many_players_stays_640_wide(n: int) -> None:
+    """More than three players in Triple: the sheet is split into bands of
+    three players under one another instead of growing wider."""
+    e, s = play("yahtzee", NAMES8[:n], 60, n, {"triple": True})
+    pic = table_picture(e.view(s, None))
+    _ok(pic)
+    width, height = Image.open(io.BytesIO(pic.png)).size
+    assert width == 640
+    rows = 20  # names, ×1…×3, 6 upper, subtotal, bonus, 7 lower, Yahtzee bonus, total, grand total
+    assert height == yahtzee_render.HEADER + -(-n // 3) * (yahtzee_render.ROW * rows + 16)
 
 
 def test_missing_glyphs_become_placeholders() -> None:
