@@ -4,9 +4,10 @@ press (message text, custom ids, select options, attachment bytes and alt
 text) and the bot's log records.
 
 - Twin runs: the same game played twice by a policy that sees only public
-  things, with different secrets (other dice under the cup; another talon
-  order). Until the secret becomes public (a reveal; the first draw) every
-  spectator snapshot — picture bytes included — must be identical.
+  things, with different secrets (other dice under the cup here; another
+  talon order in test_bot_sixtysix.py). Until the secret can become public
+  (a reveal; a card played after a draw) every spectator snapshot — picture
+  bytes included — must be identical.
 - Sixty-Six: no public text, id, option or alt text ever names a card that
   sits in a hand unplayed (nor the talon), and neither does any log record.
 
