@@ -1,6 +1,7 @@
 """Button-press latency and memory per live table, through SimCord.
 
     python bench/interactions.py [--game nine] [--presses 400]
+    python bench/interactions.py --live 10000 [--game nine] [--presses 400]
 
 For 1 and for 100 live tables, users press the table's buttons (the first
 legal control, round-robin over the tables) and we time each press from the
@@ -14,6 +15,10 @@ edited (picture included). Two figures per press:
 
 Memory per live table at rest: tracemalloc over creating 100 more started
 tables, traces of SimCord's simulated Discord excluded.
+
+``--live N``: N started tables in one bot (DESIGN.md budgets 10,000 at
+≤ 20 KB each): the bytes reachable from the bot per table, the database
+bytes per table, and the press latency on tables picked at random.
 """
 
 from __future__ import annotations
@@ -135,26 +140,81 @@ def reachable_bytes(root: Any) -> int:
 
 
 async def per_table_memory(
-    env: Any, guild: Any, alice: Any, bob: Any, game: str, count: int = 100
+    env: Any,
+    guild: Any,
+    alice: Any,
+    bob: Any,
+    game: str,
+    count: int = 100,
+    trace: bool = True,
+    messages: list[Any] | None = None,
 ) -> dict[str, float]:
     """Two measures over ``count`` more started tables: everything tracemalloc
     sees (SimCord's simulated Discord keeps every message, picture and HTTP
-    log entry, so this is an upper bound), and the bytes reachable from the
-    bot object (what the bot process itself holds per table)."""
+    log entry, so this is an upper bound; skipped without ``trace``), and the
+    bytes reachable from the bot object (what the bot process itself holds
+    per table). The tables' messages are appended to ``messages``."""
     channels = [guild.create_text_channel(f"m{i}") for i in range(count)]
     gc.collect()
     reach_before = reachable_bytes(env.bot)
-    tracemalloc.start(1)
-    before = tracemalloc.take_snapshot()
+    if trace:
+        tracemalloc.start(1)
+        before = tracemalloc.take_snapshot()
     for channel in channels:
-        await open_started(alice, bob, channel, game)
+        msg = await open_started(alice, bob, channel, game)
+        if messages is not None:
+            messages.append((channel, msg))
     await env.settle()
     gc.collect()
-    after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
-    total = sum(s.size_diff for s in after.compare_to(before, "filename"))
-    reach_after = reachable_bytes(env.bot)
-    return {"all_kb": total / count / 1024, "bot_kb": (reach_after - reach_before) / count / 1024}
+    out = {"bot_kb": (reachable_bytes(env.bot) - reach_before) / count / 1024}
+    if trace:
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        out["all_kb"] = (
+            sum(s.size_diff for s in after.compare_to(before, "filename")) / count / 1024
+        )
+    return out
+
+
+async def live(count: int, presses: int, game: str) -> dict[str, Any]:
+    """``count`` live tables in one bot: memory per table at rest (reachable
+    from the bot), then presses on tables picked at random among them."""
+    import random
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.sqlite3"
+        bot = create_bot(Store(db))
+        async with simcord.run(bot) as env:
+            guild = env.create_guild()
+            alice = guild.add_member(env.create_user("alice"))
+            bob = guild.add_member(env.create_user("bob"))
+            seats: list[Any] = []
+            t0 = time.perf_counter()
+            memory = await per_table_memory(
+                env, guild, alice, bob, game, count, trace=False, messages=seats
+            )
+            opened = time.perf_counter() - t0
+            live_rows = len(await bot.tables.store.live_tables())
+            rng = random.Random(7)
+            times: list[float] = []
+            while len(times) < presses:
+                channel, msg = seats[rng.randrange(len(seats))]
+                if not controls(msg):
+                    continue
+                t1 = time.perf_counter()
+                await press(mover_of(msg, [alice, bob]), msg, first_choice(msg))
+                times.append(time.perf_counter() - t1)
+            size = sum(f.stat().st_size for f in (db, db.with_name(db.name + "-wal")) if f.exists())
+    return {
+        "tables": count,
+        "live_rows": live_rows,
+        "open_s": opened,
+        "bot_kb": memory["bot_kb"],
+        "db_kb": size / count / 1024,
+        "p50": statistics.median(times) * 1000,
+        "p99": pct(times, 0.99) * 1000,
+        "presses": len(times),
+    }
 
 
 def main() -> int:
@@ -163,7 +223,19 @@ def main() -> int:
     )
     parser.add_argument("--game", default="nine", choices=("nine", "sixdice", "yahtzee"))
     parser.add_argument("--presses", type=int, default=400)
+    parser.add_argument(
+        "--live", type=int, default=0, help="only: this many live tables (memory, presses)"
+    )
     args = parser.parse_args()
+    if args.live:
+        r = asyncio.run(live(args.live, args.presses, args.game))
+        print(
+            f"{args.game}: {r['tables']} live tables ({r['live_rows']} rows live, opened in"
+            f" {r['open_s']:.0f} s): {r['bot_kb']:.3f} KB per table reachable from the bot,"
+            f" {r['db_kb']:.1f} KB per table in SQLite; {r['presses']} presses on random"
+            f" tables end-to-end p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms"
+        )
+        return 0
     for tables in (1, 100):
         r = asyncio.run(run(tables, args.presses, args.game))
         print(
