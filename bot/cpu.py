@@ -176,11 +176,6 @@ async def solver_ready(joker: str) -> None:
         await asyncio.to_thread(ready.wait)
 
 
-def solver_loaded(joker: str) -> bool:
-    ready = _SOLVER_READY.get(joker)
-    return ready is not None and ready.is_set()
-
-
 _WARM_LOCK = threading.Lock()
 _WARMING: dict[str, threading.Event] = {}
 

@@ -223,8 +223,11 @@ async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
         await service.reply(interaction, "error.not_your_turn")
         return
     view = eng.view(state, name)  # the asker's own view: nothing else
-    if row.game == "yahtzee" and not cpu.solver_loaded(str(row.options.get("joker", "forced"))):
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the table loads
+    ready = cpu.start_warm_up(row.game, row.options)
+    if ready is not None and not ready.is_set():
+        # the game's tables are still being built (the Yahtzee solver, the Six
+        # Dice race table: seconds): answer "thinking…" within Discord's 3 s
+        await interaction.response.defer(ephemeral=True, thinking=True)
     await cpu.prepare(row.game, row.options)
     advice = await asyncio.to_thread(cpu.ai_module(row.game).hint, view, name, legal)
     await mark(bot, row.id, name)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from typing import Any
 
+import discord
 import pytest
 import simcord
 from simlocale import locales
@@ -118,3 +119,47 @@ async def test_no_hints_no_mark(seeded):  # noqa: F811
         assert "Hints were used" not in msg.content
         results = await seeded.bots[-1].tables.store.results()
     assert "hints" not in results[0]["record"]
+
+
+async def test_hint_answers_thinking_while_the_tables_are_built(seeded, monkeypatch):  # noqa: F811
+    """Two humans, no computer: the first /hint of the process builds the Six
+    Dice race table (seconds), so the coach answers "thinking…" at once
+    (Discord's 3 s) and sends the hint as the follow-up."""
+    import time
+
+    from bot import cpu
+    from games.sixdice import ai as sixdice_ai
+
+    real = sixdice_ai.warm_up
+
+    def slow(options=None):
+        time.sleep(0.5)  # longer than the check right after the build starts
+        real(options)
+
+    monkeypatch.setattr(sixdice_ai, "warm_up", slow)
+    monkeypatch.setattr(cpu, "_WARMING", {})
+    defers = []
+    real_defer = discord.InteractionResponse.defer
+
+    async def defer(self, **kwargs):
+        defers.append(kwargs)
+        return await real_defer(self, **kwargs)
+
+    monkeypatch.setattr(discord.InteractionResponse, "defer", defer)
+    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("sixdice")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        msg = await lobby(env, channel, alice, "sixdice", [], "target=2000 start=300")
+        accepted(await bob.click(msg, label="Join"))
+        await alice.click(msg, label="Start")
+        await env.settle()
+        first = alice if mover(msg.content) == f"<@{alice.id}>" else bob
+        res = await first.slash(channel, "hint")
+        assert defers == [{"ephemeral": True, "thinking": True}]  # "thinking…" first
+        text = res.response.content  # the follow-up replaces the thinking message
+        assert res.ephemeral and "Chance of ドボン with 6 dice" in text and "to win" in text, text
+        # the tables are built now: the next /hint answers directly
+        res = await first.slash(channel, "hint")
+        assert len(defers) == 1 and res.response.ephemeral
