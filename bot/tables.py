@@ -613,7 +613,9 @@ class TableService:
             )
             if row.seed:
                 text += "\n" + t("result.seed", lang, seed=row.seed, hash=core.seed_hash(row.seed))
-            await self._show(interaction, row, present.TableMessage(text))
+            # the table as it stood (the public picture), without controls
+            files = await present.picture_files(eng.view(state, None), lang)
+            await self._show(interaction, row, present.TableMessage(text, files))
             await ping.clear(interaction.client, row)
 
 

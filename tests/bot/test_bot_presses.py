@@ -161,6 +161,32 @@ async def test_game_status_leave_and_end(harness):
     assert settlement[str(carol.id)] < 0  # the worst case for the leaver
 
 
+async def test_game_end_without_a_settlement_abandons_with_the_last_picture(harness):
+    """Yahtzee has no settlement as it stands: /game end by the host closes
+    the table without a result (no leaderboard entry), shows the sheet as it
+    stood and reveals the seed; the channel is free for a new table."""
+    harness.dice = [1, 2, 3, 4, 6, 5, 5, 5, 5, 5]
+    harness.aux = [1]
+    async with simcord.run(harness.bot()) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("y")
+        alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
+        msg = await open_table(env, channel, alice, [bob], "yahtzee")
+        await alice.click(msg, label="Roll")
+        res = await bob.slash(channel, "game end")
+        assert res.response.ephemeral and "Only the host" in res.response.content
+        await alice.slash(channel, "game end")
+        assert f"ended by <@{alice.id}> without a result" in msg.content, msg.content
+        assert "Dice seed: `" in msg.content and "python -m games verify" in msg.content
+        assert not controls(msg)
+        stored = env.backend.get_message(msg.channel_id, msg.id)
+        assert len(stored.attachments) == 1 and stored.attachments[0].get("description")
+        store = harness.bots[-1].tables.store
+        assert await store.live_tables() == [] and await store.results() == []
+        res = await alice.slash(channel, "play", game="nine")
+        assert not res.response.ephemeral  # a new lobby in the same channel
+
+
 async def test_yahtzee_keep_toggles_and_reroll(harness):
     harness.dice = [1, 2, 3, 4, 6, 5, 5, 5, 5, 5]
     harness.aux = [1]  # alice first
