@@ -156,6 +156,14 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     said: dict[str, str] = {a["value"]: a["player"] for a in anns}
     last_v = anns[-1]["value"] if anns else None
     reached = RANKING.index(last_v) if last_v in RANKING else len(RANKING)
+    in_cup = None
+    if reveal:
+        # the reveal on the ladder: the called announcement and the real roll
+        last_v, in_cup = reveal["announced"], reveal["value"]
+        said = {last_v: reveal["announcer"]}
+        reached = len(RANKING)
+    # room for a name next to "in the cup" (drawn bold: a little wider)
+    cup_room = b.WIDTH - 30 - int(b.text_width(tr(lang, "in_cup"), b.SMALL) * 1.15) - LADDER_X - 40
     rh = 21
     top = 18
     d.rounded_rectangle((LADDER_X - 8, top - 6, b.WIDTH - 10, top + rh * 21 + 6), 8, fill=b.PANEL)
@@ -173,10 +181,23 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             b.draw_text(
                 d,
                 (LADDER_X + 40, y + rh / 2),
-                b.name(said[v], b.SMALL, 160),
+                b.name(said[v], b.SMALL, cup_room if v == in_cup else 160),
                 b.SMALL,
                 colour if v == last_v else b.INK_DIM,
                 anchor="lm",
+            )
+        if v == in_cup:
+            d.rounded_rectangle(
+                (LADDER_X - 4, y, b.WIDTH - 14, y + rh - 1), 5, outline=b.RED, width=2
+            )
+            b.draw_text(
+                d,
+                (b.WIDTH - 20, y + rh / 2),
+                tr(lang, "in_cup"),
+                b.SMALL,
+                b.PAPER_INK if v == last_v else b.RED,
+                anchor="rm",
+                bold=True,
             )
         if k in (0, 6):
             d.line((LADDER_X, y + rh, b.WIDTH - 16, y + rh), fill=b.TABLE_EDGE, width=1)
