@@ -224,9 +224,10 @@ async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
         return
     view = eng.view(state, name)  # the asker's own view: nothing else
     ready = cpu.start_warm_up(row.game, row.options)
-    if ready is not None and not ready.is_set():
-        # the game's tables are still being built (the Yahtzee solver, the Six
-        # Dice race table: seconds): answer "thinking…" within Discord's 3 s
+    if row.game == "sixtysix" or (ready is not None and not ready.is_set()):
+        # a search (Sixty-Six: up to a second, more on a busy machine) or
+        # tables still being built (the Yahtzee solver, the Six Dice race
+        # table: seconds): answer "thinking…" within Discord's 3 s
         await interaction.response.defer(ephemeral=True, thinking=True)
     await cpu.prepare(row.game, row.options)
     advice = await asyncio.to_thread(cpu.ai_module(row.game).hint, view, name, legal)
