@@ -143,7 +143,6 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     def sheet(band: list[str], top: int) -> None:
         """One paper sheet with the label column and the columns of ``band``."""
         bottom = top + ROW * rows + 8
-
         x0, x1 = 10, width - 10
         d.rounded_rectangle((x0, top - 4, x1, bottom), 8, fill=b.PAPER)
         potential: dict[tuple[str, int | None], int] = {}
