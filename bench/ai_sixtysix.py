@@ -26,7 +26,8 @@ trick, exchange the trump 9 when they may):
   first), cheapest winning card when following, else the cheapest card;
 - rollout: every card move is tried in 8 sampled deals (the AI's sampler),
   each played on by random cards for 3 tricks; the best mean point
-  difference (a declared deal counts its game points × 30) wins.
+  difference (a declared deal counts its game points × 30) wins;
+- normal, easy: the AI's own weaker levels (a head-to-head).
 """
 
 from __future__ import annotations
@@ -93,10 +94,17 @@ def rollout_policy(view: dict[str, Any], me: str, legal: list[str], rng: random.
     return moves[max(total, key=lambda c: (total[c], -c))]
 
 
+def level_policy(level: str) -> Policy:
+    """Another level of the AI itself as the opponent (head-to-head)."""
+    return lambda view, me, legal, rng: ai.choose(view, me, legal, level, rng)
+
+
 BASELINES: dict[str, Policy] = {
     "random": random_policy,
     "greedy": greedy_policy,
     "rollout": rollout_policy,
+    "normal": level_policy("normal"),
+    "easy": level_policy("easy"),
 }
 
 
