@@ -12,17 +12,8 @@ from PIL import Image, ImageDraw
 from bot.render import _base as b
 from bot.render._dice import blank_die, paste_die
 from bot.render._strings import alt, tr
+from games.yahtzee.scoring import LOWER, UPPER
 
-UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
-LOWER = (
-    "three_kind",
-    "four_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
-)
 LABELS: dict[str, dict[str, str]] = {
     "en": {
         "ones": "Ones",
