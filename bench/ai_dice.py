@@ -210,6 +210,9 @@ class BaselineModel:
 def exploiter(start: int = 1000, target: int = 10000) -> Player:
     """The strong player with the race table solved against the baseline model."""
     race = policy.solve_race(policy.rules_key({}), start, target, BaselineModel(start, target))
+    i0 = race.state(0, False)
+    predicted = (race.me[0][i0, i0] + race.op[1][i0, i0]) / 2
+    print(f"sixdice  exploiter: its own model predicts {100 * predicted:.1f} % (seats alternated)")
     fn = timed("sixdice exploiter", sixdice_ai.choose)
 
     def play(view: dict[str, Any], me: str, legal: list[str], rng: random.Random) -> str:
@@ -218,7 +221,28 @@ def exploiter(start: int = 1000, target: int = 10000) -> Player:
     return play
 
 
+def sixdice_tables() -> None:
+    """Build times of the strong player's tables (default rules, once per
+    process) and what the race model's turns bring."""
+    key = policy.rules_key({})
+    for name, build in (
+        ("win table", lambda: policy.win_table(key)),
+        ("goal turns", lambda: policy.goal_turns(key)),
+        ("race table", lambda: policy.race_table(key, 1000, 10000)),
+    ):
+        t0 = time.perf_counter()
+        build()
+        print(f"sixdice  build {name}: {time.perf_counter() - t0:.2f} s")
+    gt = policy.goal_turns(key)
+    totals = np.arange(gt.final.shape[1]) * policy.STEP
+    for x in (300, 1000):
+        k = policy.GOALS.index(x // policy.STEP)
+        mean = float((gt.final[k] * totals).sum() / gt.final[k].sum())
+        print(f"sixdice  'reach {x}' stops at {mean:.0f} on average")
+
+
 def bench_sixdice(games: int, levels: list[str]) -> None:
+    sixdice_tables()
     rng = random.Random(1)
     for level in levels:
         wins = 0
