@@ -62,6 +62,29 @@ def sandbox(tmp_path: Path):
             proc.kill()
 
 
+def send_play(page, typed: str, option: str) -> None:
+    """Type /play, pick the game and send, as a person does. The composer
+    sometimes misses the pick while it is still settling (the Send button
+    stays disabled): then reload the page and pick again."""
+    box = page.get_by_placeholder(re.compile("Message #game-table"))
+    send = page.locator("#send-message:not([disabled])")
+    for attempt in range(3):
+        box.click()
+        box.type("/play")
+        page.get_by_text("Open a table for a game in this channel").click()
+        page.keyboard.type(typed)
+        page.get_by_role("option", name=option).click()
+        try:
+            send.wait_for(timeout=5000)
+        except Exception:
+            if attempt == 2:
+                raise
+            page.reload()  # a fresh composer
+            continue
+        send.click()
+        return
+
+
 def test_sandbox_plays_yahtzee_in_a_browser(sandbox, tmp_path: Path) -> None:
     url, db, banner = sandbox
     assert "127.0.0.1" in url and "Ctrl+C" in banner
@@ -71,13 +94,7 @@ def test_sandbox_plays_yahtzee_in_a_browser(sandbox, tmp_path: Path) -> None:
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             page.goto(url)
-            box = page.get_by_placeholder(re.compile("Message #game-table"))
-            box.click()
-            box.type("/play")
-            page.get_by_text("Open a table for a game in this channel").click()
-            page.keyboard.type("yahtzee")
-            page.get_by_role("option", name="Yahtzee").click()
-            page.click("#send-message")
+            send_play(page, "yahtzee", "Yahtzee")
             page.get_by_text("Start", exact=True).click()
             page.get_by_text("Roll", exact=True).click()
             page.locator(".markdown-paragraph", has_text="rolls left: 2").first.wait_for(timeout=15000)
@@ -101,15 +118,9 @@ def test_sandbox_second_play_in_the_channel_is_refused_like_discord(sandbox, tmp
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             page.goto(url)
-            box = page.get_by_placeholder(re.compile("Message #game-table"))
-            for _ in range(2):
-                box.click()
-                box.type("/play")
-                page.get_by_text("Open a table for a game in this channel").click()
-                page.keyboard.type("nine")
-                page.get_by_role("option", name="Nine").click()
-                page.click("#send-message")
-                page.wait_for_timeout(500)
+            send_play(page, "nine", "Nine")
+            page.get_by_text("Start", exact=True).first.wait_for(timeout=15000)  # the lobby
+            send_play(page, "nine", "Nine")
             page.get_by_text(re.compile(r"already", re.I)).first.wait_for(timeout=15000)
             page.screenshot(path=str(tmp_path / "sandbox-second-play.png"))
         finally:
