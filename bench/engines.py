@@ -16,7 +16,8 @@ import random
 import statistics
 import time
 
-from games.core import GAME_NAMES, SeededSource
+from games import registry
+from games.core import SeededSource
 
 PLAYERS = {"sixdice": 4, "bluff": 4, "nine": 4, "yahtzee": 4, "sixtysix": 2}
 
@@ -46,7 +47,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=1.0)
-    ap.add_argument("games", nargs="*", default=list(GAME_NAMES))
+    ap.add_argument("games", nargs="*", default=list(registry.names()))
     args = ap.parse_args()
     print(f"{'game':10} {'median moves/s':>15} {'min':>10} {'max':>10} {'games/run':>10}")
     for name in args.games:

@@ -31,7 +31,7 @@ from bot.i18n import t
 from bot.store import TableRow
 from bot.ui import present
 from bot.ui.games import ui_for
-from games import core
+from games import core, registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -73,7 +73,7 @@ async def arm(
         row.clock = {}
         _hint(service, row.deadline)
         return
-    eng = core.engine(row.game)
+    eng = registry.engine(row.game)
     if state is None:
         assert row.state is not None
         state = eng.from_json(row.state)
@@ -291,7 +291,7 @@ class Sweeper:
 
     async def timeout(self, row: TableRow) -> None:
         service = self.service
-        eng: Any = core.engine(row.game)
+        eng: Any = registry.engine(row.game)
         assert row.state is not None
         state = eng.from_json(row.state)
         movers = eng.to_move(state)
@@ -323,7 +323,7 @@ class Sweeper:
     async def commit(self, row: TableRow, state: Any, events: list[core.Event]) -> None:
         """Like :meth:`TableService.commit`, without an interaction to answer."""
         service = self.service
-        eng: Any = core.engine(row.game)
+        eng: Any = registry.engine(row.game)
         before = ping.mover(row)  # who was to move (row.state is still the old state)
         build = await service.store_move(row, state, events)
         if build is None:

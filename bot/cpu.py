@@ -41,7 +41,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.store import TableRow
 from bot.ui.games.base import Button, Control
-from games import core
+from games import registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -105,7 +105,7 @@ async def lobby_action(
     if interaction.user.id != row.host_id and not _is_manager(interaction):
         await service.reply(interaction, "lobby.host_only")
         return False
-    eng = core.engine(row.game)
+    eng = registry.engine(row.game)
     if action == REMOVE:
         bots = [s for s in row.seats if is_cpu(s)]
         if not bots:
@@ -332,7 +332,7 @@ class ComputerPlayers(commands.Cog):
             row = await service.store.get_table(table_id)
             found = None
             if row is not None and row.phase == "playing" and row.state is not None:
-                eng: Any = core.engine(row.game)
+                eng: Any = registry.engine(row.game)
                 state = eng.from_json(row.state)
                 if not eng.is_finished(state):
                     found = next_cpu(row, eng, state)

@@ -19,7 +19,7 @@ import discord
 
 from bot.i18n import t
 from bot.store import Store, TableRow
-from games import core
+from games import registry
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def mover(row: TableRow) -> str | None:
     the movers), or ``None`` (lobby, finished game)."""
     if row.phase != "playing" or row.state is None:
         return None
-    eng = core.engine(row.game)
+    eng = registry.engine(row.game)
     state = eng.from_json(row.state)
     if eng.is_finished(state):
         return None

@@ -33,7 +33,8 @@ from bot.i18n import lang_of, t
 from bot.store import TableRow
 from bot.ui.components import build_view
 from bot.ui.games import Control, ui_for
-from games.core import Event, engine
+from games.core import Event
+from games.registry import engine
 
 if TYPE_CHECKING:
     from bot.tables import TableService

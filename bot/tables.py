@@ -25,7 +25,7 @@ from bot.i18n import lang_of, rule_error, t
 from bot.store import PlayerResult, Result, Store, TableRow
 from bot.ui import present
 from bot.ui.games import ui_for
-from games import core
+from games import core, registry
 from games.core import RuleError, SeededSource, Source
 
 log = logging.getLogger(__name__)
@@ -129,7 +129,7 @@ class TableService:
     async def open_lobby(
         self, interaction: discord.Interaction[Any], game: str, options_text: str | None
     ) -> None:
-        eng = core.engine(game)
+        eng = registry.engine(game)
         try:
             raw = await self.server_options(interaction.guild_id, game)
             raw.update(parse_options_text(options_text))
@@ -220,7 +220,7 @@ class TableService:
     ) -> None:
         user = interaction.user
         lang = row.ui.get("lang", "en")
-        eng = core.engine(row.game)
+        eng = registry.engine(row.game)
         seated = row.seat_of(user.id)
         if action == "join":
             if seated:
@@ -313,7 +313,7 @@ class TableService:
             await self.reply(interaction, "error.not_in_game")
             return
         assert row.state is not None
-        eng = core.engine(row.game)
+        eng = registry.engine(row.game)
         state = eng.from_json(row.state)
         name = seat["name"]
         legal = eng.legal_moves(state, name)
@@ -364,7 +364,7 @@ class TableService:
         ended_by: int | None = None,
     ) -> bool:
         """Store the new state (or the result) and then show it."""
-        eng = core.engine(row.game)
+        eng = registry.engine(row.game)
         before = ping.mover(row)  # who was to move (row.state is still the old state)
         seat = row.seat_of(interaction.user.id)
         build = await self.store_move(
@@ -398,7 +398,7 @@ class TableService:
         is answered. Returns the message to draw, or ``None`` when the row
         was stale (nothing was written). Presses, turn clocks and computer
         players all commit through here."""
-        eng = core.engine(row.game)
+        eng = registry.engine(row.game)
         ui = ui_for(row.game)
         lang = row.ui.get("lang", "en")
         row.state = eng.to_json(state)
@@ -470,7 +470,7 @@ class TableService:
             await self.reply(interaction, "ok.done")
 
     async def _result(self, row: TableRow, state: Any, standings: list[Any]) -> Result:
-        eng = core.engine(row.game)
+        eng = registry.engine(row.game)
         by_name = {s["name"]: s for s in row.seats}
         has_bots = any(s.get("bot") for s in row.seats)
         players = [
@@ -526,7 +526,7 @@ class TableService:
             )
             return
         assert row.state is not None
-        eng = core.engine(row.game)
+        eng = registry.engine(row.game)
         state = eng.from_json(row.state)
         movers = ", ".join(eng.to_move(state))
         await self.reply(
@@ -566,7 +566,7 @@ class TableService:
                     )
                 return
             assert row.state is not None
-            eng = core.engine(row.game)
+            eng = registry.engine(row.game)
             state = eng.from_json(row.state)
             try:
                 events = eng.forfeit(state, seat["name"])  # type: ignore[attr-defined]
@@ -592,7 +592,7 @@ class TableService:
                 await self._cancel(interaction, row, by=interaction.user.id)
                 return
             assert row.state is not None
-            eng: Any = core.engine(row.game)
+            eng: Any = registry.engine(row.game)
             state = eng.from_json(row.state)
             end_game = getattr(eng, "end_game", None)
             if end_game is not None:

@@ -2,9 +2,5 @@
 
 Each game is a package (``games.sixdice``, ``games.bluff``, ``games.nine``,
 ``games.yahtzee``, ``games.sixtysix``) that follows the engine contract of
-:mod:`games.core`.
+:mod:`games.core` and states its facts in a spec (:mod:`games.registry`).
 """
-
-from games.core import GAME_NAMES, Event, RuleError, engine
-
-__all__ = ["GAME_NAMES", "Event", "RuleError", "engine"]

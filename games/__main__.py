@@ -15,7 +15,9 @@ import json
 import sys
 from typing import Any
 
-from games.core import MoveBreak, Record, RecordError, SeededSource, engine, replay, seed_hash
+from games import registry
+from games.core import MoveBreak, RecordError, SeededSource, seed_hash
+from games.registry import engine, replay
 
 
 def _replay(path: str) -> int:
@@ -29,7 +31,7 @@ def _replay(path: str) -> int:
         print(f"bad record: not valid JSON ({err})", file=sys.stderr)
         return 2
     try:
-        record = Record.from_json(doc)
+        record = registry.read_record(doc)
         state = replay(record)
     except MoveBreak as brk:
         print(f"move {brk.number} {brk.move!r}: {brk.error}", file=sys.stderr)

@@ -18,10 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import GAME_NAMES, Event, RuleError, SeededSource, dumps, record_of, replay
+from games import registry
+from games.core import Event, RuleError, SeededSource, dumps, record_of
+from games.registry import replay
 
 ENGINES = []
-for _name in GAME_NAMES:
+for _name in registry.names():
     try:
         ENGINES.append(importlib.import_module(f"games.{_name}"))
     except ModuleNotFoundError:  # a game not written yet

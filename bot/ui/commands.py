@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from games.core import GAME_NAMES
+from games import registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -68,7 +68,7 @@ class Tables(commands.Cog):
         await self.bot.tables.end(interaction)
 
     @app_commands.command(name="leaderboard", description="The best players of a game")
-    @app_commands.choices(game=_choices(GAME_NAMES))
+    @app_commands.choices(game=_choices(registry.names()))
     async def leaderboard(
         self,
         interaction: discord.Interaction[ChabudaiBot],
@@ -112,7 +112,7 @@ class Tables(commands.Cog):
         )
 
     @app_commands.command(name="stats", description="A player's games, wins and records")
-    @app_commands.choices(game=_choices(GAME_NAMES))
+    @app_commands.choices(game=_choices(registry.names()))
     async def stats(
         self,
         interaction: discord.Interaction[ChabudaiBot],

@@ -25,8 +25,8 @@ from discord.ext import commands
 from bot import clock
 from bot.i18n import rule_error, t
 from bot.tables import parse_options_text
-from games import core
-from games.core import GAME_NAMES, RuleError
+from games import core, registry
+from games.core import RuleError
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -35,7 +35,7 @@ LANG_VALUES = ("auto", "en", "ja")
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in GAME_NAMES]
+    return [app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in registry.names()]
 
 
 def _lang_choices() -> list[app_commands.Choice[str]]:
@@ -57,7 +57,7 @@ def validate_options(game: str, text: str) -> dict[str, Any]:
     """The options of ``text`` that differ from nothing else: validated,
     coerced, only the names given (``RuleError`` names the bad one)."""
     raw = parse_options_text(text)
-    parsed = core.parse_options(core.engine(game).OPTIONS, raw)
+    parsed = core.parse_options(registry.engine(game).OPTIONS, raw)
     return {name: parsed[name] for name in raw}
 
 
@@ -105,7 +105,7 @@ class Config(commands.Cog):
         lines.append(
             t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc))
         )
-        for game in GAME_NAMES:
+        for game in registry.names():
             seconds = await clock.turn_seconds(self.store, gid, game)
             options = await self.bot.tables.server_options(gid, game)
             lines.append(
@@ -145,7 +145,7 @@ class Config(commands.Cog):
         if not await self._allowed(interaction):
             return
         assert interaction.guild_id is not None
-        if game not in GAME_NAMES:
+        if game not in registry.names():
             await self._say(interaction, "config.bad_game")
             return
         if not clock.MIN_TURN <= seconds <= clock.MAX_TURN:
@@ -177,7 +177,7 @@ class Config(commands.Cog):
             return
         assert interaction.guild_id is not None
         loc = interaction.locale
-        if game not in GAME_NAMES:
+        if game not in registry.names():
             await self._say(interaction, "config.bad_game")
             return
         if options.strip().lower() in ("default", "defaults", "reset"):

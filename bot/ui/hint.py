@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot import cpu
 from bot.i18n import t
-from games import core
+from games import registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -215,7 +215,7 @@ async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
     if row.phase != "playing" or row.state is None or row.game not in _LINES:
         await service.reply(interaction, "error.not_your_turn")
         return
-    eng: Any = core.engine(row.game)
+    eng: Any = registry.engine(row.game)
     state = eng.from_json(row.state)
     name = seat["name"]
     legal = eng.legal_moves(state, name)

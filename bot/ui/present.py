@@ -18,7 +18,8 @@ from bot.i18n import t
 from bot.store import TableRow
 from bot.ui.components import build_view
 from bot.ui.games import Button, Control, Standing, ui_for
-from games.core import engine, seed_hash
+from games.core import seed_hash
+from games.registry import engine
 
 log = logging.getLogger(__name__)
 

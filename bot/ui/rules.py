@@ -23,8 +23,8 @@ from discord.ext import commands
 from bot import clock
 from bot.i18n import lang_of, t
 from bot.ui.config import option_text
-from games import core
-from games.core import CARDS, GAME_NAMES, ScriptedSource
+from games import core, registry
+from games.core import CARDS, ScriptedSource
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -45,7 +45,7 @@ _EXAMPLES: dict[str, tuple[list[int], list[str]]] = {
 
 def example_view(game: str, lang: str) -> dict[str, Any]:
     """The public view of a small scripted position of ``game``."""
-    eng = core.engine(game)
+    eng = registry.engine(game)
     dice, moves = _EXAMPLES[game]
     players = t("rules.example.players", lang).split()
     source = ScriptedSource(dice=dice, decks=[list(CARDS)])
@@ -57,7 +57,7 @@ def example_view(game: str, lang: str) -> dict[str, Any]:
 
 def options_in_force(game: str, server: dict[str, Any], lang: str) -> list[str]:
     """One line per house option: its value here and what it does."""
-    eng = core.engine(game)
+    eng = registry.engine(game)
     values = core.parse_options(eng.OPTIONS, server)
     lines = []
     for option in eng.OPTIONS:
@@ -121,7 +121,7 @@ class Rules(commands.Cog):
     )
     @app_commands.describe(game="The game")
     @app_commands.choices(
-        game=[app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in GAME_NAMES]
+        game=[app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in registry.names()]
     )
     async def rules(self, interaction: discord.Interaction[ChabudaiBot], game: str) -> None:
         lang = lang_of(interaction.locale)

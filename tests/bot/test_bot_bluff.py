@@ -9,7 +9,7 @@ import simcord
 from simtable import buttons, controls, custom_ids, open_table, select_values
 from test_bot_leaks import accepted, dm_messages
 
-from games import bluff, core
+from games import bluff, core, registry
 
 # game 1: alice 6 5 (looks); bob passes without rolling; carol calls: bluff
 # game 2: bob 3 1 without looking; carol 4 4 (looks); alice reveals: wrong call
@@ -103,7 +103,7 @@ async def test_bluff_match_with_dms_restart_and_calls(harness):
         "bob announce 66",
         "carol reveal",
     ]
-    outcome = bluff.outcome(core.replay(record))
+    outcome = bluff.outcome(registry.replay(record))
     assert outcome == results[0]["outcome"]
     assert outcome["losses"] == {"alice": 1, "bob": 2, "carol": 0}
     assert [g["reason"] for g in outcome["games"]] == ["bluff_called", "wrong_call", "wrong_call"]

@@ -15,7 +15,7 @@ from simtable import first_choice, mover_of, open_table, press
 from bot import clock
 from bot.clock import Sweeper
 from bot.tables import TableService
-from games import core
+from games import registry
 from games.core import CARDS, ScriptedSource, SeededSource
 from games.sixtysix.engine import POINTS, POWER
 
@@ -80,9 +80,9 @@ async def test_timeout_plays_the_default_move(harness, game, options, dice, aux,
         assert f"<t:{int(envclock()) + seconds}:R>" in msg.content
         if expected is None:  # Sixty-Six: the lowest legal card of the leader
             row = await table_row(harness)
-            state = core.engine(game).from_json(row.state)
+            state = registry.engine(game).from_json(row.state)
             plays = [
-                m for m in core.engine(game).legal_moves(state, mover.name) if m[:5] == "play "
+                m for m in registry.engine(game).legal_moves(state, mover.name) if m[:5] == "play "
             ]
             expected = [min(plays, key=lambda m: (POINTS[m[5:]], POWER[m[5:]], m))]
             assert POINTS[expected[0][5:]] == min(POINTS[m[5:]] for m in plays)

@@ -16,7 +16,7 @@ from simtable import buttons, controls, first_choice, press
 from test_bot_leaks import accepted, dm_messages
 
 from bot import cpu
-from games import core
+from games import core, registry
 from games.core import SeededSource
 
 SETTLE = 60.0  # seconds SimCord may wait for a chain of computer moves
@@ -46,7 +46,7 @@ def views(monkeypatch, seeded):
 
     async def spy(game, view, name, legal, level, rng):
         (row,) = await seeded.bots[-1].tables.store.live_tables()
-        eng: Any = core.engine(game)
+        eng: Any = registry.engine(game)
         state = eng.from_json(row.state)
         assert view == eng.view(state, name)
         assert list(legal) == eng.legal_moves(state, name)
@@ -171,7 +171,7 @@ async def test_a_human_plays_computers_to_the_end(seeded, views, game, options, 
         assert await store.live_tables() == []
     # the computers moved, and only ever from their own view and legal moves
     assert views, "no computer decision was made"
-    eng: Any = core.engine(game)
+    eng: Any = registry.engine(game)
     record = core.Record.from_json(results[0]["record"])
     names = set(record.players)
     assert names == {"alice"} | {f"CPU{i}" for i in range(1, len(levels) + 1)}
@@ -181,7 +181,7 @@ async def test_a_human_plays_computers_to_the_end(seeded, views, game, options, 
     row = results[0]
     assert row["has_bots"]
     assert players == [(alice.id, 0)]  # computers have no result row; unrated
-    assert eng.outcome(core.replay(record)) == row["outcome"]
+    assert eng.outcome(registry.replay(record)) == row["outcome"]
 
 
 async def result_players(store) -> list[tuple[int, int]]:

@@ -7,7 +7,7 @@ import pytest
 import simcord
 from simtable import SEED, first_choice, open_table, play_out
 
-from games import core
+from games import core, registry
 from games.core import SeededSource, seed_hash
 
 DICE = SeededSource("bot-game-tests").roll(3000)
@@ -53,7 +53,7 @@ async def test_game_played_to_the_end_with_a_restart(harness, game, options, aux
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
     assert record.players == ["alice", "bob", "carol"][:count]
-    expected = core.engine(game).outcome(core.replay(record))
+    expected = registry.engine(game).outcome(registry.replay(record))
     assert expected["finished"]
     assert results[0]["outcome"] == expected
     if game == "yahtzee":

@@ -20,7 +20,7 @@ from test_bot_cpu import SETTLE, lobby, make_bot, mover, play_human, seeded  # n
 from test_bot_leaks import accepted
 
 from bot import cpu
-from games import core
+from games import registry
 
 # the game's own words in each hint, and whether it has a percentage
 EXPECTED = {
@@ -53,7 +53,7 @@ async def test_hint_on_your_turn_with_numbers(seeded, game):  # noqa: F811
             accepted(await press(alice, msg, first_choice(msg, (FIRST_PRESS[game],))))
         store = seeded.bots[-1].tables.store
         (row,) = await store.live_tables()
-        eng: Any = core.engine(game)
+        eng: Any = registry.engine(game)
         legal = eng.legal_moves(eng.from_json(row.state), "alice")
         res = await alice.slash(channel, "hint")
         text = res.response.content

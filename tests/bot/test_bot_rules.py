@@ -8,8 +8,7 @@ import simcord
 from simlocale import locales
 
 from bot.i18n import t
-from games import core
-from games.core import GAME_NAMES
+from games import registry
 
 # Words every table message of the game can show, and the term on /rules that
 # explains each (the seeds' Japanese terms in both languages).
@@ -36,7 +35,7 @@ async def test_rules_for_every_game(harness, lang):
             channel = guild.create_text_channel("games")
             user = guild.add_member(env.create_user("reader"))
             by_user[user.id] = "ja" if lang == "ja" else "en-US"
-            for game in GAME_NAMES:
+            for game in registry.names():
                 res = await user.slash(channel, "rules", game=game)
                 reply = res.response
                 assert reply is not None and reply.ephemeral
@@ -50,7 +49,7 @@ async def test_rules_for_every_game(harness, lang):
                     assert term.replace(" ", "") in text.replace(" ", ""), (game, term)
                 assert "90" in text or "120" in text  # the turn clock in force
                 # the house options in force, each explained
-                for option in core.engine(game).OPTIONS:
+                for option in registry.engine(game).OPTIONS:
                     assert f"`{option.name}=" in text, (game, option.name)
                 assert reply.attachments, "a small example picture"
                 assert embed.image.url.startswith("attachment://")

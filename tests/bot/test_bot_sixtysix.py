@@ -14,7 +14,7 @@ import simcord
 from simtable import buttons, controls, open_table
 from test_bot_leaks import accepted, dm_messages, mover_id, named_cards, spectator_snapshot
 
-from games import core, sixtysix
+from games import core, registry, sixtysix
 from games.core import ScriptedSource, SeededSource
 
 DECKS = [SeededSource(f"bot-sixtysix-{i}").deck() for i in range(60)]
@@ -174,7 +174,7 @@ async def test_sixtysix_to_seven_points(harness, dms_closed):
         assert "The game is over" in dm_messages(env, handles[0])[0].content
         results = await harness.bots[-1].tables.store.results()
     record = core.Record.from_json(results[0]["record"])
-    outcome = sixtysix.outcome(core.replay(record))
+    outcome = sixtysix.outcome(registry.replay(record))
     assert outcome == results[0]["outcome"] and outcome["finished"]
     assert max(outcome["game_points"].values()) >= 7
     moves = " | ".join(record.moves)

@@ -8,12 +8,12 @@ from __future__ import annotations
 import simcord
 from simtable import controls, mover_of, open_table, press
 
-from games import core
+from games import core, registry
 from games.core import SeededSource
 from games.yahtzee.engine import BOXES
 
 DICE = SeededSource("bot-yahtzee-ui-tests").roll(3000)
-ENG = core.engine("yahtzee")
+ENG = registry.engine("yahtzee")
 
 
 async def _state(harness):
@@ -113,7 +113,7 @@ async def test_triple_played_to_the_end_through_the_selects(harness):
         results = await harness.bots[-1].tables.store.results()
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
-    final = core.replay(record)
+    final = registry.replay(record)
     assert all(
         all(col[b] is not None for b in BOXES) for p in record.players for col in final.sheets[p]
     )

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import games.bluff as bluff
 from games.bluff.engine import BluffState
-from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, replay
+from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps
+from games.registry import replay
 
 RECORDS = sorted((pathlib.Path(__file__).parents[1] / "records" / "bluff").glob("*.json"))
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 import games.nine as nine
-from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of, replay
+from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of
 from games.nine.engine import FULL, NineState
+from games.registry import replay
 
 RECORDS = sorted((pathlib.Path(__file__).parents[1] / "records" / "nine").glob("*.json"))
 

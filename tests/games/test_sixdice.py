@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 import games.sixdice as sd
-from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of, replay
+from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of
+from games.registry import replay
 
 RECORDS = pathlib.Path(__file__).resolve().parents[1] / "records" / "sixdice"
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import sixtysix as g
-from games.core import CARDS, RuleError, ScriptedSource, SeededSource, dumps, record_of, replay
+from games.core import CARDS, RuleError, ScriptedSource, SeededSource, dumps, record_of
+from games.registry import replay
 from games.sixtysix.engine import POINTS
 
 P = ["ann", "bob"]

@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import yahtzee as y
-from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of, replay
+from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of
+from games.registry import replay
 from games.yahtzee import probability, scoring
 from games.yahtzee.scoring import BOXES, box_score, legal_boxes
 

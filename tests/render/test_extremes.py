@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.render import Picture, _base, hand_picture, result_picture, table_picture
 from bot.render import yahtzee as yahtzee_render
-from games import core
+from games import core, registry
 
 from .views import NAMES8, finished, play, sixdice_history
 
@@ -40,7 +40,7 @@ def test_bluff_ten_players() -> None:
 
 
 def test_sixdice_negative_scores() -> None:
-    e = core.engine("sixdice")
+    e = registry.engine("sixdice")
     # ブタ on the first roll of each turn: not started → −1000 each time
     s = e.new_game(["alice", "bob"], {}, "alice", core.ScriptedSource(dice=[2, 3, 4, 6, 2, 3] * 4))
     for p in ("alice", "bob", "alice", "bob"):
@@ -70,7 +70,7 @@ def test_sixtysix_empty_talon_drawn() -> None:
     """Play (never close) until the talon is drawn out, then draw the table."""
     import random
 
-    e = core.engine("sixtysix")
+    e = registry.engine("sixtysix")
     s = e.new_game(["alice", "bob"], {}, "alice", core.SeededSource("talon"))
     r = random.Random(1)
     while True:
@@ -116,7 +116,7 @@ def test_missing_glyphs_become_placeholders() -> None:
 
 @pytest.mark.parametrize("roll_number", [1, 2])  # odd: ションベン, even: グッチョン
 def test_sixdice_bowl_mishaps(roll_number: int) -> None:
-    e = core.engine("sixdice")
+    e = registry.engine("sixdice")
     dice = [1, 1, 5, 2, 3, 4] + [1, 5, 2, 3, 4, 6] * 2
     src = core.ScriptedSource(dice=dice, mishaps=[roll_number])
     s = e.new_game(["alice", "bob"], {"bowl_mishaps": True}, "alice", src)

@@ -4,11 +4,11 @@ the cup dice or the hands/talon order give byte-identical table pictures."""
 from __future__ import annotations
 
 from bot.render import hand_picture, table_picture
-from games import core
+from games import core, registry
 
 
 def _bluff(first_roll: list[int]) -> tuple[object, object]:
-    e = core.engine("bluff")
+    e = registry.engine("bluff")
     s = e.new_game(
         ["alice", "bob", "carol"], {}, "alice", core.ScriptedSource(dice=first_roll + [6, 6, 1, 2])
     )
@@ -51,7 +51,7 @@ def _deck(swap: bool) -> list[str]:
 def test_sixtysix_public_picture_ignores_hands_and_talon() -> None:
     pics = []
     for swap in (False, True):
-        e = core.engine("sixtysix")
+        e = registry.engine("sixtysix")
         s = e.new_game(["alice", "bob"], {}, "alice", core.ScriptedSource(decks=[_deck(swap)]))
         for viewer in (None, "alice", "bob"):
             pics.append(table_picture(e.view(s, viewer)).png)

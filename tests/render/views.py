@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import core
+from games import core, registry
 
 NAMES8 = [
     "alice",
@@ -30,7 +30,7 @@ def play(
 ) -> tuple[Any, Any]:
     """A state after ``steps`` random legal moves (moves starting with one of
     ``prefer`` are chosen when available); returns (engine, state)."""
-    e = core.engine(game)
+    e = registry.engine(game)
     s = e.new_game(players, options or {}, players[0], core.SeededSource(f"render-{seed}"))
     r = random.Random(seed)
     for _ in range(steps):
@@ -47,7 +47,7 @@ def sixdice_history(
     seed: int, players: list[str], target: int = 3000
 ) -> tuple[Any, Any, list[dict[str, int]]]:
     """A finished Six Dice game and its per-turn score snapshots."""
-    e = core.engine("sixdice")
+    e = registry.engine("sixdice")
     s = e.new_game(players, {"target": target}, players[0], core.SeededSource(f"render-{seed}"))
     r = random.Random(seed)
     hist: list[dict[str, int]] = []

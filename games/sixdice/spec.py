@@ -1,0 +1,44 @@
+"""Six Dice as the registry knows it (see :mod:`games.registry`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games import sixdice
+from games.registry import Example, GameSpec, faces
+
+
+def timeout_move(state: Any, player: str, legal: list[str], played: list[str]) -> tuple[str, bool]:
+    """Take the best-scoring dice, then stop if allowed, else roll."""
+    takes = [m for m in legal if m.startswith("take ")]
+    if takes:
+        options = state.history.options
+        best = max(takes, key=lambda m: (sixdice.score_dice(faces(m), options) or 0, len(m)))
+        return best, False
+    if "stop" in legal:
+        return "stop", True
+    return "roll", bool(played and played[-1].startswith("take "))
+
+
+def warm_up_key(options: Mapping[str, Any]) -> str:
+    return f"sixdice:{sorted(options.items())}"
+
+
+def warm_up(options: Mapping[str, Any]) -> None:
+    """Build the turn-policy and race tables of these options."""
+    from games.sixdice import ai  # numpy tables: loaded only when a computer plays
+
+    ai.warm_up(options)
+
+
+SPEC = GameSpec(
+    engine=sixdice,  # type: ignore[arg-type]
+    plugin="bot.games.sixdice",
+    turn_seconds=90,
+    example=Example(dice=(1, 5, 5, 2, 3, 4), moves=("roll",)),
+    timeout_move=timeout_move,
+    ai="games.sixdice.ai",
+    warm_up_key=warm_up_key,
+    warm_up=warm_up,
+)
