@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.render import table_picture  # noqa: E402
+from bot.pictures import table_picture  # noqa: E402
 from tests.render.views import NAMES8, bench_views, play  # noqa: E402
 
 

@@ -1,5 +1,6 @@
 """Building the bot: ``create_bot(store, …)`` for ``python -m bot``, the
-tests and the sandbox alike."""
+tests and the sandbox alike. Wiring only: the table service, the followers
+of its commits (in their order), the commands and the components."""
 
 from __future__ import annotations
 
@@ -10,23 +11,27 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
-from bot.clock import Clocks
-from bot.cpu import ComputerPlayers
+from bot.commands.config import Config
+from bot.commands.hint import Coach
+from bot.commands.rules import Rules
+from bot.commands.tables import Tables
+from bot.followers.clock import Clocks, Sweeper
+from bot.followers.cpu import ComputerPlayers
+from bot.followers.ping import Pings
+from bot.followers.private import Private
+from bot.followers.screen import Screen
 from bot.i18n.translator import Translator
 from bot.store import Store
 from bot.tables import TableService
-from bot.ui.commands import Tables
 from bot.ui.components import DYNAMIC_ITEMS
-from bot.ui.config import Config
-from bot.ui.hint import Coach
-from bot.ui.rules import Rules
 from games.core import SeededSource, Source
 
 log = logging.getLogger(__name__)
 
 
 class ChabudaiBot(commands.Bot):
-    """The bot: a store, the table service, the commands and the components."""
+    """The bot: a store, the table service and its followers, the commands
+    and the components."""
 
     def __init__(self, tables: TableService, *, sync_commands: bool = True) -> None:
         intents = discord.Intents.none()
@@ -41,6 +46,21 @@ class ChabudaiBot(commands.Bot):
         )
         self.tables = tables
         self.sync_commands = sync_commands
+        store = tables.store
+        self.screen = Screen(self, store)
+        self.private = Private(self, store)
+        self.pings = Pings(self, store)
+        self.sweeper = Sweeper(self, tables, self.screen)
+        self.computers = ComputerPlayers(self)
+        # the order of what follows a commit: the presser's answer and the
+        # DMs first, then "Done", pings, the clock and the computers
+        bus = tables.bus
+        bus.subscribe(self.screen.on_commit, name="screen")
+        bus.subscribe(self.private.on_commit, name="private")
+        bus.subscribe(self.screen.acknowledge, name="acknowledge")
+        bus.subscribe(self.pings.on_commit, name="ping")
+        bus.subscribe(self.sweeper.on_commit, name="clock")
+        bus.subscribe(self.computers.on_commit, name="cpu")
 
     async def setup_hook(self) -> None:
         store = self.tables.store
@@ -50,8 +70,8 @@ class ChabudaiBot(commands.Bot):
         await self.add_cog(Tables(self))
         await self.add_cog(Rules(self))
         await self.add_cog(Config(self))
-        await self.add_cog(Clocks(self))  # the turn-clock sweeper
-        await self.add_cog(ComputerPlayers(self))  # computer players' moves
+        await self.add_cog(Clocks(self, self.sweeper))  # the turn-clock sweeper
+        await self.add_cog(self.computers)  # computer players' moves
         await self.add_cog(Coach(self))  # /hint
         await self.tree.set_translator(Translator())
         if self.sync_commands:

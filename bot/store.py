@@ -191,6 +191,9 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
+        # guild settings change rarely and are read on every move (turn
+        # clocks): kept here once read, replaced when written
+        self._settings: dict[tuple[int, str], Any] = {}
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -552,11 +555,16 @@ class Store:
     # -------------------------------------------------------- guild settings
 
     async def guild_setting(self, guild_id: int, key: str) -> Any:
+        """A server setting (``None`` = not set); cached once read."""
+        if (guild_id, key) in self._settings:
+            return self._settings[guild_id, key]
         async with self.db.execute(
             "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
         ) as cur:
             r = await cur.fetchone()
-        return json.loads(r[0]) if r else None
+        value = json.loads(r[0]) if r else None
+        self._settings[guild_id, key] = value
+        return value
 
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
         await self._x(
@@ -564,6 +572,7 @@ class Store:
             " ON CONFLICT(guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, _dumps(value)),
         )
+        self._settings[guild_id, key] = value
 
 
 def _statements(sql: str) -> list[str]:

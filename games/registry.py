@@ -78,6 +78,7 @@ class GameSpec:
     # build) and the blocking build (run once per process and key)
     warm_up_key: Callable[[Mapping[str, Any]], str | None] = lambda options: None
     warm_up: Callable[[Mapping[str, Any]], None] | None = None
+    warm_at_start: bool = False  # build (load) the AI's default tables when the bot starts
     hint_is_slow: bool = False  # the coach searches (seconds): answer "thinking…" first
     # a computer player's move out of turn, from its own view and legal moves
     # (Sixty-Six: declare 66), else None

@@ -18,44 +18,6 @@ ROW = 34
 CHART_H = 220
 
 
-def _standings(view: dict[str, Any], outcome: dict[str, Any]) -> list[tuple[str, str, int | None]]:
-    """(player, main figure as text, settlement or None), best first."""
-    game = view["game"]
-    players: list[str] = list(view["players"])
-    settle: dict[str, int] = outcome.get("settlement") or {}
-    if game == "sixdice":
-        scores = outcome.get("scores", {})
-        started = outcome.get("started", {})
-        order = sorted(players, key=lambda p: -scores.get(p, 0))
-        return [
-            (p, f"{scores.get(p, 0):,}" + ("" if started.get(p) else " ×"), settle.get(p))
-            for p in order
-        ]
-    if game == "nine":
-        rem = outcome.get("remaining", {})
-        mult = outcome.get("multiplier", {})
-        order = sorted(players, key=lambda p: (rem.get(p, 0), -mult.get(p, 1)))
-        w = outcome.get("winner")
-        if w in order:
-            order.remove(w)
-            order.insert(0, w)
-        return [
-            (p, str(rem.get(p, 0)) + (f" ×{mult[p]}" if mult.get(p, 1) > 1 else ""), settle.get(p))
-            for p in order
-        ]
-    if game == "yahtzee":
-        tot = outcome.get("totals", {})
-        order = sorted(players, key=lambda p: -tot.get(p, 0))
-        return [(p, str(tot.get(p, 0)), None) for p in order]
-    if game == "bluff":
-        losses = outcome.get("losses", {})
-        order = sorted(players, key=lambda p: losses.get(p, 0))
-        return [(p, f"{losses.get(p, 0)} ✕", None) for p in order]
-    gp = outcome.get("game_points", {})
-    order = sorted(players, key=lambda p: -gp.get(p, 0))
-    return [(p, str(gp.get(p, 0)), None) for p in order]
-
-
 def _winners(view: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     if outcome.get("winners"):
         return list(outcome["winners"])
@@ -63,11 +25,16 @@ def _winners(view: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
 
 
 def result(
-    view: dict[str, Any], outcome: dict[str, Any], lang: str, history: list[dict[str, int]] | None
+    view: dict[str, Any],
+    outcome: dict[str, Any],
+    lang: str,
+    rows: list[tuple[str, str, int | None]],
+    history: list[dict[str, int]] | None = None,
 ) -> tuple[Image.Image, str]:
+    """The result picture: ``rows`` (player, main figure, settlement), best
+    first, from the game's plugin; a chart when ``history`` is given."""
     game = view["game"]
-    rows = _standings(view, outcome)
-    chart = bool(history) and game in ("sixdice", "yahtzee") and len(history or []) >= 1
+    chart = bool(history)
     height = 96 + ROW * len(rows) + (CHART_H + 50 if chart else 0) + 16
     img = b.canvas(height)
     d = ImageDraw.Draw(img)

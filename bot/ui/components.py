@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.ui.games.base import Button, Control, Select
+from bot.ui.controls import Button, Control, Select
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot

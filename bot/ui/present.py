@@ -14,12 +14,16 @@ from typing import Any
 
 import discord
 
+from bot import pictures
+from bot.games import plugin
 from bot.i18n import t
+from bot.model import CPU_ADD, CPU_REMOVE, LEVELS, is_cpu, seat_named
 from bot.store import TableRow
+from bot.turns import LOBBY_IDLE, WARN_BEFORE
 from bot.ui.components import build_view
-from bot.ui.games import Button, Control, Standing, ui_for
+from bot.ui.controls import MAX_OPTIONS, Button, Control, Select, Standing
+from games import registry
 from games.core import seed_hash
-from games.registry import engine
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +66,7 @@ def seat_line(seat: dict[str, Any]) -> str:
 
 
 def lobby_message(row: TableRow, lang: str) -> TableMessage:
-    eng = engine(row.game)
+    eng = registry.engine(row.game)
     players = ", ".join(seat_line(s) for s in row.seats) or "—"
     options = " ".join(f"{k}={_opt(v)}" for k, v in row.options.items() if _is_changed(eng, k, v))
     lines = [
@@ -82,29 +86,60 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
     if row.seed:
         lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
     lines.append(t("lobby.hint", lang))
-    from bot import cpu
-
     controls: list[Control] = [
         Button("join", t("lobby.btn.join", lang), "success", row=0),
         Button("leave", t("lobby.btn.leave", lang), "secondary", row=0),
         Button("start", t("lobby.btn.start", lang), "primary", row=0),
         Button("cancel", t("lobby.btn.cancel", lang), "danger", row=0),
-        *cpu.lobby_controls(row, lang),  # add / remove computer players
+        *cpu_controls(row, lang),  # add / remove computer players
     ]
     return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
 
 
-def cancelled_message(row: TableRow, lang: str, *, by: int) -> TableMessage:
+def cpu_controls(row: TableRow, lang: str) -> list[Control]:
+    """The lobby's second row: add a computer player at a strength, remove one
+    (games with an AI only)."""
+    if registry.spec(row.game).ai is None:
+        return []
+    out: list[Control] = [
+        Button(f"{CPU_ADD}{level}", t(f"lobby.btn.cpu_{level}", lang), "secondary", row=1)
+        for level in LEVELS
+    ]
+    if any(is_cpu(s) for s in row.seats):
+        out.append(Button(CPU_REMOVE, t("lobby.btn.cpu_remove", lang), "secondary", row=1))
+    return out
+
+
+def cancelled_message(row: TableRow, lang: str, *, by: int | None) -> TableMessage:
     return TableMessage(
         t("lobby.cancelled", lang, game=game_title(row.game, lang), user=f"<@{by}>")
     )
 
 
+def expired_message(row: TableRow, lang: str) -> TableMessage:
+    """A lobby nobody started in time."""
+    text = t("lobby.expired", lang, game=game_title(row.game, lang), minutes=LOBBY_IDLE // 60)
+    return TableMessage(text)
+
+
+async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> TableMessage:
+    """A game ended without a settlement (its rules have none "as it stands"):
+    the table as it stood, without controls, and the seed to verify."""
+    text = t("result.abandoned", lang, game=game_title(row.game, lang), user=f"<@{by}>")
+    if row.seed:
+        text += "\n" + t("result.seed", lang, seed=row.seed, hash=seed_hash(row.seed))
+    files: list[discord.File] = []
+    if row.state is not None:
+        eng = registry.engine(row.game)
+        files = await picture_files(eng.view(eng.from_json(row.state), None), lang)
+    return TableMessage(text, files)
+
+
 async def table_message(row: TableRow, lang: str) -> TableMessage:
     """The live table: turn, last moves in words, picture, legal controls."""
     assert row.state is not None
-    eng = engine(row.game)
-    ui = ui_for(row.game)
+    eng = registry.engine(row.game)
+    ui = plugin(row.game)
     state = eng.from_json(row.state)
     view = eng.view(state, None)
     names = {s["name"]: s for s in row.seats}
@@ -121,8 +156,6 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
             lines.append(status)
         controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
     lines.extend(log_lines(row, lang))
-    from bot.clock import clock_lines  # the turn clock (bot.clock imports this module)
-
     lines.extend(clock_lines(row, lang))
     if row.seed:
         lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
@@ -132,7 +165,7 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
 
 async def plain_message(row: TableRow, lang: str) -> TableMessage:
     """A fallback table message: title, turn and controls, no log, no picture."""
-    eng = engine(row.game)
+    eng = registry.engine(row.game)
     lines = [t("table.title", lang, game=game_title(row.game, lang))]
     controls: list[Control] = []
     if row.state is not None:
@@ -143,24 +176,16 @@ async def plain_message(row: TableRow, lang: str) -> TableMessage:
             seat = names.get(movers[0])
             lines.append(t("table.turn", lang, player=seat_line(seat) if seat else movers[0]))
             legal = eng.legal_moves(state, movers[0])
-            if getattr(ui_for(row.game), "private_controls", None) is not None:
+            the = plugin(row.game)
+            if the.has_private_controls:
                 # a game with secrets: its legal moves name hidden cards, so
                 # only its public controls (from the public view) go here
                 view = eng.view(state, None)
-                controls = ui_for(row.game).controls(view, movers[0], legal, row.ui, lang)
-            else:
-                controls = GenericUIFallback.controls(legal, lang)
+                controls = the.controls(view, movers[0], legal, row.ui, lang)
+            elif legal:
+                options = [(m, m) for m in legal[:MAX_OPTIONS]]
+                controls = [Select("m", t("ui.choose_move", lang), options)]
     return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
-
-
-class GenericUIFallback:
-    @staticmethod
-    def controls(legal: list[str], lang: str) -> list[Control]:
-        from bot.ui.games.base import MAX_OPTIONS, Select
-
-        if not legal:
-            return []
-        return [Select("m", t("ui.choose_move", lang), [(m, m) for m in legal[:MAX_OPTIONS]])]
 
 
 async def result_message(
@@ -168,7 +193,7 @@ async def result_message(
 ) -> TableMessage:
     """The finished game: places and settlement, and the seed to verify."""
     assert row.state is not None
-    eng = engine(row.game)
+    eng = registry.engine(row.game)
     state = eng.from_json(row.state)
     view = eng.view(state, None)
     names = {s["name"]: s for s in row.seats}
@@ -181,7 +206,7 @@ async def result_message(
         seat = names.get(s.player)
         who = seat_line(seat) if seat else s.player
         key = "result.line_win" if s.won else "result.line"
-        lines.append(t(key, lang, rank=s.rank, player=who, points=_signed(s.points, row.game)))
+        lines.append(t(key, lang, rank=s.rank, player=who, points=points_text(s.points, row.game)))
     if row.ui.get("hints"):  # players who asked /hint
         used = [seat_line(names[p]) if p in names else p for p in sorted(row.ui["hints"])]
         lines.append(t("result.hints", lang, players=", ".join(used)))
@@ -189,10 +214,8 @@ async def result_message(
         lines.append(t("result.seed", lang, seed=row.seed, hash=seed_hash(row.seed)))
     files: list[discord.File] = []
     try:
-        from bot import render
-
         picture = await asyncio.to_thread(
-            render.result_picture, view, eng.outcome(state), lang=lang
+            pictures.result_picture, view, eng.outcome(state), lang=lang
         )
         files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
     except Exception:  # the words carry everything; a missing picture must not lose a result
@@ -202,17 +225,30 @@ async def result_message(
 
 async def picture_files(view: dict[str, Any], lang: str) -> list[discord.File]:
     try:
-        from bot import render
-
-        picture = await asyncio.to_thread(render.table_picture, view, lang=lang)
-    except Exception:  # renderer not there yet for this game, or broken: words only
-        log.debug("no table picture for %s", view.get("game"), exc_info=True)
+        picture = await asyncio.to_thread(pictures.table_picture, view, lang=lang)
+    except Exception:  # a broken renderer: words only
+        log.warning("no table picture for %s", view.get("game"), exc_info=True)
+        return []
+    if picture is None:  # the game draws no picture
         return []
     return [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
 
 
+def clock_lines(row: TableRow, lang: str) -> list[str]:
+    """The clock on the table message: when the turn runs out, and the warning."""
+    if row.phase != "playing" or row.deadline is None or not row.clock.get("player"):
+        return []
+    player = row.clock["player"]
+    seat = seat_named(row, player)
+    who = seat_line(seat) if seat else player
+    lines = [t("clock.deadline", lang, time=f"<t:{int(row.deadline)}:R>")]
+    if row.clock.get("warned"):
+        lines.append(t("clock.warning", lang, player=who, seconds=WARN_BEFORE))
+    return lines
+
+
 def log_lines(row: TableRow, lang: str) -> list[str]:
-    ui = ui_for(row.game)
+    ui = plugin(row.game)
     lines = []
     for event in row.ui.get("log", [])[-LOG_LINES:]:
         text = ui.describe(event, lang)
@@ -221,8 +257,9 @@ def log_lines(row: TableRow, lang: str) -> list[str]:
     return lines
 
 
-def _signed(points: int, game: str) -> str:
-    if game == "yahtzee":
+def points_text(points: int, game: str) -> str:
+    """Settlement points signed (``+300``); a final total plain (``257``)."""
+    if registry.spec(game).points == "total":
         return str(points)
     return f"{points:+d}"
 

@@ -12,8 +12,7 @@ import simcord
 from simlocale import EnvClock
 from simtable import first_choice, mover_of, open_table, press
 
-from bot import clock
-from bot.clock import Sweeper
+from bot.followers.clock import Sweeper
 from bot.tables import TableService
 from games import registry
 from games.core import CARDS, ScriptedSource, SeededSource
@@ -76,7 +75,7 @@ async def test_timeout_plays_the_default_move(harness, game, options, dice, aux,
         _guild, channel, users = two_players(env)
         msg = await open_table(env, channel, users[0], users[1:], game, options)
         mover = mover_of(msg, users)
-        seconds = clock.DEFAULT_TURN[game]
+        seconds = registry.spec(game).turn_seconds
         assert f"<t:{int(envclock()) + seconds}:R>" in msg.content
         if expected is None:  # Sixty-Six: the lowest legal card of the leader
             row = await table_row(harness)
@@ -193,9 +192,9 @@ async def test_due_deadlines_fire_exactly_once(harness):
             channel = guild.create_text_channel(name)
             await open_table(env, channel, users[0], users[1:], "nine")
         envclock.skew = 200  # every deadline is past; SimCord's own sweeps have not run
-        first = Sweeper(bot)
-        second = Sweeper(bot)
-        second.service = TableService(bot.tables.store, clock=envclock)  # other locks
+        first = Sweeper(bot, bot.tables, bot.screen)
+        other = TableService(bot.tables.store, clock=envclock, bus=bot.tables.bus)  # other locks
+        second = Sweeper(bot, other, bot.screen)
         await asyncio.gather(
             first.sweep(force=True), second.sweep(force=True), first.sweep(force=True)
         )

@@ -9,7 +9,7 @@ import simcord
 from simcord import SetupError
 from simtable import buttons, open_table
 
-from bot import clock
+from games import registry
 
 
 def setup_guild(env):
@@ -91,7 +91,7 @@ async def test_settings_are_stored_used_and_survive_a_restart(harness):
         assert "（目標 5000）" in msg.content
         row = (await harness.bots[-1].tables.store.live_tables())[0]
         assert row.options["target"] == 5000
-        assert row.deadline - row.updated_at == pytest.approx(clock.DEFAULT_TURN["sixdice"])
+        assert row.deadline - row.updated_at == pytest.approx(registry.spec("sixdice").turn_seconds)
         # back to the defaults
         assert "defaults" in await config(
             admin, channel, "options", game="sixdice", options="default"

@@ -15,7 +15,7 @@ import simcord
 from simtable import buttons, controls, first_choice, press
 from test_bot_leaks import accepted, dm_messages
 
-from bot import cpu
+from bot import ai
 from games import core, registry
 from games.core import SeededSource
 
@@ -42,7 +42,7 @@ def views(monkeypatch, seeded):
     ``engine.legal_moves(state, cpu)``, never the state; in Sixty-Six no card
     of the other player's hand is in what it gets."""
     calls: list[dict[str, Any]] = []
-    real = cpu.choose
+    real = ai.choose
 
     async def spy(game, view, name, legal, level, rng):
         (row,) = await seeded.bots[-1].tables.store.live_tables()
@@ -58,7 +58,7 @@ def views(monkeypatch, seeded):
         calls.append({"game": game, "name": name, "legal": list(legal), "level": level})
         return await real(game, view, name, legal, level, rng)
 
-    monkeypatch.setattr(cpu, "choose", spy)
+    monkeypatch.setattr(ai, "choose", spy)
     return calls
 
 
@@ -152,7 +152,7 @@ GAMES = [
 @pytest.mark.parametrize(("game", "options", "levels"), GAMES, ids=[g[0] for g in GAMES])
 async def test_a_human_plays_computers_to_the_end(seeded, views, game, options, levels):
     if game == "yahtzee":
-        cpu.load_solver("forced")  # in this process, before the bot runs
+        ai.warm_up_now("yahtzee", {})  # in this process, before the bot runs
     async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel(game)
@@ -195,7 +195,8 @@ async def test_restart_while_a_computer_is_to_move(seeded):
         channel = guild.create_text_channel("nine")
         alice = guild.add_member(env.create_user("alice"))
         msg = await lobby(env, channel, alice, "nine", ["strong"])
-        seeded.bots[-1].tables.cpu_kick = None  # this process's computers stall
+        stalled = seeded.bots[-1]
+        stalled.tables.bus.unsubscribe(stalled.computers.on_commit)  # its computers stall
         await alice.click(msg, label="Start")
         for _ in range(6):  # alice plays until the computer is to move
             if mover(msg.content) == "CPU1":

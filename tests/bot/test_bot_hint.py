@@ -19,7 +19,7 @@ from simtable import first_choice, press
 from test_bot_cpu import SETTLE, lobby, make_bot, mover, play_human, seeded  # noqa: F401
 from test_bot_leaks import accepted
 
-from bot import cpu
+from bot import ai
 from games import registry
 
 # the game's own words in each hint, and whether it has a percentage
@@ -36,7 +36,7 @@ FIRST_PRESS = {"sixdice": "m:roll", "yahtzee": "m:roll", "nine": "m:roll", "bluf
 @pytest.mark.parametrize("game", list(EXPECTED))
 async def test_hint_on_your_turn_with_numbers(seeded, game):  # noqa: F811
     if game == "yahtzee":
-        cpu.load_solver("forced")
+        ai.warm_up_now("yahtzee", {})
     async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel(game)
@@ -127,7 +127,7 @@ async def test_hint_answers_thinking_while_the_tables_are_built(seeded, monkeypa
     (Discord's 3 s) and sends the hint as the follow-up."""
     import time
 
-    from bot import cpu
+    from bot import ai
     from games.sixdice import ai as sixdice_ai
 
     real = sixdice_ai.warm_up
@@ -137,7 +137,7 @@ async def test_hint_answers_thinking_while_the_tables_are_built(seeded, monkeypa
         real(options)
 
     monkeypatch.setattr(sixdice_ai, "warm_up", slow)
-    monkeypatch.setattr(cpu, "_WARMING", {})
+    monkeypatch.setattr(ai, "_READY", {})
     defers = []
     real_defer = discord.InteractionResponse.defer
 

@@ -16,13 +16,13 @@ from simlocale import EnvClock, locales
 from simtable import buttons, open_table
 
 from bot.app import create_bot
+from bot.commands.config import Config
+from bot.commands.hint import Coach
+from bot.commands.rules import Rules
+from bot.commands.tables import Tables
 from bot.i18n import catalogue, t
 from bot.i18n.translator import Translator
 from bot.store import Store
-from bot.ui.commands import Tables
-from bot.ui.config import Config
-from bot.ui.hint import Coach
-from bot.ui.rules import Rules
 from games.core import CARDS, ScriptedSource
 
 BOT = Path(__file__).resolve().parents[2] / "bot"

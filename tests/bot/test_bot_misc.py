@@ -10,7 +10,7 @@ import pytest
 
 from bot import __main__ as entry
 from bot.i18n import catalogue, rule_error, t
-from bot.tables import engine_name, parse_options_text
+from bot.model import engine_name, parse_options_text
 from games.core import RuleError
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import simcord
 from simtable import controls, first_choice, mover_of, open_table, play_out, press
 
-from bot.tables import message_link
+from bot.model import message_link
 from games.core import SeededSource
 
 DICE = SeededSource("bot-ping-tests").roll(3000)

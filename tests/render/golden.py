@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.render import Picture, hand_picture, result_picture, table_picture
+from bot.pictures import Picture, hand_picture, result_picture, table_picture
 
 from .views import golden_cases
 

@@ -9,7 +9,8 @@ import io
 import pytest
 from PIL import Image
 
-from bot.render import Picture, _base, hand_picture, result_picture, table_picture
+from bot.pictures import Picture, hand_picture, result_picture, table_picture
+from bot.render import _base
 from bot.render import yahtzee as yahtzee_render
 from games import core, registry
 

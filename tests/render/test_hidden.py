@@ -3,7 +3,7 @@ the cup dice or the hands/talon order give byte-identical table pictures."""
 
 from __future__ import annotations
 
-from bot.render import hand_picture, table_picture
+from bot.pictures import hand_picture, table_picture
 from games import core, registry
 
 

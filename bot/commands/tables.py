@@ -2,45 +2,24 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands.choices import offer_games
 from bot.i18n import t
-from games import registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
-
-# The games this bot can seat at a table (the hidden-information games send
-# secrets to DMs: bot/private.py). Offered only once their engine is installed.
-PUBLIC_GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")
-
-
-def playable_games() -> list[str]:
-    out = []
-    for name in PUBLIC_GAMES:
-        try:
-            module = importlib.import_module(f"games.{name}")
-        except ImportError:
-            continue
-        if hasattr(module, "new_game"):
-            out.append(name)
-    return out
-
-
-def _choices(names: list[str] | tuple[str, ...]) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=t(f"game.{n}", "en"), value=n) for n in names]
-
 
 class Tables(commands.Cog):
     """Playing at tables and looking at results."""
 
     def __init__(self, bot: ChabudaiBot) -> None:
         self.bot = bot
+        offer_games(self)
 
     game_group = app_commands.Group(name="game", description="The game at this channel's table")
 
@@ -48,7 +27,6 @@ class Tables(commands.Cog):
     @app_commands.describe(
         game="The game to play", options='House options, e.g. "target=5000 start=500"'
     )
-    @app_commands.choices(game=_choices(playable_games()))
     @app_commands.guild_only()
     async def play(
         self, interaction: discord.Interaction[ChabudaiBot], game: str, options: str | None = None
@@ -68,7 +46,6 @@ class Tables(commands.Cog):
         await self.bot.tables.end(interaction)
 
     @app_commands.command(name="leaderboard", description="The best players of a game")
-    @app_commands.choices(game=_choices(registry.names()))
     async def leaderboard(
         self,
         interaction: discord.Interaction[ChabudaiBot],
@@ -112,7 +89,6 @@ class Tables(commands.Cog):
         )
 
     @app_commands.command(name="stats", description="A player's games, wins and records")
-    @app_commands.choices(game=_choices(registry.names()))
     async def stats(
         self,
         interaction: discord.Interaction[ChabudaiBot],

@@ -14,18 +14,24 @@ view (``cup_seen``) until a reveal makes them public.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct, rank_by
 from bot.i18n import t
-from bot.ui.games.base import Button, Control, GameUI, Select, Standing, rank_by
+from bot.render import bluff as render
+from bot.ui.controls import Button, Control, Select, Standing
 from games import bluff
+from games.bluff.ai import chance_at_least
 from games.core import Event
 
 BLIND = "blind"  # the UI action "roll without looking" (the move is ``roll``)
 SHOW = "show"  # "Show my dice" (handled by the table service)
 
+if TYPE_CHECKING:
+    from PIL import Image
 
-class UI(GameUI):
+
+class Plugin(GamePlugin):
     game = "bluff"
     private_mode = "send"  # a new DM for every look under the cup
 
@@ -161,3 +167,41 @@ class UI(GameUI):
 
     def private_controls(self, view: dict[str, Any], legal: list[str], lang: str) -> list[Control]:
         return []  # the cup holder plays on the table message
+
+    def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+        return render.table(view, lang)
+
+    def hand_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+        return render.hand(view, lang)
+
+    def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
+        losses = outcome.get("losses", {})
+        order = sorted(view["players"], key=lambda p: losses.get(p, 0))
+        return [(p, f"{losses.get(p, 0)} ✕", None) for p in order]
+
+    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+        lines = []
+        if n.get("dice"):
+            reach = pct(chance_at_least(str(n["dice"])))
+            lines.append(t("hint.bluff.dice", lang, dice=n["dice"], chance=reach))
+        if n.get("announcement"):
+            lines.append(
+                t(
+                    "hint.bluff.true",
+                    lang,
+                    value=n["announcement"],
+                    chance=pct(n.get("chance_true")),
+                    prior=pct(n.get("chance_at_least")),
+                )
+            )
+        else:
+            lines.append(t("hint.bluff.first", lang))
+        loss = n.get("loss") or {}
+        if loss:
+            lines.append(t("hint.bluff.header", lang))
+            for move, value in sorted(loss.items(), key=lambda mv: mv[1])[:MAX_LINES]:
+                lines.append(t("hint.choice", lang, move=move, value=pct(value)))
+        return lines
+
+
+PLUGIN = Plugin()

@@ -8,18 +8,23 @@ move, and a select of the legal boxes with the points each would score
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num, rank_by
 from bot.i18n import t
-from bot.ui.games.base import MAX_OPTIONS, Button, Control, GameUI, Select, Standing, rank_by
+from bot.render import yahtzee as render
+from bot.ui.controls import MAX_OPTIONS, Button, Control, Select, Standing
 from games.core import Event
 from games.yahtzee.engine import FACTORS
 from games.yahtzee.scoring import BOXES
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
+if TYPE_CHECKING:
+    from PIL import Image
 
-class UI(GameUI):
+
+class Plugin(GamePlugin):
     game = "yahtzee"
 
     def controls(
@@ -107,6 +112,27 @@ class UI(GameUI):
         out = rank_by(players, totals, list(outcome.get("winners") or []), {})
         return [Standing(s.player, s.rank, s.won, s.points, s.points) for s in out]
 
+    result_chart = True
+
+    def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+        return render.table(view, lang)
+
+    def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
+        tot = outcome.get("totals", {})
+        order = sorted(view["players"], key=lambda p: -tot.get(p, 0))
+        return [(p, str(tot.get(p, 0)), None) for p in order]
+
+    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+        lines = [t("hint.yahtzee.expected", lang, expected=num(n.get("expected"), 2))]
+        choices = n.get("choices") or []
+        if choices:
+            lines.append(t("hint.yahtzee.header", lang))
+            for c in choices[:MAX_LINES]:
+                lines.append(
+                    t("hint.yahtzee.choice", lang, move=c["move"], expected=num(c["expected"], 2))
+                )
+        return lines
+
 
 def _box(p: dict[str, Any], lang: str) -> str:
     label = t(f"yahtzee.box.{p['box']}", lang)
@@ -141,3 +167,6 @@ def _column_selects(potential: list[dict[str, Any]], lang: str) -> list[Control]
 def _hold(ui: dict[str, Any]) -> list[bool]:
     hold = list(ui.get("hold") or [])
     return (hold + [False] * 5)[:5]
+
+
+PLUGIN = Plugin()

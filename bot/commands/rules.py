@@ -20,11 +20,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import clock
+from bot import pictures, turns
+from bot.commands.choices import offer_games
+from bot.commands.config import option_text
 from bot.i18n import lang_of, t
-from bot.ui.config import option_text
 from games import core, registry
-from games.core import CARDS, ScriptedSource
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -33,26 +33,11 @@ log = logging.getLogger(__name__)
 
 EMBED_FIELD = 1024  # Discord's limit for one embed field value
 
-# A small position per game: (dice, moves by the first player) to show.
-_EXAMPLES: dict[str, tuple[list[int], list[str]]] = {
-    "sixdice": ([1, 5, 5, 2, 3, 4], ["roll"]),
-    "bluff": ([5, 4], ["roll", "announce 54"]),
-    "nine": ([3, 4], ["roll"]),
-    "yahtzee": ([3, 3, 3, 5, 5], ["roll"]),
-    "sixtysix": ([], []),
-}
-
-
 def example_view(game: str, lang: str) -> dict[str, Any]:
-    """The public view of a small scripted position of ``game``."""
-    eng = registry.engine(game)
-    dice, moves = _EXAMPLES[game]
+    """The public view of the game's small example position (its spec)."""
     players = t("rules.example.players", lang).split()
-    source = ScriptedSource(dice=dice, decks=[list(CARDS)])
-    state = eng.new_game(players, {}, players[0], source)
-    for move in moves:
-        eng.apply(state, players[0], move)
-    return eng.view(state, None)
+    state = registry.example_state(game, players)
+    return registry.engine(game).view(state, None)
 
 
 def options_in_force(game: str, server: dict[str, Any], lang: str) -> list[str]:
@@ -94,14 +79,16 @@ async def rules_embed(
     )
     lines = options_in_force(game, server_options, lang)
     lines.append(
-        t("rules.clock", lang, seconds=seconds, warn=clock.WARN_BEFORE, max=clock.MAX_TIMEOUTS)
+        t("rules.clock", lang, seconds=seconds, warn=turns.WARN_BEFORE, max=turns.MAX_TIMEOUTS)
     )
     embed.add_field(name=t("rules.options", lang), value=_clip("\n".join(lines)), inline=False)
     files: list[discord.File] = []
     try:
-        from bot import render
-
-        picture = await asyncio.to_thread(render.table_picture, example_view(game, lang), lang=lang)
+        picture = await asyncio.to_thread(
+            pictures.table_picture, example_view(game, lang), lang=lang
+        )
+        if picture is None:
+            return embed, files
         files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
         embed.set_image(url=f"attachment://{picture.filename}")
         embed.set_footer(text=t("rules.example", lang))
@@ -115,18 +102,16 @@ class Rules(commands.Cog):
 
     def __init__(self, bot: ChabudaiBot) -> None:
         self.bot = bot
+        offer_games(self)
 
     @app_commands.command(
         name="rules", description="How to play a game: rules, scoring, house options"
     )
     @app_commands.describe(game="The game")
-    @app_commands.choices(
-        game=[app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in registry.names()]
-    )
     async def rules(self, interaction: discord.Interaction[ChabudaiBot], game: str) -> None:
         lang = lang_of(interaction.locale)
         tables = self.bot.tables
         server = await tables.server_options(interaction.guild_id, game)
-        seconds = await clock.turn_seconds(tables.store, interaction.guild_id, game)
+        seconds = await turns.turn_seconds(tables.store, interaction.guild_id, game)
         embed, files = await rules_embed(game, lang, server, seconds)
         await interaction.response.send_message(embed=embed, files=files, ephemeral=True)

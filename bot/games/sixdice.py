@@ -6,15 +6,20 @@ the legal ``take`` choices, each labelled with its points.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num, pct, rank_by
 from bot.i18n import t
-from bot.ui.games.base import MAX_OPTIONS, Button, Control, GameUI, Select, Standing, rank_by
+from bot.render import sixdice as render
+from bot.ui.controls import MAX_OPTIONS, Button, Control, Select, Standing
 from games.core import Event
 from games.sixdice import score_dice
 
+if TYPE_CHECKING:
+    from PIL import Image
 
-class UI(GameUI):
+
+class Plugin(GamePlugin):
     game = "sixdice"
 
     def controls(
@@ -88,6 +93,75 @@ class UI(GameUI):
             players, {p: int(settlement.get(p, 0)) for p in players}, [winner] if winner else [], ui
         )
 
+    result_chart = True
+
+    def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+        return render.table(view, lang)
+
+    def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
+        settle: dict[str, int] = outcome.get("settlement") or {}
+        scores = outcome.get("scores", {})
+        started = outcome.get("started", {})
+        order = sorted(view["players"], key=lambda p: -scores.get(p, 0))
+        return [
+            (p, f"{scores.get(p, 0):,}" + ("" if started.get(p) else " ×"), settle.get(p))
+            for p in order
+        ]
+
+    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+        goal = n.get("goal")
+        lines = [
+            t("hint.sixdice.dobon", lang, dice=n.get("dice"), chance=pct(n.get("dobon_chance")))
+        ]
+        show = num if goal == "points" else pct
+        points = n.get("points") or {}
+        if "stop_value" in n:
+            lines.append(
+                t(
+                    f"hint.sixdice.roll_stop_{goal}"
+                    if goal != "points"
+                    else "hint.sixdice.roll_stop",
+                    lang,
+                    roll=show(n.get("roll_value")),
+                    stop=show(n.get("stop_value")),
+                    need=n.get("need", ""),
+                    total=n.get("turn_total", 0),
+                )
+            )
+            if points:
+                lines.append(
+                    t(
+                        "hint.sixdice.roll_stop",
+                        lang,
+                        roll=num(points.get("roll")),
+                        stop=num(points.get("stop")),
+                        total=n.get("turn_total", 0),
+                    )
+                )
+            return lines
+        values = n.get("values") or {}
+        if values:
+            key = "hint.sixdice.header" if goal == "points" else f"hint.sixdice.header_{goal}"
+            lines.append(t(key, lang, need=n.get("need", ""), total=n.get("turn_total", 0)))
+            ranked = sorted(values.items(), key=lambda mv: -mv[1])
+            for move, value in ranked[:MAX_LINES]:
+                if move in points:
+                    lines.append(
+                        t(
+                            "hint.sixdice.choice_race",
+                            lang,
+                            move=move,
+                            value=show(value),
+                            points=num(points[move]),
+                        )
+                    )
+                else:
+                    lines.append(t("hint.choice", lang, move=move, value=show(value)))
+        return lines
+
 
 def _dice(move: str) -> list[int]:
     return [int(w) for w in move.split()[1:]]
+
+
+PLUGIN = Plugin()

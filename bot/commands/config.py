@@ -6,7 +6,7 @@ restarts:
 | key | what | default |
 | --- | --- | --- |
 | ``lang`` | ``en`` / ``ja`` for public table messages | the server's locale, else English |
-| ``clock.<game>`` | turn clock in seconds (30–3600) | 90, Sixty-Six 120 (:mod:`bot.clock`) |
+| ``clock.<game>`` | turn clock in seconds (30–3600) | 90, Sixty-Six 120 (:mod:`bot.turns`) |
 | ``options.<game>`` | default house options (``/play … options`` still wins) | the rules' defaults |
 | ``bots_rated`` | games with computer players count for ratings | off |
 
@@ -22,9 +22,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import clock
+from bot import turns
+from bot.commands.choices import offer_games
 from bot.i18n import rule_error, t
-from bot.tables import parse_options_text
+from bot.model import parse_options_text
 from games import core, registry
 from games.core import RuleError
 
@@ -32,10 +33,6 @@ if TYPE_CHECKING:
     from bot.app import ChabudaiBot
 
 LANG_VALUES = ("auto", "en", "ja")
-
-
-def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=t(f"game.{g}", "en"), value=g) for g in registry.names()]
 
 
 def _lang_choices() -> list[app_commands.Choice[str]]:
@@ -66,6 +63,7 @@ class Config(commands.Cog):
 
     def __init__(self, bot: ChabudaiBot) -> None:
         self.bot = bot
+        offer_games(self)
 
     config = app_commands.Group(
         name="config",
@@ -106,7 +104,7 @@ class Config(commands.Cog):
             t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc))
         )
         for game in registry.names():
-            seconds = await clock.turn_seconds(self.store, gid, game)
+            seconds = await turns.turn_seconds(self.store, gid, game)
             options = await self.bot.tables.server_options(gid, game)
             lines.append(
                 t(
@@ -138,7 +136,6 @@ class Config(commands.Cog):
 
     @config.command(name="clock", description="The turn clock of a game, in seconds")
     @app_commands.describe(game="The game", seconds="Seconds per turn (30–3600)")
-    @app_commands.choices(game=_game_choices())
     async def clock_(
         self, interaction: discord.Interaction[ChabudaiBot], game: str, seconds: int
     ) -> None:
@@ -148,12 +145,12 @@ class Config(commands.Cog):
         if game not in registry.names():
             await self._say(interaction, "config.bad_game")
             return
-        if not clock.MIN_TURN <= seconds <= clock.MAX_TURN:
+        if not turns.MIN_TURN <= seconds <= turns.MAX_TURN:
             await self._say(
                 interaction,
                 "config.bad_clock",
-                min=clock.MIN_TURN,
-                max=clock.MAX_TURN,
+                min=turns.MIN_TURN,
+                max=turns.MAX_TURN,
                 value=seconds,
             )
             return
@@ -169,7 +166,6 @@ class Config(commands.Cog):
     @app_commands.describe(
         game="The game", options='e.g. "target=5000 start=500"; "default" clears them'
     )
-    @app_commands.choices(game=_game_choices())
     async def options(
         self, interaction: discord.Interaction[ChabudaiBot], game: str, options: str
     ) -> None:

@@ -14,15 +14,20 @@ select of marriages, and buttons for exchange, draw, close (before the draw:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct, rank_by
 from bot.i18n import t
-from bot.ui.games.base import Button, Control, GameUI, Select, Standing, rank_by
+from bot.render import sixtysix as render
+from bot.ui.controls import Button, Control, Select, Standing
 from games.core import Event
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 SHOW = "show"
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 
 def card_text(card: str) -> str:
@@ -34,7 +39,7 @@ def card_text(card: str) -> str:
     return RANKS[card[0]] + SUIT_SIGNS[card[1]]
 
 
-class UI(GameUI):
+class Plugin(GamePlugin):
     game = "sixtysix"
     private_mode = "edit"  # one DM per player and table, edited after every move
 
@@ -257,3 +262,35 @@ class UI(GameUI):
         if card[1] == trump:
             label += " " + t("sixtysix.option.trump", lang)
         return label
+
+    def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+        return render.table(view, lang)
+
+    def hand_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+        return render.hand(view, lang)
+
+    def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
+        gp = outcome.get("game_points", {})
+        order = sorted(view["players"], key=lambda p: -gp.get(p, 0))
+        return [(p, str(gp.get(p, 0)), None) for p in order]
+
+    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+        lines = [
+            t("hint.sixtysix.win", lang, chance=pct(n.get("win_chance")), points=n.get("points"))
+        ]
+        moves = n.get("moves") or {}
+        ranked = sorted(moves.items(), key=lambda mv: -mv[1]["game_points"])
+        for move, v in ranked[:MAX_LINES]:
+            lines.append(
+                t(
+                    "hint.sixtysix.move",
+                    lang,
+                    move=move,
+                    points=f"{float(v['game_points']):+.2f}",
+                    chance=pct(v.get("win_chance")),
+                )
+            )
+        return lines
+
+
+PLUGIN = Plugin()

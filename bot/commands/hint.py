@@ -1,0 +1,96 @@
+"""``/hint``: the coach — the strong player's move and its reason in numbers.
+
+Asked on one's own turn, answered ephemerally in the asker's language, built
+only from the asker's own view (``engine.view(state, name)``) and legal
+moves, through ``games.<game>.ai.hint``. The asker's engine name is added to
+the table's ``ui["hints"]`` (without a version bump, so the buttons already
+drawn stay valid); the finished game's record then carries ``hints``
+(:func:`bot.results.record`) and the result message names them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import ai
+from bot.games import plugin
+from bot.i18n import t
+from games import registry
+
+if TYPE_CHECKING:
+    from bot.app import ChabudaiBot
+
+log = logging.getLogger(__name__)
+
+def hint_text(game: str, advice: dict[str, Any], lang: Any) -> str:
+    """The coach's answer in words, from the AI's ``hint`` result."""
+    n = advice.get("numbers") or {}
+    lines = [t("hint.title", lang, game=t(f"game.{game}", lang), move=advice.get("move", ""))]
+    lines += plugin(game).hint_lines(n, lang)
+    return "\n".join(lines)
+
+
+class Coach(commands.Cog):
+    """``/hint``."""
+
+    def __init__(self, bot: ChabudaiBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="hint", description="The coach's move for your turn, with numbers")
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        await ask(self.bot, interaction)
+
+
+async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
+    service = bot.tables
+    assert interaction.channel_id is not None
+    row = await service.store.table_in_channel(interaction.channel_id)
+    if row is None:
+        await service.reply(interaction, "error.no_table_here")
+        return
+    seat = row.seat_of(interaction.user.id)
+    if seat is None:
+        await service.reply(interaction, "error.not_in_game")
+        return
+    spec = registry.spec(row.game)
+    if row.phase != "playing" or row.state is None or spec.ai is None:
+        await service.reply(interaction, "error.not_your_turn")
+        return
+    eng = spec.engine
+    state = eng.from_json(row.state)
+    name = seat["name"]
+    legal = eng.legal_moves(state, name)
+    if eng.is_finished(state) or name not in eng.to_move(state) or not legal:
+        await service.reply(interaction, "error.not_your_turn")
+        return
+    view = eng.view(state, name)  # the asker's own view: nothing else
+    if spec.hint_is_slow or not ai.is_ready(row.game, row.options):
+        # a search (Sixty-Six: up to a second, more on a busy machine) or
+        # tables still being built (the Yahtzee solver, the Six Dice race
+        # table: seconds): answer "thinking…" within Discord's 3 s
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    await ai.prepare(row.game, row.options)
+    advice = await ai.hint(row.game, view, name, legal)
+    await mark(bot, row.id, name)
+    await service.say(interaction, hint_text(row.game, advice, interaction.locale))
+
+
+async def mark(bot: ChabudaiBot, table_id: int, name: str) -> None:
+    """Remember that ``name`` used a hint at this table (``ui["hints"]``)."""
+    service = bot.tables
+    async with service.lock(table_id):
+        row = await service.store.get_table(table_id)
+        if row is None:
+            return
+        hints = row.ui.setdefault("hints", [])
+        if name in hints:
+            return
+        hints.append(name)
+        if not await service.store.set_ui(row):
+            log.warning("table %d: could not mark a hint", table_id)

@@ -1,0 +1,111 @@
+"""What the table service announces, and the awaited bus that carries it.
+
+Every change of a table — a press, a turn-clock default move, a computer's
+move, ``/game leave``, ``/game end``, a lobby opened, joined, started,
+cancelled or expired — is stored by :meth:`bot.tables.TableService.commit`
+and then announced as one :class:`TableCommitted`. The service never calls
+what reacts: the table message, the players' DMs, turn pings, the turn-clock
+sweeper and the computer players are *followers* subscribed in
+:mod:`bot.app` (as RoboDanny's timers and Red's trivia sessions announce and
+let cogs react). Unlike ``bot.dispatch``, which runs listeners as separate
+tasks, the bus awaits the followers one after the other in the order they
+subscribed, because order matters here: the presser's answer and DMs first,
+then pings, clocks and computers.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.store import TableRow
+from bot.ui.controls import Standing
+from games.core import Event
+
+log = logging.getLogger(__name__)
+
+# What the commit did with the row.
+SAVED = "saved"  # a lobby or a game moved on (versioned update)
+OPENED = "opened"  # a new lobby (its message is still to be posted)
+FINISHED = "finished"  # the game ended: its result is stored, the row removed
+CANCELLED = "cancelled"  # a lobby cancelled (Cancel, the last person left)
+EXPIRED = "expired"  # a lobby nobody started in time
+ABANDONED = "abandoned"  # a game ended without a settlement (/game end)
+REMOVED = (FINISHED, CANCELLED, EXPIRED, ABANDONED)
+
+
+def snapshot(row: TableRow) -> TableRow:
+    """A copy of ``row`` as loaded, to announce as "before" (the state JSON
+    is never changed in place, only replaced, so it is shared)."""
+    return dataclasses.replace(
+        row, seats=copy.deepcopy(row.seats), ui=copy.deepcopy(row.ui), clock=dict(row.clock)
+    )
+
+
+@dataclass
+class TableCommitted:
+    """One stored change of one table."""
+
+    before: TableRow  # the row as it was loaded
+    after: TableRow  # the row as stored (its new version); the last row if removed
+    state: Any  # the engine state after the change (None in a lobby)
+    events: list[Event]  # what the engine said happened (public and private)
+    kind: str  # SAVED, OPENED, FINISHED, CANCELLED, EXPIRED or ABANDONED
+    origin: str  # "press", "command", "clock" or "cpu"
+    interaction: discord.Interaction[Any] | None = None  # the press or command, if any
+    actor: str | None = None  # the engine name of whoever moved, if a player
+    by: int | None = None  # the user who cancelled or ended the table
+    standings: list[Standing] = field(default_factory=list)  # a finished game's places
+    result_id: int | None = None  # the stored result of a finished game
+
+    @property
+    def removed(self) -> bool:
+        """The table is gone (finished, cancelled, expired, abandoned)."""
+        return self.kind in REMOVED
+
+    @property
+    def started(self) -> bool:
+        """This change started the game (the lobby's Start)."""
+        return self.before.phase == "lobby" and self.after.phase == "playing"
+
+    @property
+    def live(self) -> bool:
+        """The game goes on (a table with a turn to play)."""
+        return self.kind == SAVED and self.after.phase == "playing"
+
+
+Follower = Callable[[TableCommitted], Awaitable[None]]
+
+
+class Bus:
+    """An in-process bus: :meth:`publish` awaits every follower in order.
+
+    A follower that raises is logged and the next one still runs: the move
+    is committed, so what follows it must not be lost to one failure.
+    """
+
+    def __init__(self) -> None:
+        self._followers: list[tuple[str, Follower]] = []
+
+    def subscribe(self, follower: Follower, *, name: str | None = None) -> None:
+        self._followers.append((name or getattr(follower, "__qualname__", "?"), follower))
+
+    def unsubscribe(self, follower: Follower) -> None:
+        self._followers = [(n, f) for n, f in self._followers if f != follower]
+
+    @property
+    def followers(self) -> list[str]:
+        return [name for name, _ in self._followers]
+
+    async def publish(self, event: TableCommitted) -> None:
+        for name, follower in self._followers:
+            try:
+                await follower(event)
+            except Exception:
+                log.exception("table %d: the follower %s failed", event.after.id, name)

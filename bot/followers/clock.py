@@ -1,0 +1,204 @@
+"""Turn clocks: a sweeper that fires due deadlines (:mod:`bot.turns` sets them).
+
+At :data:`bot.turns.WARN_BEFORE` seconds left the table message shows a
+warning and the player is mentioned once; at the deadline the bot plays the
+game's default move for them (``spec.timeout_move``: stop / best box /
+smallest flip / reveal / lowest card) and says so, through the one commit
+path. After :data:`bot.turns.MAX_TIMEOUTS` timeouts in a row the player is
+removed with the engine's ``forfeit``. A lobby expires after
+:data:`bot.turns.LOBBY_IDLE` seconds without a change.
+
+The :class:`Clocks` cog runs the sweeper: every :data:`SWEEP_EVERY` seconds
+it loads the tables due and fires each one under the table lock and the row
+version, so a deadline fires exactly once even when several are due
+together or two processes sweep at the same time. As a follower it learns
+every new deadline of this process at once (:meth:`Sweeper.on_commit`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.events import EXPIRED, TableCommitted
+from bot.followers.screen import Screen
+from bot.i18n import t
+from bot.model import seat_named, table_link
+from bot.store import TableRow
+from bot.tables import TableService
+from bot.turns import MAX_AUTO_MOVES, MAX_TIMEOUTS, WARN_BEFORE
+from games import core, registry
+
+if TYPE_CHECKING:
+    from bot.app import ChabudaiBot
+
+log = logging.getLogger(__name__)
+
+SWEEP_EVERY = 5.0  # seconds between sweeps
+RECHECK = 60.0  # at most this long without asking the database
+MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+def play_for(game: str, state: Any, player: str) -> tuple[list[core.Event], list[str]]:
+    """Apply the default moves of ``player`` (the game's ``timeout_move``)."""
+    spec = registry.spec(game)
+    events: list[core.Event] = []
+    played: list[str] = []
+    for _ in range(MAX_AUTO_MOVES):
+        legal = spec.engine.legal_moves(state, player)
+        if not legal:
+            break
+        move, last = spec.timeout_move(state, player, legal, played)
+        events += spec.engine.apply(state, player, move)
+        played.append(move)
+        if last:
+            break
+    return events, played
+
+
+class Sweeper:
+    """Fires due deadlines of one bot process."""
+
+    def __init__(self, client: discord.Client, service: TableService, screen: Screen) -> None:
+        self.client = client
+        self.service = service
+        self.screen = screen
+        # When the next thing may be due (unix seconds); None = ask the
+        # database. Lets an idle sweep skip the query; deadlines set by this
+        # process lower it through :meth:`on_commit`, others are seen within
+        # RECHECK seconds.
+        self.next_due: float | None = None
+
+    def hint(self, when: float) -> None:
+        """A deadline (or its warning) at ``when`` was just set."""
+        if self.next_due is not None:
+            self.next_due = min(self.next_due, when)
+
+    async def on_commit(self, change: TableCommitted) -> None:
+        row = change.after
+        if change.removed or row.deadline is None:
+            return
+        self.hint(row.deadline if row.phase == "lobby" else row.deadline - WARN_BEFORE)
+
+    async def sweep(self, *, force: bool = False) -> int:
+        """Fire every deadline that is due (or due for its warning); returns
+        how many tables were looked at."""
+        now = self.service.clock()
+        if not force and self.next_due is not None and now < self.next_due:
+            return 0
+        store = self.service.store
+        due = await store.due_tables(now + WARN_BEFORE)
+        for row in due:
+            try:
+                await self.fire(row.id, now)
+            except Exception:
+                log.exception("table %d: the turn clock failed", row.id)
+        upcoming = await store.next_deadline(now)
+        if upcoming is None:
+            self.next_due = now + RECHECK
+        else:
+            # inside the warning window only the deadline itself is left
+            soon = upcoming if upcoming <= now + WARN_BEFORE else upcoming - WARN_BEFORE
+            self.next_due = min(soon, now + RECHECK)
+        return len(due)
+
+    async def fire(self, table_id: int, now: float) -> None:
+        service = self.service
+        async with service.lock(table_id):
+            loaded = await service.load(table_id)
+            if loaded is None:
+                return
+            before, row = loaded
+            if row.deadline is None:
+                return
+            if row.deadline > now:
+                if (
+                    row.phase == "playing"
+                    and not row.clock.get("warned")
+                    and row.deadline - now <= WARN_BEFORE
+                ):
+                    await self.warn(row)
+                return
+            if row.phase == "lobby":
+                await service.commit(before, row, origin="clock", kind=EXPIRED)
+            else:
+                await self.timeout(before, row)
+
+    async def warn(self, row: TableRow) -> None:
+        old = dict(row.clock)
+        row.clock = {**old, "warned": True}
+        if not await self.service.store.set_clock(row, old):
+            return  # another sweeper (or a move) was first
+        lang = row.ui.get("lang", "en")
+        await self.screen.edit(row, await self.screen.table(row))
+        seat = seat_named(row, row.clock.get("player"))
+        if seat is None or seat.get("bot"):
+            return
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        text = t(
+            "clock.ping",
+            lang,
+            player=f"<@{seat['id']}>",
+            seconds=WARN_BEFORE,
+            link=table_link(row),
+        )
+        try:
+            await channel.send(text, allowed_mentions=MENTION_USERS)
+        except discord.HTTPException:
+            log.warning("table %d: could not send the clock warning", row.id)
+
+    async def timeout(self, before: TableRow, row: TableRow) -> None:
+        service = self.service
+        eng = registry.engine(row.game)
+        assert row.state is not None
+        state = eng.from_json(row.state)
+        movers = eng.to_move(state)
+        if not movers:
+            row.deadline = None
+            await service.store.save_table(row, now=service.clock())
+            return
+        owner = row.clock.get("player")
+        player = str(owner) if owner in movers else str(movers[0])
+        timeouts = dict(row.clock.get("timeouts") or {})
+        count = int(timeouts.get(player, 0)) + 1
+        if count >= MAX_TIMEOUTS:
+            note = {"kind": "timeout_removed", "player": player, "data": {"count": count}}
+            events = eng.forfeit(state, player)
+            timeouts.pop(player, None)
+        else:
+            events, _played = play_for(row.game, state, player)
+            note = {
+                "kind": "timeout",
+                "player": player,
+                "data": {"count": count, "max": MAX_TIMEOUTS},
+            }
+            timeouts[player] = count
+        row.clock = {**row.clock, "timeouts": timeouts}
+        row.ui.setdefault("log", []).append(note)
+        log.info("table %d: %s timed out (%d in a row)", row.id, player, count)
+        await service.commit(before, row, origin="clock", state=state, events=events)
+
+
+class Clocks(commands.Cog):
+    """Runs the sweeper while the bot is up (a ``discord.ext.tasks`` loop; its
+    first run at start-up fires whatever fell due while the bot was down)."""
+
+    def __init__(self, bot: ChabudaiBot, sweeper: Sweeper) -> None:
+        self.bot = bot
+        self.sweeper = sweeper
+
+    async def cog_load(self) -> None:
+        self.sweep_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.sweep_loop.cancel()
+
+    @tasks.loop(seconds=SWEEP_EVERY)
+    async def sweep_loop(self) -> None:
+        try:
+            await self.sweeper.sweep()
+        except Exception:
+            log.exception("the turn-clock sweeper failed")

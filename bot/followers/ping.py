@@ -1,0 +1,77 @@
+"""Turn pings: a short channel message that mentions the player whose turn
+begins.
+
+The table message is edited in place, and Discord does not notify anyone of
+an edit, so when the turn passes to a different human player the bot sends
+"@alice, your turn — <link to the table>" in the table's language. Only the
+latest ping of a table stays: its message id is kept in the table's UI state
+(``ui["ping"]``) and the previous one is deleted when the turn changes again
+or the table goes away. This runs after the move is committed and the press
+is answered; a ping that cannot be sent or deleted is logged, never raised.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.events import TableCommitted
+from bot.i18n import t
+from bot.model import mover, seat_named, table_link
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+KEY = "ping"  # the table's UI state: the id of its current ping message
+MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+class Pings:
+    """Sends and deletes turn pings for one bot."""
+
+    def __init__(self, client: discord.Client, store: Store) -> None:
+        self.client = client
+        self.store = store
+
+    async def on_commit(self, change: TableCommitted) -> None:
+        """Ping the player to move now if that is a different human player
+        than before (or than the one who pressed Start), and delete the
+        table's previous ping when the turn has changed or the table is gone."""
+        row = change.after
+        if change.started:
+            before = change.actor
+        elif change.before.phase == "playing":
+            before = mover(change.before)
+        else:
+            return  # a lobby: nobody was or is to move
+        now = mover(row) if change.live else None
+        if now == before:
+            return  # the same player goes on: the ping (if any) still holds
+        old = row.ui.pop(KEY, None)
+        seat = seat_named(row, now)
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        if seat is not None and not seat.get("bot"):
+            lang = row.ui.get("lang", "en")
+            text = t("table.your_turn", lang, player=f"<@{seat['id']}>", link=table_link(row))
+            try:
+                sent = await channel.send(text, allowed_mentions=MENTION_USERS)
+            except discord.HTTPException:
+                log.warning("table %d: could not send the turn ping", row.id)
+            else:
+                row.ui[KEY] = sent.id
+        if old is not None:
+            await delete(channel, int(old), row.id)
+        if change.live and (old is not None or KEY in row.ui):
+            await self.store.set_ui(row)  # no version bump: the table's buttons stay valid
+
+
+async def delete(channel: Any, message_id: int, table_id: int) -> None:
+    """Delete a ping; one already gone (deleted by hand) is fine."""
+    try:
+        await channel.get_partial_message(message_id).delete()
+    except discord.NotFound:
+        pass
+    except discord.HTTPException:
+        log.warning("table %d: could not delete the old turn ping", table_id)

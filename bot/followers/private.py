@@ -1,0 +1,107 @@
+"""Secrets delivered: after a commit, the players whose private message
+changed get it in their DM (Sixty-Six: one DM per table, edited after every
+move; Bluff: one new DM per look under the cup).
+
+The presser's own private message (a DM or an ephemeral fallback they
+pressed on) is edited as the answer to their press. If a DM fails (Discord
+50007 "DMs closed", or any other HTTP error), the presser gets the same
+content as an ephemeral reply, and the others the table's "Show my
+hand/dice" button. Logs name the table and the HTTP status only, never the
+content.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.events import TableCommitted
+from bot.games import plugin
+from bot.store import Store, TableRow
+from bot.ui import secrets as hidden
+from games import registry
+
+log = logging.getLogger(__name__)
+
+
+class Private:
+    """Delivers private messages for one bot."""
+
+    def __init__(self, client: discord.Client, store: Store) -> None:
+        self.client = client
+        self.store = store
+
+    async def on_commit(self, change: TableCommitted) -> None:
+        row, state = change.after, change.state
+        if not registry.spec(row.game).secrets or state is None or row.phase != "playing":
+            return
+        if change.kind not in ("saved", "finished"):
+            return
+        names = hidden.targets(row, state, change.events, started=change.started)
+        if not names:
+            return
+        lang = row.ui.get("lang", "en")
+        mode = plugin(row.game).private_mode
+        by_name = {s["name"]: s for s in row.seats}
+        interaction = change.interaction
+        presser = interaction.user.id if interaction is not None else None
+        changed = False
+        for name in names:
+            seat = by_name.get(name)
+            if seat is None or seat.get("bot"):
+                continue
+            # a DM speaks the player's language (their locale when they sat down)
+            msg = await hidden.private_message(row, state, seat, seat.get("lang") or lang)
+            mine = presser is not None and seat["id"] == presser
+            if mine and interaction is not None and mode == "edit":
+                if _pressed_on_private(interaction, row) and not interaction.response.is_done():
+                    await interaction.response.edit_message(**msg.edit_kwargs())
+                    continue
+            sent, moved = await self._to_dm(row, seat, msg, mode)
+            changed = changed or moved
+            if not sent and mine and interaction is not None:
+                await hidden.ephemeral(interaction, msg)
+        if changed and change.live:
+            await self.store.set_ui(row)
+
+    async def _to_dm(
+        self, row: TableRow, seat: dict[str, Any], msg: hidden.PrivateMessage, mode: str
+    ) -> tuple[bool, bool]:
+        """Edit (mode ``edit``) or send the DM; returns (delivered, ui changed)."""
+        dms: dict[str, Any] = row.ui.setdefault("dm", {})
+        key = str(seat["id"])
+        known = dms.get(key)
+        if mode == "edit" and known:
+            try:
+                partial = self.client.get_partial_messageable(int(known["c"]))
+                await partial.get_partial_message(int(known["m"])).edit(**msg.edit_kwargs())
+                return True, False
+            except discord.HTTPException as err:
+                log.warning(
+                    "table %d: editing a player's DM failed (%s/%s)", row.id, err.status, err.code
+                )
+        try:
+            channel = await self.client.create_dm(discord.Object(int(seat["id"])))
+            sent = await channel.send(**msg.send_kwargs())
+        except discord.HTTPException as err:
+            log.warning("table %d: a DM could not be sent (%s/%s)", row.id, err.status, err.code)
+            failed = row.ui.setdefault("dm_failed", [])
+            if key not in failed:
+                failed.append(key)
+                return False, True
+            return False, False
+        dms[key] = {"c": channel.id, "m": sent.id}
+        failed = row.ui.get("dm_failed") or []
+        if key in failed:
+            failed.remove(key)
+        return True, True
+
+
+def _pressed_on_private(interaction: discord.Interaction[Any], row: TableRow) -> bool:
+    return (
+        interaction.type is discord.InteractionType.component
+        and interaction.message is not None
+        and interaction.message.id != row.message_id
+    )

@@ -1,0 +1,183 @@
+"""A game's bot plugin: everything about one game that the bot shows.
+
+Each game has one plugin module (``bot/games/<game>.py`` for the five of
+chabudai; anywhere for another game, named by its spec's ``plugin``) whose
+``PLUGIN`` is a :class:`GamePlugin`. It never touches Discord: it turns the
+game's views, legal moves and events into controls (:mod:`bot.ui.controls`),
+words, pictures (Pillow images from :mod:`bot.render`), hint lines and the
+contents of the players' private messages. The bot finds it through the
+game registry (:func:`bot.games.plugin`), never by switching on a name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import t
+from bot.ui.controls import MAX_OPTIONS, Control, Select, Standing
+from games.core import Event
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+
+ResultRow = tuple[str, str, "int | None"]  # (player, main figure as text, settlement)
+
+MAX_LINES = 8  # choices listed under a hint
+
+
+def pct(value: Any) -> str:
+    """``0.1234`` → ``12.3 %``; ``None`` → ``—``."""
+    if value is None:
+        return "—"
+    return f"{100 * float(value):.1f} %"
+
+
+def num(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "—"
+    return f"{float(value):.{digits}f}"
+
+
+class GamePlugin:
+    """Default behaviour; each game overrides what it does differently."""
+
+    game: str = ""
+    # "edit": one private message per player and table, edited after every
+    # move; "send": a new private message for every change (Bluff's looks)
+    private_mode: str = "edit"
+    result_chart: bool = False  # the result picture has a score chart
+
+    def controls(
+        self,
+        view: dict[str, Any],
+        player: str | None,
+        legal: list[str],
+        ui: dict[str, Any],
+        lang: str,
+    ) -> list[Control]:
+        """The controls for the player to move (``legal`` = their legal moves)."""
+        if not legal:
+            return []
+        options = [(m, self.move_label(m, view, lang)) for m in legal[:MAX_OPTIONS]]
+        return [Select("m", t("ui.choose_move", lang), options)]
+
+    def move_label(self, move: str, view: dict[str, Any], lang: str) -> str:
+        return move
+
+    def ui_action(
+        self, action: str, view: dict[str, Any], player: str, ui: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """A UI-only action (no move): the new UI state, or ``None`` if unknown."""
+        return None
+
+    def after_move(self, events: list[Event], ui: dict[str, Any]) -> None:
+        """Update UI state after a move (e.g. clear held dice, track bests)."""
+
+    def describe(self, event: dict[str, Any], lang: str) -> str | None:
+        """One line in words for a public event (JSON form), or ``None`` to skip it."""
+        kind = event["kind"]
+        key = f"ev.{self.game}.{kind}"
+        data = dict(event.get("data") or {})
+        data.setdefault("player", event.get("player") or "")
+        for k in (key, f"ev.{kind}"):
+            if t(k, lang) != k:
+                return t(k, lang, **{name: _words(v) for name, v in data.items()})
+        return None
+
+    def status_line(self, view: dict[str, Any], lang: str) -> str | None:
+        """A short line under the turn indicator (the roll to answer…)."""
+        return None
+
+    def standings(
+        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
+    ) -> list[Standing]:
+        """Places, win flags and points of a finished game."""
+        settlement = outcome.get("settlement") or {p: 0 for p in players}
+        winners = outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else [])
+        return rank_by(players, {p: int(settlement.get(p, 0)) for p in players}, winners, ui)
+
+    # ------------------------------------------------------------- moves
+
+    def action_move(self, action: str) -> str | None:
+        """A game's own action that plays a move (Bluff "roll without looking")."""
+        return None
+
+    def after_apply(self, state: Any, player: str, move: str, action: str) -> list[Event]:
+        """What follows a human's move in the same commit (Bluff: Roll looks
+        under the cup)."""
+        return []
+
+    # ---------------------------------------------------------- pictures
+
+    def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str] | None:
+        """The table as ``view`` shows it, and its alt text; ``None`` = no
+        picture (the words carry the table)."""
+        return None
+
+    def hand_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str] | None:
+        """A player's private picture (games without secrets: the table)."""
+        return self.table_image(view, lang)
+
+    def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
+        """The result picture's rows, best first: (player, main figure, settlement)."""
+        settle: dict[str, int] = outcome.get("settlement") or {}
+        players = sorted(view["players"], key=lambda p: -settle.get(p, 0))
+        return [(p, f"{settle.get(p, 0):+,}", settle.get(p)) for p in players]
+
+    # ------------------------------------------------------------- hints
+
+    def hint_lines(self, numbers: dict[str, Any], lang: str) -> list[str]:
+        """The coach's numbers in words (under the title line)."""
+        return []
+
+    # ----------------------------------------------------------- secrets
+
+    def private_targets(self, events: list[Event], players: list[str]) -> list[str]:
+        """The players whose private message changes after ``events``."""
+        return []
+
+    def private_lines(self, view: dict[str, Any], lang: str) -> list[str]:
+        """A player's private content in words, from their own view."""
+        return []
+
+    def private_controls(self, view: dict[str, Any], legal: list[str], lang: str) -> list[Control]:
+        """Controls on a player's private message (Sixty-Six: their cards)."""
+        return []
+
+    @property
+    def has_private_controls(self) -> bool:
+        """Whether legal moves name hidden things (played from the private
+        message): the public table then shows only its public controls."""
+        return type(self).private_controls is not GamePlugin.private_controls
+
+
+class GenericPlugin(GamePlugin):
+    """A game without a plugin of its own: one select of every legal move."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+
+def rank_by(
+    players: list[str], points: dict[str, int], winners: list[str], ui: dict[str, Any]
+) -> list[Standing]:
+    """Winners first (rank 1), then the rest by points, highest first."""
+    best = ui.get("best", {})
+    order = sorted(players, key=lambda p: (p not in winners, -points[p]))
+    out: list[Standing] = []
+    rank = 0
+    prev: tuple[bool, int] | None = None
+    for i, p in enumerate(order):
+        key = (p in winners, points[p] if p not in winners else 0)
+        if key != prev:
+            rank = i + 1
+            prev = key
+        out.append(Standing(p, rank, p in winners, points[p], best.get(p)))
+    return out
+
+
+def _words(value: Any) -> Any:
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return value

@@ -1,0 +1,94 @@
+"""Nine — ナイン on the table message: Roll, then one button per legal flip."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num, pct
+from bot.i18n import t
+from bot.render import nine as render
+from bot.ui.controls import Button, Control
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+
+class Plugin(GamePlugin):
+    game = "nine"
+
+    def controls(
+        self,
+        view: dict[str, Any],
+        player: str | None,
+        legal: list[str],
+        ui: dict[str, Any],
+        lang: str,
+    ) -> list[Control]:
+        out: list[Control] = []
+        for move in legal:
+            if move == "roll":
+                out.append(Button("m:roll", t("nine.btn.roll", lang), "primary"))
+            else:
+                out.append(Button(f"m:{move}", self.move_label(move, view, lang), "success"))
+        return out
+
+    def move_label(self, move: str, view: dict[str, Any], lang: str) -> str:
+        words = move.split()
+        if words[0] == "flip":
+            return t("nine.btn.flip", lang, cards=" + ".join(words[1:]))
+        return move
+
+    def status_line(self, view: dict[str, Any], lang: str) -> str | None:
+        roll = view.get("last_roll")
+        if view.get("phase") == "flip" and roll:
+            return t(
+                "nine.status.flip",
+                lang,
+                dice=" + ".join(map(str, roll["dice"])),
+                total=roll["total"],
+            )
+        return None
+
+    def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
+        return render.table(view, lang)
+
+    def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
+        settle: dict[str, int] = outcome.get("settlement") or {}
+        rem = outcome.get("remaining", {})
+        mult = outcome.get("multiplier", {})
+        order = sorted(view["players"], key=lambda p: (rem.get(p, 0), -mult.get(p, 1)))
+        w = outcome.get("winner")
+        if w in order:
+            order.remove(w)
+            order.insert(0, w)
+        return [
+            (p, str(rem.get(p, 0)) + (f" ×{mult[p]}" if mult.get(p, 1) > 1 else ""), settle.get(p))
+            for p in order
+        ]
+
+    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+        lines = []
+        if "chance_agari" in n:
+            lines.append(
+                t(
+                    "hint.nine.before",
+                    lang,
+                    chance=pct(n["chance_agari"]),
+                    left=num(n.get("expected_remaining"), 2),
+                )
+            )
+        flips = n.get("flips") or {}
+        for move, v in list(flips.items())[:MAX_LINES]:
+            lines.append(
+                t(
+                    "hint.nine.flip",
+                    lang,
+                    move=move,
+                    chance=pct(v.get("chance_agari")),
+                    left=num(v.get("expected_remaining"), 2),
+                )
+            )
+        return lines
+
+
+PLUGIN = Plugin()

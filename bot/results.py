@@ -1,0 +1,58 @@
+"""A finished game as it is stored: its record, outcome, places and the new
+ratings — built before the finishing transaction, so the result, the
+settlement and the ratings are written together with the table's removal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import ratings
+from bot.store import PlayerResult, Result, Store, TableRow
+from bot.ui.controls import Standing
+from games import registry
+from games.core import record_of
+
+
+def record(row: TableRow, state: Any) -> dict[str, Any]:
+    """The game record; ``hints`` lists the players who asked /hint (a key
+    the replay ignores)."""
+    doc = record_of(row.game, state).to_json()
+    if row.ui.get("hints"):
+        doc["hints"] = sorted(row.ui["hints"])
+    return doc
+
+
+async def build(
+    store: Store, row: TableRow, state: Any, standings: list[Standing], *, now: float
+) -> Result:
+    """The result of a finished game. Games with computer players are rated
+    only where the server says so (``/config bots_rated``)."""
+    eng = registry.engine(row.game)
+    by_name = {s["name"]: s for s in row.seats}
+    has_bots = any(s.get("bot") for s in row.seats)
+    players = [
+        PlayerResult(by_name[s.player]["id"], s.player, s.rank, s.won, s.points, s.best)
+        for s in standings
+        if s.player in by_name and not by_name[s.player].get("bot")
+    ]
+    new_ratings: dict[int, tuple[float, float]] = {}
+    rated = not has_bots
+    if has_bots and row.guild_id is not None:
+        rated = bool(await store.guild_setting(row.guild_id, "bots_rated"))
+    if rated and len(players) >= 2:
+        current = await store.ratings(row.game, [p.user_id for p in players])
+        new_ratings = ratings.rate({p.user_id: p.rank for p in players}, current)
+    return Result(
+        table_id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        record=record(row, state),
+        outcome=eng.outcome(state),
+        players=players,
+        seed=row.seed,
+        has_bots=has_bots,
+        finished_at=now,
+        ratings=new_ratings,
+        rated=rated,
+    )

@@ -1,0 +1,57 @@
+"""Turn clocks as data: how long a turn or a lobby lasts, and the deadline a
+table gets when it is saved.
+
+Every table has at most one deadline (``tables.deadline``, unix seconds): a
+lobby expires after :data:`LOBBY_IDLE` seconds without a change; a game
+gives the player to move :func:`turn_seconds` (server setting
+``clock.<game>``, else the game's own default) from the last move. The
+bookkeeping (whose clock, warned or not, timeouts in a row per player) lives
+in ``tables.clock`` next to the deadline. The sweeper that fires deadlines is
+a follower (:mod:`bot.followers.clock`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store import Store, TableRow
+from games import registry
+
+LOBBY_IDLE = 600  # seconds a lobby may sit without a change
+WARN_BEFORE = 20  # seconds left when the player is warned
+MAX_TIMEOUTS = 3  # timeouts in a row that remove a player
+MIN_TURN, MAX_TURN = 30, 3600  # what /config accepts
+MAX_AUTO_MOVES = 4  # moves one timeout may play (Six Dice: take, roll, take, stop)
+
+
+async def turn_seconds(store: Store, guild_id: int | None, game: str) -> int:
+    """The turn clock of ``game`` on this server (``/config clock``)."""
+    if guild_id is not None:
+        value = await store.guild_setting(guild_id, f"clock.{game}")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return registry.spec(game).turn_seconds
+
+
+def arm(row: TableRow, state: Any, *, now: float, seconds: int, actor: str | None) -> None:
+    """Set the next deadline of ``row`` before it is saved.
+
+    ``actor`` made the move (their timeouts in a row start again at 0). A
+    lobby gets :data:`LOBBY_IDLE`; a game ``seconds`` for the player to move;
+    a finished game none.
+    """
+    if row.phase == "lobby":
+        row.deadline = now + LOBBY_IDLE
+        row.clock = {}
+        return
+    eng = registry.engine(row.game)
+    timeouts = dict(row.clock.get("timeouts") or {})
+    if actor is not None:
+        timeouts.pop(actor, None)
+    movers = eng.to_move(state)
+    if eng.is_finished(state) or not movers:
+        row.deadline = None
+        row.clock = {"timeouts": timeouts}
+        return
+    row.clock = {"player": movers[0], "warned": False, "timeouts": timeouts}
+    row.deadline = now + seconds

@@ -1,0 +1,48 @@
+"""What a message's controls are, without Discord: :class:`Button` and
+:class:`Select` descriptions whose ``action`` the component layer puts in the
+custom id (``cb:<table>:<version>:<action>``). Actions:
+
+- ``m:<move>`` — a button that plays the move in notation (``m:roll``,
+  ``m:flip 3 9``);
+- ``m`` — a select whose chosen value is the move (``m.<tag>`` when a
+  message has several such selects: custom ids must differ);
+- anything else is a lobby action or the game's own UI action (Yahtzee
+  ``k:<i>`` toggles a held die).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MAX_OPTIONS = 25  # Discord's limit for a select
+
+
+@dataclass(frozen=True)
+class Button:
+    action: str
+    label: str
+    style: str = "secondary"  # primary | secondary | success | danger
+    row: int | None = None
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Select:
+    action: str
+    placeholder: str
+    options: list[tuple[str, str]] = field(default_factory=list)  # (value, label)
+    row: int | None = None
+
+
+Control = Button | Select
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place in a finished game."""
+
+    player: str
+    rank: int  # 1 = winner; equal ranks share a place
+    won: bool
+    points: int  # settlement points (Yahtzee: final total)
+    best: int | None = None

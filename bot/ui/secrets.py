@@ -1,0 +1,144 @@
+"""A player's secret as a message: their dice or hand, from their own view.
+
+The hidden-information games (Bluff dice, Sixty-Six) keep each player's
+secret out of the channel. Everything here is built from the **player's own
+view** (``engine.view(state, name)``); the public table message is built
+from the public view elsewhere (:mod:`bot.ui.present`). Delivery (DMs, the
+ephemeral fallback after a press) is the follower :mod:`bot.followers.private`.
+
+- A private message names the game and links to its table, shows the
+  game's hand picture of the player's view, words for the same content, and
+  (Sixty-Six) the player's legal moves as controls. Its custom ids follow the
+  table scheme (``cb:``/``cs:<table>:<version>:<action>``); cards travel as
+  select *values*, never in a custom id.
+- The table's "Show my hand/dice" button (action ``show``) opens it for the
+  presser only, at any time (:func:`show`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot import pictures
+from bot.games import plugin
+from bot.i18n import lang_of, t
+from bot.model import table_link
+from bot.store import TableRow
+from bot.ui.components import build_view
+from bot.ui.controls import Control
+from games import registry
+from games.core import Event
+
+log = logging.getLogger(__name__)
+
+MENTIONS = discord.AllowedMentions.none()
+
+
+@dataclass
+class PrivateMessage:
+    """One player's private content; files are built afresh for every send
+    (a ``discord.File`` can be read once)."""
+
+    content: str
+    png: bytes | None = None
+    filename: str = "hand.png"
+    alt: str = ""
+    controls: list[Control] = field(default_factory=list)
+    table_id: int = 0
+    version: int = 0
+
+    def files(self) -> list[discord.File]:
+        if self.png is None:
+            return []
+        return [discord.File(io.BytesIO(self.png), self.filename, description=self.alt[:1000])]
+
+    def _view(self) -> discord.ui.View | None:
+        return build_view(self.table_id, self.version, self.controls)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "content": self.content,
+            "files": self.files(),
+            "allowed_mentions": MENTIONS,
+        }
+        view = self._view()
+        if view is not None:
+            kwargs["view"] = view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "attachments": self.files(),
+            "view": self._view(),
+            "allowed_mentions": MENTIONS,
+        }
+
+
+async def private_message(
+    row: TableRow, state: Any, seat: dict[str, Any], lang: str
+) -> PrivateMessage:
+    """The private content of ``seat`` at this table, from their own view."""
+    eng = registry.engine(row.game)
+    the = plugin(row.game)
+    name = seat["name"]
+    view = eng.view(state, name)
+    lines = [
+        t(
+            "private.header",
+            lang,
+            game=t(f"game.{row.game}", lang),
+            channel=f"<#{row.channel_id}>",
+            link=table_link(row),
+        )
+    ]
+    lines.extend(the.private_lines(view, lang))
+    controls: list[Control] = []
+    if not eng.is_finished(state):
+        controls = the.private_controls(view, eng.legal_moves(state, name), lang)
+    msg = PrivateMessage("\n".join(lines), controls=controls, table_id=row.id, version=row.version)
+    try:
+        picture = await asyncio.to_thread(pictures.hand_picture, view, lang=lang)
+        if picture is not None:
+            msg.png, msg.filename, msg.alt = picture.png, picture.filename, picture.alt
+    except Exception:  # the words carry the same content
+        log.exception("table %d: the private picture failed", row.id)
+    return msg
+
+
+def targets(row: TableRow, state: Any, events: list[Event], *, started: bool) -> list[str]:
+    """The players whose private message changes after ``events`` (a game
+    that just started: the game's ``start``)."""
+    players = list(state.history.players)
+    return plugin(row.game).private_targets([Event("start")] if started else events, players)
+
+
+async def ephemeral(interaction: discord.Interaction[Any], msg: PrivateMessage) -> None:
+    """The private content as an ephemeral answer (only the presser sees it)."""
+    kwargs = msg.send_kwargs()
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+async def show(interaction: discord.Interaction[Any], row: TableRow) -> None:
+    """The "Show my hand/dice" button: the presser's private content,
+    ephemerally; someone without a seat is told they have no hand here."""
+    lang = lang_of(interaction.locale)
+    seat = row.seat_of(interaction.user.id)
+    if seat is None or row.state is None or not registry.spec(row.game).secrets:
+        text = t("private.no_hand", lang)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+        return
+    state = registry.engine(row.game).from_json(row.state)
+    await ephemeral(interaction, await private_message(row, state, seat, lang))
