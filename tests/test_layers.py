@@ -1,0 +1,218 @@
+"""The shape of the code, enforced: no runtime import cycles in bot/ or
+games/, imports pointing down the layers of bot/, and no game named in bot/
+outside that game's own modules.
+
+Every import counts — at module level or inside a function — except those
+under ``if TYPE_CHECKING:`` (type hints only, never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from games import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# bot/'s layers, bottom first. A module may import its own layer and the
+# layers below it, never above. Every module of bot/ must be listed.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    # storage, words, small shared helpers
+    ("base", ("bot", "bot.store", "bot.i18n", "bot.i18n.translator", "bot.ratings")),
+    ("helpers", ("bot.model", "bot.turns")),
+    # drawing: pictures, then what a message holds, then each game's plugin,
+    # then whole messages — never the service, clocks or computer players
+    ("render", ("bot.render", "bot.render.*")),
+    ("controls", ("bot.ui", "bot.ui.controls", "bot.ui.components")),
+    ("plugins", ("bot.games", "bot.games.*")),
+    ("pictures", ("bot.pictures",)),
+    ("messages", ("bot.ui.present", "bot.ui.secrets")),
+    # the one commit path and what it announces
+    ("events", ("bot.events", "bot.results")),
+    ("service", ("bot.tables",)),
+    ("ai", ("bot.ai",)),
+    # what reacts to a commit (they import the service, never the reverse)
+    ("followers", ("bot.followers", "bot.followers.*")),
+    ("commands", ("bot.commands", "bot.commands.*")),
+    ("app", ("bot.app", "bot.__main__", "bot.sandbox")),
+]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def modules(*packages: str) -> dict[str, Path]:
+    out = {}
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            out[module_name(path)] = path
+    return out
+
+
+def runtime_imports(path: Path, mod: str, known: set[str]) -> set[str]:
+    """The modules of ``known`` that ``mod`` imports when it runs."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            test = node.test
+            name = (
+                test.id
+                if isinstance(test, ast.Name)
+                else test.attr
+                if isinstance(test, ast.Attribute)
+                else ""
+            )
+            if name == "TYPE_CHECKING":
+                for sub in node.body:
+                    skip.update(id(n) for n in ast.walk(sub))
+    package = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")
+                up = up[: len(up) - (node.level - 1)]
+                base = ".".join(up + ([base] if base else []))
+            subs = [f"{base}.{a.name}" for a in node.names]
+            names = [n for n in subs if n in known] or [base]
+        else:
+            continue
+        for name in names:
+            while name and name not in known:
+                name = name.rsplit(".", 1)[0] if "." in name else ""
+            if name and name != mod:
+                out.add(name)
+    return out
+
+
+def graph(*packages: str) -> dict[str, set[str]]:
+    found = modules(*packages)
+    known = set(found)
+    return {mod: runtime_imports(path, mod, known) for mod, path in found.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected sets of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def layer_of(mod: str) -> int:
+    for number, (_name, patterns) in enumerate(LAYERS):
+        for pattern in patterns:
+            if mod == pattern or (pattern.endswith(".*") and mod.startswith(pattern[:-1])):
+                return number
+    raise LookupError(mod)
+
+
+def test_no_runtime_import_cycles() -> None:
+    assert cycles(graph("bot", "games")) == []
+
+
+def test_the_cycle_finder_finds_a_cycle_inside_a_function(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text("def f():\n    import a\n")
+    (tmp_path / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
+    )
+    known = {"a", "b", "c"}
+    edges = {m: runtime_imports(tmp_path / f"{m}.py", m, known) for m in known}
+    assert edges["c"] == set()  # type hints only
+    assert cycles(edges) == [["a", "b"]]
+
+
+def test_every_bot_module_has_a_layer() -> None:
+    unplaced = []
+    for mod in modules("bot"):
+        try:
+            layer_of(mod)
+        except LookupError:
+            unplaced.append(mod)
+    assert not unplaced, f"add these modules to LAYERS: {unplaced}"
+
+
+def test_imports_point_down_the_layers() -> None:
+    edges = graph("bot")
+    upward = [
+        f"{mod} ({LAYERS[layer_of(mod)][0]}) imports {dep} ({LAYERS[layer_of(dep)][0]})"
+        for mod, deps in edges.items()
+        for dep in sorted(deps)
+        if layer_of(dep) > layer_of(mod)
+    ]
+    assert not upward, upward
+
+
+def test_games_never_import_bot() -> None:
+    edges = graph("games", "bot")
+    assert not [
+        (mod, dep)
+        for mod, deps in edges.items()
+        if mod.startswith("games")
+        for dep in deps
+        if dep.startswith("bot")
+    ]
+
+
+def _own_modules(game: str) -> set[str]:
+    """The modules of bot/ that belong to one game: its plugin and pictures."""
+    return {f"bot.games.{game}", f"bot.render.{game}"}
+
+
+@pytest.mark.parametrize("game", registry.builtin_names())
+def test_no_game_is_named_outside_its_own_modules(game: str) -> None:
+    """No ``if game == "nine"`` and no dict keyed by a game's name in bot/:
+    what differs per game is a fact of its spec or its plugin."""
+    named = []
+    for mod, path in modules("bot").items():
+        if mod in _own_modules(game):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # a key read from a record's data (``data["nine"]``: Sixty-Six's
+        # trump nine) is not a game's name
+        keys = {id(n.slice) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value == game and id(node) not in keys:
+                named.append(f"{mod}:{node.lineno}")
+    assert not named, named
