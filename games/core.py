@@ -1,19 +1,27 @@
-"""The shared engine contract: errors, options, randomness, events and records.
+"""The shared engine contract: errors, options, randomness, events, results and records.
 
-Every game package (``games/<name>/``) exposes the same module-level API
-(see :class:`Engine`), modelled on OpenSpiel's State/Observer split and
-python-chess's move text:
+Every game package (``games/<name>/``) exposes the same module-level API,
+typed by :class:`Engine` (generic over the game's state ``S``), modelled on
+OpenSpiel's State/Observer split and python-chess's move text:
 
-- ``new_game(players, options, dealer, source) -> State``
+- ``new_game(players, options, dealer, source) -> S``
 - ``legal_moves(state, player) -> list[str]`` (moves in the game's notation,
   empty when that player may not move now)
 - ``apply(state, player, move: str) -> list[Event]`` — the only thing that
-  changes a state; an illegal move raises :class:`RuleError` and changes nothing
+  changes a state; an illegal move raises :class:`RuleError` and changes
+  nothing. A game writes its own ``_apply`` (returning :class:`Played`) and
+  gets ``apply`` from :func:`recorded`, which keeps the history: core
+  appends the move to ``state.history.moves`` once it was played.
+- ``forfeit(state, player) -> list[Event]`` — a player leaves
 - ``view(state, viewer: str | None) -> dict`` — what ``viewer`` may know
   (``None`` = the public); JSON-able
-- ``to_json(state) -> dict`` / ``from_json(doc) -> State``
+- ``to_json(state) -> dict`` / ``from_json(doc) -> S``
 - ``outcome(state) -> dict`` — the replay outcome of RULES.md "Game records"
+- ``settle(state) -> Outcome`` — the one result type every caller reads
 - ``is_finished(state) -> bool`` and ``to_move(state) -> list[str]``
+
+Optional abilities are protocols of their own, asked for with a helper, never
+with ``getattr``: :class:`EndsEarly` (:func:`ends_early`).
 
 Randomness comes only from a :class:`Source`: scripted (records, tests) or
 seeded (:class:`SeededSource`, a SHA-256 stream that ``python -m games verify``
@@ -26,7 +34,19 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    # PEP 696 defaults (``typing`` has them from Python 3.13): a bare
+    # ``Engine`` means ``Engine[Any]`` for the registry, which holds engines of
+    # different states, and mypy --strict accepts it there.
+    from typing_extensions import TypeVar as DefaultTypeVar
+
+    S = DefaultTypeVar("S", default=Any)
+    S_contra = DefaultTypeVar("S_contra", contravariant=True, default=Any)
+else:
+    S = TypeVar("S")
+    S_contra = TypeVar("S_contra", contravariant=True)
 
 SCHEMA_VERSION = 1
 
@@ -450,9 +470,98 @@ def seed_hash(seed: str) -> str:
 # The engine contract
 
 
+class Played(NamedTuple):
+    """What a game's own ``_apply`` returns: the events of the move and its
+    canonical text, the words after the player's name in the record."""
+
+    events: list[Event]
+    move: str
+
+
+class Recorded(Protocol):
+    """A state that keeps its game's :class:`History` (every game's state)."""
+
+    history: History
+
+
+R = TypeVar("R", bound=Recorded)
+
+
+def recorded(step: Callable[[R, str, str], Played]) -> Callable[[R, str, str], list[Event]]:
+    """A game's public ``apply``, built from its own ``_apply`` (``step``).
+
+    As OpenSpiel's ``apply_action`` records the action after the game's own
+    ``_apply_action``: the step validates and plays the move (raising
+    :class:`RuleError` before it changes anything), and only when it returned
+    is ``"PLAYER MOVE"`` appended to ``state.history.moves``, exactly once.
+    Games never append to their history by hand.
+
+    >>> @dataclass
+    ... class Toy:
+    ...     history: History
+    >>> def _apply(state: Toy, player: str, move: str) -> Played:
+    ...     if move.split() != ["hop"]:
+    ...         raise RuleError("move.unknown", f"unknown move {move!r}")
+    ...     return Played([Event("hop", player)], "hop")
+    >>> apply = recorded(_apply)
+    >>> toy = Toy(History(["a"], {}, "a"))
+    >>> [e.kind for e in apply(toy, "a", " hop ")], toy.history.moves
+    (['hop'], ['a hop'])
+    >>> apply(toy, "a", "jump")
+    Traceback (most recent call last):
+    ...
+    games.core.RuleError: unknown move 'jump'
+    >>> toy.history.moves
+    ['a hop']
+    """
+
+    def apply(state: R, player: str, move: str) -> list[Event]:
+        played = step(state, player, move)
+        state.history.moves.append(f"{player} {played.move}")
+        return played.events
+
+    apply.__name__ = apply.__qualname__ = "apply"
+    apply.__module__ = step.__module__
+    apply.__doc__ = step.__doc__
+    return apply
+
+
+SIGNED = "signed"  # settlement points that sum to zero, or the game's own signed points
+TOTAL = "total"  # a final score (Yahtzee's totals)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One result type for every game (as python-chess's ``Outcome``): what a
+    finished game means for its players, whatever the game.
+
+    ``winners`` in seat order (empty while unfinished, or when nobody wins);
+    ``points`` by every player in seat order, the figure the players are
+    ranked by after the winners; ``kind`` says what they are: :data:`SIGNED`
+    (a settlement summing to zero, or the game's signed points such as
+    Bluff's losses as negatives) or :data:`TOTAL` (a final score). A game's
+    ``settle(state)`` derives it from its ``outcome(state)``, which stays the
+    record's replay outcome.
+
+    >>> Outcome(True, ("b",), {"a": -3, "b": 3}, SIGNED).points["b"]
+    3
+    """
+
+    finished: bool
+    winners: tuple[str, ...]
+    points: dict[str, int]
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in (SIGNED, TOTAL):
+            raise ValueError(f"an outcome's kind is {SIGNED!r} or {TOTAL!r}, not {self.kind!r}")
+
+
 @runtime_checkable
-class Engine(Protocol):
-    """What every ``games/<name>`` module provides (checked by a test)."""
+class Engine(Protocol[S]):
+    """What every ``games/<name>`` module provides, generic over its state
+    (``Engine[sixdice.State]``; a bare ``Engine`` is ``Engine[Any]``, as the
+    registry holds engines of different states)."""
 
     NAME: str
     OPTIONS: tuple[Option, ...]
@@ -465,23 +574,48 @@ class Engine(Protocol):
         options: Mapping[str, Any] | None,
         dealer: str | None,
         source: Source,
-    ) -> Any: ...
+    ) -> S: ...
 
-    def legal_moves(self, state: Any, player: str) -> list[str]: ...
+    def legal_moves(self, state: S, player: str) -> list[str]: ...
 
-    def apply(self, state: Any, player: str, move: str) -> list[Event]: ...
+    def apply(self, state: S, player: str, move: str) -> list[Event]: ...
 
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...
+    def forfeit(self, state: S, player: str) -> list[Event]: ...
 
-    def to_json(self, state: Any) -> dict[str, Any]: ...
+    def view(self, state: S, viewer: str | None) -> dict[str, Any]: ...
 
-    def from_json(self, doc: Mapping[str, Any]) -> Any: ...
+    def to_json(self, state: S) -> dict[str, Any]: ...
 
-    def outcome(self, state: Any) -> dict[str, Any]: ...
+    def from_json(self, doc: Mapping[str, Any]) -> S: ...
 
-    def is_finished(self, state: Any) -> bool: ...
+    def outcome(self, state: S) -> dict[str, Any]: ...
 
-    def to_move(self, state: Any) -> list[str]: ...
+    def settle(self, state: S) -> Outcome: ...
+
+    def is_finished(self, state: S) -> bool: ...
+
+    def to_move(self, state: S) -> list[str]: ...
+
+
+@runtime_checkable
+class EndsEarly(Protocol[S_contra]):
+    """An optional ability: the table may end the game before its end,
+    settled as it stands (Six Dice's ``end_game``: a game stuck far from its
+    target). Not a move: it is not recorded, so a record of such a game
+    replays unfinished."""
+
+    def end_game(self, state: S_contra) -> list[Event]: ...
+
+
+def ends_early(engine: Engine[S]) -> EndsEarly[S] | None:
+    """The engine as an :class:`EndsEarly`, or ``None`` when its games end
+    only by their rules.
+
+    >>> from games import nine, sixdice
+    >>> ends_early(sixdice) is sixdice, ends_early(nine)
+    (True, None)
+    """
+    return engine if isinstance(engine, EndsEarly) else None
 
 
 def split_move(text: str) -> list[str]:
