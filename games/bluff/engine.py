@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import Event, History, Option, RuleError, Source
+from games.core import Event, History, Option, Played, RuleError, Source
 
 NAME = "bluff"
 OPTIONS: tuple[Option, ...] = (
@@ -211,14 +211,14 @@ def legal_moves(state: BluffState, player: str) -> list[str]:
     return ["reveal", "roll", *announces]
 
 
-def apply(state: BluffState, player: str, move: str) -> list[Event]:
+def _apply(state: BluffState, player: str, move: str) -> Played:
     """Play ``move`` for ``player``; a reveal ends the game and may start the next."""
     core.check_player(state.history.players, player)
     if state.over:
         raise RuleError("move.game_over", "the match is over")
     text = canonical(move)
     if text == "forfeit":
-        return forfeit(state, player)
+        return Played(_forfeit(state, player), text)
     if state.history.players[state.holder] != player:
         raise RuleError("move.not_your_turn", f"it is not {player}'s turn", player=player)
     ph = phase(state)
@@ -228,20 +228,18 @@ def apply(state: BluffState, player: str, move: str) -> list[Event]:
             raise RuleError("bluff.announce_after_roll", "after rolling, announce a value")
         if ph == "reveal":
             raise RuleError("bluff.reveal_after_21", "after 21 the next player must reveal")
-        state.history.moves.append(f"{player} roll")
-        state.cup = state.source.roll(2)
+        state.cup = state.source.roll(2)  # may raise SourceExhausted: nothing changed yet
         state.last_roller = player
         state.rolled = True
         state.peeked = False
         state.seen = {}
-        return [Event("roll", player, {})]
+        return Played([Event("roll", player, {})], text)
     if text == "reveal":
         if ph == "roll":
             raise RuleError("bluff.first_must_roll", "the first player of a game must roll")
         if ph == "announce":
             raise RuleError("bluff.announce_after_roll", "after rolling, announce a value")
-        state.history.moves.append(f"{player} reveal")
-        return _reveal(state, player)
+        return Played(_reveal(state, player), text)
     # announce
     value = text.split()[1]
     if ph == "roll":
@@ -255,14 +253,17 @@ def apply(state: BluffState, player: str, move: str) -> list[Event]:
             value=value,
             last=last,
         )
-    state.history.moves.append(f"{player} announce {value}")
     state.announcements.append({"player": player, "value": value, "rolled": state.rolled})
     state.rolled = False
     state.peeked = False
     state.holder = (state.holder + 1) % len(state.history.players)
-    return [
-        Event("announce", player, {"value": value, "rolled": state.announcements[-1]["rolled"]})
-    ]
+    return Played(
+        [Event("announce", player, {"value": value, "rolled": state.announcements[-1]["rolled"]})],
+        text,
+    )
+
+
+apply = core.recorded(_apply)
 
 
 def peek(state: BluffState, player: str) -> list[Event]:
@@ -319,13 +320,17 @@ def _game_lost(state: BluffState, loser: str, reason: str, count: int) -> list[E
 
 
 def forfeit(state: BluffState, player: str) -> list[Event]:
-    """The player leaves (recorded as the move ``forfeit``): they lose the
-    current game and their losses jump to the loss limit, which ends the match
-    (the rules' worst result for them). A no-op once the match is over."""
+    """The player leaves (the move ``forfeit``, recorded by :func:`apply`):
+    they lose the current game and their losses jump to the loss limit, which
+    ends the match (the rules' worst result for them). A no-op once the match
+    is over."""
     core.check_player(state.history.players, player)
     if state.over:
         return []
-    state.history.moves.append(f"{player} forfeit")
+    return apply(state, player, "forfeit")
+
+
+def _forfeit(state: BluffState, player: str) -> list[Event]:
     limit = state.history.options["losses"]
     count = limit - state.losses[player]
     events = [Event("forfeit", player, {"losses": limit})]
@@ -358,6 +363,8 @@ def outcome(state: BluffState) -> dict[str, Any]:
         "games": [dict(g) for g in state.games],
         "winners": winners(state) if state.over else None,
     }
+
+
 
 
 def view(state: BluffState, viewer: str | None) -> dict[str, Any]:

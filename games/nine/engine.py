@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import Event, History, Option, RuleError, Source
+from games.core import Event, History, Option, Played, RuleError, Source
 
 NAME = "nine"
 OPTIONS: tuple[Option, ...] = ()
@@ -181,21 +181,20 @@ def _check_turn(state: NineState, player: str) -> None:
         raise RuleError("move.game_over", "the game is over")
 
 
-def apply(state: NineState, player: str, move: str) -> list[Event]:
+def _apply(state: NineState, player: str, move: str) -> Played:
     """Play ``move`` for ``player``; automatic steps follow inside."""
     _check_turn(state, player)
     text = canonical(move)
     if text == "forfeit":
         if state.status[player] is not None:
             raise RuleError("nine.already_finished", f"{player} has already finished")
-        return forfeit(state, player)
+        return Played(_forfeit(state, player), text)
     if state.order[state.turn] != player:
         raise RuleError("move.not_your_turn", f"it is not {player}'s turn", player=player)
     if text == "roll":
         if state.phase != "roll":
             raise RuleError("nine.flip_first", "the roll must be answered with a flip first")
-        state.history.moves.append(f"{player} roll")
-        return _roll(state, player)
+        return Played(_roll(state, player), text)
     # a flip
     if state.phase != "flip":
         raise RuleError("nine.roll_first", "roll the dice before flipping")
@@ -213,7 +212,6 @@ def apply(state: NineState, player: str, move: str) -> list[Event]:
             total=total,
             cards=cards,
         )
-    state.history.moves.append(f"{player} {text}")
     for c in cards:
         mask &= ~(1 << (c - 1))
     state.up[player] = mask
@@ -226,11 +224,14 @@ def apply(state: NineState, player: str, move: str) -> list[Event]:
         state.status[player] = ONE_DOBON
         events.append(Event("one_dobon", player, {"remaining": 1}))
     events += _next_turn(state)
-    return events
+    return Played(events, text)
+
+
+apply = core.recorded(_apply)
 
 
 def _roll(state: NineState, player: str) -> list[Event]:
-    dice = state.source.roll(2)
+    dice = state.source.roll(2)  # may raise SourceExhausted: nothing changed yet
     total = dice[0] + dice[1]
     doubles = dice[0] == dice[1]
     state.last_roll = {"player": player, "dice": list(dice), "total": total, "doubles": doubles}
@@ -266,14 +267,18 @@ def _next_turn(state: NineState) -> list[Event]:
 
 
 def forfeit(state: NineState, player: str) -> list[Event]:
-    """The player leaves (recorded as the move ``forfeit``): all nine of their
-    cards count face up (45, the worst score: they pay the most a loser can),
-    they cannot be the winner unless every player forfeited, and the others
-    play on. A no-op for a player already finished or a game already over."""
+    """The player leaves (the move ``forfeit``, recorded by :func:`apply`):
+    all nine of their cards count face up (45, the worst score: they pay the
+    most a loser can), they cannot be the winner unless every player
+    forfeited, and the others play on. A no-op for a player already finished
+    or a game already over."""
     core.check_player(state.history.players, player)
     if state.phase == "over" or state.status[player] is not None:
         return []
-    state.history.moves.append(f"{player} forfeit")
+    return apply(state, player, "forfeit")
+
+
+def _forfeit(state: NineState, player: str) -> list[Event]:
     state.up[player] = FULL
     state.status[player] = FORFEIT
     events = [Event("forfeit", player, {"remaining": SUMS[FULL]})]
@@ -343,6 +348,8 @@ def outcome(state: NineState) -> dict[str, Any]:
         out["winner"] = winner
         out["settlement"] = settlement
     return out
+
+
 
 
 def view(state: NineState, viewer: str | None) -> dict[str, Any]:

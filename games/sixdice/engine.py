@@ -62,9 +62,10 @@ sees the same): ``game``, ``players`` (seat order), ``dealer``, ``to_move``,
 - ``winner``, ``settlement``: ``None`` until the game is over.
 
 Outside the move set: :func:`forfeit` (a player leaves) and :func:`end_game`
-(the table ends a game stuck far from the target, settled as it stands);
-neither is a record move, so a record of such a game replays to an
-unfinished state (see docs/rules/sixdice.md).
+(the table ends a game stuck far from the target, settled as it stands:
+Six Dice is the one :class:`games.core.EndsEarly` engine); neither is a
+record move nor enters ``state.history``, so a record of such a game replays
+to an unfinished state (see docs/rules/sixdice.md).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import Event, History, RuleError, Source
+from games.core import Event, History, Played, RuleError, Source
 from games.sixdice.scoring import DEFAULT_STRAIGHT, KINDS, score_dice, scoring_selections
 
 NAME = "sixdice"
@@ -245,7 +246,7 @@ def _check_turn(state: State, player: str) -> None:
         )
 
 
-def apply(state: State, player: str, move: str) -> list[Event]:
+def _apply(state: State, player: str, move: str) -> Played:
     """Apply one move; an illegal move raises :class:`RuleError` and changes nothing."""
     _check_turn(state, player)
     text = canonical(move)
@@ -272,10 +273,12 @@ def apply(state: State, player: str, move: str) -> list[Event]:
         events = _stop(state, player)
     else:
         events = _take(state, player, [int(w) for w in text.split()[1:]])
-    state.history.moves.append(f"{player} {text}")
     if any(e.kind in ("stop", "dobon", "buta") for e in events):
         events += _end_turn(state, player)
-    return events
+    return Played(events, text)
+
+
+apply = core.recorded(_apply)
 
 
 def _roll(state: State, player: str) -> list[Event]:
@@ -557,6 +560,8 @@ def outcome(state: State) -> dict[str, Any]:
         settle = settlement(state.scores, state.started, win, state.gifts, state.forfeited)
         doc["settlement"] = {p: settle[p] for p in players}
     return doc
+
+
 
 
 def view(state: State, viewer: str | None) -> dict[str, Any]:

@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import CARDS, Event, History, Option, RuleError, Source
+from games.core import CARDS, Event, History, Option, Played, RuleError, Source
 
 NAME = "sixtysix"
 MIN_PLAYERS = 2
@@ -382,7 +382,7 @@ def _why(s: State, p: int, move: str) -> RuleError:
 # Applying moves
 
 
-def apply(state: State, player: str, move: str) -> list[Event]:
+def _apply(state: State, player: str, move: str) -> Played:
     """Apply one move; an illegal move raises :class:`RuleError` and changes nothing."""
     names = state.history.players
     if player not in names:
@@ -392,12 +392,13 @@ def apply(state: State, player: str, move: str) -> list[Event]:
     canon = canonical(move)
     p = names.index(player)
     if canon == "forfeit":
-        state.history.moves.append(player + " forfeit")
-        return _forfeit(state, p)
+        return Played(_forfeit(state, p), canon)
     if canon not in _legal(state, p):
         raise _why(state, p, canon)
-    state.history.moves.append(player + " " + canon)
-    return _do(state, p, canon)
+    return Played(_do(state, p, canon), canon)
+
+
+apply = core.recorded(_apply)
 
 
 def _do(s: State, p: int, move: str) -> list[Event]:
@@ -556,8 +557,8 @@ def _by_name(s: State, values: Sequence[Any]) -> dict[str, Any]:
 def forfeit(state: State, player: str) -> list[Event]:
     """``player`` leaves: the opponent wins the game at once, game points stay
     as they are; the deal in progress is abandoned (not in ``deals``). Also the
-    move ``forfeit`` (not listed by ``legal_moves``), written to the record as
-    ``PLAYER forfeit`` so the game replays (docs/rules/sixtysix.md)."""
+    move ``forfeit`` (not listed by ``legal_moves``), recorded by :func:`apply`
+    as ``PLAYER forfeit`` so the game replays (docs/rules/sixtysix.md)."""
     return apply(state, player, "forfeit")
 
 

@@ -54,7 +54,7 @@ from itertools import product
 from typing import Any
 
 from games import core
-from games.core import Event, History, Option, RuleError, Source
+from games.core import Event, History, Option, Played, RuleError, Source
 from games.yahtzee import scoring
 from games.yahtzee.scoring import BOXES
 
@@ -256,12 +256,12 @@ def _parse_score(state: State, words: list[str], move: str) -> tuple[str, int]:
     return box, int(words[1][1]) - 1
 
 
-def apply(state: State, player: str, move: str) -> list[Event]:
+def _apply(state: State, player: str, move: str) -> Played:
     """Apply ``player``'s ``move``; raise :class:`RuleError` and change nothing if illegal."""
     core.check_player(state.players, player)
     words = move.split()
     if words == ["forfeit"]:
-        return forfeit(state, player)
+        return Played(_forfeit(state, player), "forfeit")
     if state.finished:
         raise RuleError("move.game_over", "the game is over")
     if player != state.order[state.turn]:
@@ -280,7 +280,7 @@ def apply(state: State, player: str, move: str) -> list[Event]:
             raise RuleError(
                 "yahtzee.already_rolled", "the turn's first roll is made: keep or score"
             )
-        return _roll(state, player, [], "roll")
+        return Played(_roll(state, player, []), "roll")
     if verb == "keep":
         values = _parse_keep(rest, move)
         if state.rolls == 0:
@@ -297,7 +297,7 @@ def apply(state: State, player: str, move: str) -> list[Event]:
                     dice=list(state.dice),
                 )
             pool.remove(v)
-        return _roll(state, player, values, " ".join(["keep", *map(str, values)]))
+        return Played(_roll(state, player, values), " ".join(["keep", *map(str, values)]))
     if verb == "score":
         box, index = _parse_score(state, rest, move)
         if state.rolls == 0:
@@ -312,11 +312,14 @@ def apply(state: State, player: str, move: str) -> list[Event]:
                 box=box,
                 legal=scoring.legal_boxes(state.dice, column, state.joker),
             )
-        return _score(state, player, box, index, f"score {box}{_suffix(state, index)}")
+        return Played(_score(state, player, box, index), f"score {box}{_suffix(state, index)}")
     raise _unknown(move)
 
 
-def _roll(state: State, player: str, keep: list[int], canonical: str) -> list[Event]:
+apply = core.recorded(_apply)
+
+
+def _roll(state: State, player: str, keep: list[int]) -> list[Event]:
     kept = [False] * 5
     if state.rolls:
         pool = list(keep)
@@ -334,7 +337,6 @@ def _roll(state: State, player: str, keep: list[int], canonical: str) -> list[Ev
     state.dice = dice
     state.kept = kept
     state.rolls += 1
-    state.history.moves.append(f"{player} {canonical}")
     return [
         Event(
             "roll",
@@ -344,14 +346,13 @@ def _roll(state: State, player: str, keep: list[int], canonical: str) -> list[Ev
     ]
 
 
-def _score(state: State, player: str, box: str, index: int, canonical: str) -> list[Event]:
+def _score(state: State, player: str, box: str, index: int) -> list[Event]:
     column = state.sheets[player][index]
     joker = scoring.joker_active(state.dice, column)
     score = scoring.box_score(box, state.dice, column, state.joker)
     bonus = scoring.yahtzee_bonus(state.dice, column)
     column[box] = score
     column["yahtzee_bonus"] = (column["yahtzee_bonus"] or 0) + bonus
-    state.history.moves.append(f"{player} {canonical}")
     events = [
         Event(
             "score",
@@ -398,9 +399,13 @@ def forfeit(state: State, player: str) -> list[Event]:
     """``player`` leaves: every empty box of theirs is scored 0 and they cannot win.
 
     The others play on; the game ends when every player still playing has
-    filled their sheet (at once if nobody is left).
+    filled their sheet (at once if nobody is left). The same as the move
+    ``forfeit``, recorded by :func:`apply`.
     """
-    core.check_player(state.players, player)
+    return apply(state, player, "forfeit")
+
+
+def _forfeit(state: State, player: str) -> list[Event]:
     if state.finished:
         raise RuleError("move.game_over", "the game is over")
     if player in state.forfeited:
@@ -412,7 +417,6 @@ def forfeit(state: State, player: str) -> list[Event]:
                 column[box] = 0
                 zeroed += 1
     state.forfeited.append(player)
-    state.history.moves.append(f"{player} forfeit")
     events = [Event("forfeit", player, {"zeroed": zeroed})]
     if player == state.order[state.turn]:
         events += _next_turn(state)
@@ -486,6 +490,8 @@ def outcome(state: State) -> dict[str, Any]:
         "winners": _winners(state) if state.finished else None,
         "sheets": sheets,
     }
+
+
 
 
 def to_json(state: State) -> dict[str, Any]:

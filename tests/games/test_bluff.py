@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import games.bluff as bluff
 from games.bluff.engine import BluffState
-from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps
+from games.core import Record, RuleError, ScriptedSource, SeededSource, SourceExhausted, dumps
 from games.registry import replay
 
 RECORDS = sorted((pathlib.Path(__file__).parents[1] / "records" / "bluff").glob("*.json"))
@@ -257,6 +257,16 @@ def test_forfeit_takes_the_loss_limit_and_ends_the_match() -> None:
 
 # --------------------------------------------------------------------------
 # Looking under the cup and secrecy
+
+
+def test_roll_when_the_dice_run_out_changes_nothing() -> None:
+    state = match([2, 1])
+    play(state, "a roll", "a announce 54")
+    before = dumps(bluff.to_json(state))
+    with pytest.raises(SourceExhausted):
+        play(state, "b roll")
+    assert dumps(bluff.to_json(state)) == before
+    assert state.history.moves == ["a roll", "a announce 54"]  # not recorded before the dice
 
 
 def test_roll_alone_does_not_look() -> None:

@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 
 import games.nine as nine
-from games.core import Record, RuleError, ScriptedSource, SeededSource, dumps, record_of
+from games.core import (
+    Record,
+    RuleError,
+    ScriptedSource,
+    SeededSource,
+    SourceExhausted,
+    dumps,
+    record_of,
+)
 from games.nine.engine import FULL, NineState
 from games.registry import replay
 
@@ -364,6 +372,16 @@ def test_forfeit_of_the_player_to_move_passes_the_turn() -> None:
     assert nine.to_move(state) == ["b"]
     with pytest.raises(RuleError):
         nine.apply(state, "a", "forfeit")
+
+
+def test_roll_when_the_dice_run_out_changes_nothing() -> None:
+    state = game([3, 4])
+    play(state, "a roll", "a flip 7")
+    before = dumps(nine.to_json(state))
+    with pytest.raises(SourceExhausted):
+        nine.apply(state, "b", "roll")
+    assert dumps(nine.to_json(state)) == before
+    assert state.history.moves == ["a roll", "a flip 7"]  # not recorded before the dice
 
 
 def test_move_after_the_end_is_refused() -> None:
