@@ -166,7 +166,7 @@ def new_game(
     else:
         raise RuleError("game.players", f"the dealer {dealer!r} is not a player", player=dealer)
     state = State(History(names, dict(opts), names[first]), source, opts, first)
-    _start_deal(state)
+    _start_deal(state, _draw_deck(state))
     return state
 
 
@@ -174,10 +174,25 @@ def _sort(hand: list[str]) -> None:
     hand.sort(key=ORDER.__getitem__)
 
 
-def _start_deal(s: State) -> list[Event]:
+def _draw_deck(s: State) -> list[str]:
+    """The next deal's deck from the source (a scripted source that ran out
+    raises :class:`~games.core.SourceExhausted`)."""
     deck = s.source.deck()
     if len(deck) != 24 or set(deck) != CARD_SET:
         raise RuleError("record.bad_deck", "a deck must hold the 24 cards once each")
+    return deck
+
+
+def _next_deck(s: State, winner: int | None, base: int) -> list[str] | None:
+    """Before a move that ends the deal changes anything: the next deal's
+    deck, or ``None`` when the deal ends the game (``winner`` reaches the
+    target with ``base`` game points and the carry)."""
+    if winner is not None and s.game_points[winner] + base + s.carry >= s.options["target"]:
+        return None
+    return _draw_deck(s)
+
+
+def _start_deal(s: State, deck: list[str]) -> list[Event]:
     d = s.dealer
     n = 1 - d
     # three to the non-dealer, three to the dealer, three and three again
@@ -383,7 +398,9 @@ def _why(s: State, p: int, move: str) -> RuleError:
 
 
 def _apply(state: State, player: str, move: str) -> Played:
-    """Apply one move; an illegal move raises :class:`RuleError` and changes nothing."""
+    """Apply one move; an illegal move raises :class:`RuleError` and changes
+    nothing (a move that ends a deal draws the next deck before it changes
+    anything, so a scripted source that ran out changes nothing either)."""
     names = state.history.players
     if player not in names:
         raise RuleError("move.not_a_player", f"{player!r} is not a player", player=player)
@@ -444,26 +461,39 @@ def _do(s: State, p: int, move: str) -> list[Event]:
         return [Event("exchange", who, {"nine": nine, "card": old})]
     if word == "declare":
         winner, gp = _declaration(s, p)
-        return [Event("declare", who, {})] + _end_deal(s, winner, gp, "declared", p)
+        deck = _next_deck(s, winner, gp)
+        return [Event("declare", who, {})] + _end_deal(s, winner, gp, "declared", p, deck)
     # pass
+    if s.passed[1 - p]:  # both passed: nobody scores, the next deal follows
+        deck = _next_deck(s, None, 0)
+        s.passed[p] = True
+        return [Event("pass", who, {})] + _end_deal(s, None, 0, "no_score", None, deck)
     s.passed[p] = True
-    events = [Event("pass", who, {})]
-    if all(s.passed):
-        events += _end_deal(s, None, 0, "no_score", None)
-    return events
+    return [Event("pass", who, {})]
 
 
 def _play(s: State, p: int, card: str) -> list[Event]:
     names = s.players
-    s.hands[p].remove(card)
-    events = [Event("play", names[p], {"card": card})]
     if s.phase == LEAD:
+        s.hands[p].remove(card)
         s.trick = [(p, card)]
         s.phase = FOLLOW
         s.turn = 1 - p
-        return events
+        return [Event("play", names[p], {"card": card})]
     leader, led = s.trick[0]
     w = p if _beats(s, led, card) else leader
+    deck: list[str] | None = None
+    if s.closed and len(s.hands[w]) == (1 if w == p else 0):
+        # the last trick of a closed deal ends it (the trick's winner has no
+        # card left): the closer is deemed to declare; the next deck is drawn
+        # before anything changes
+        assert s.closer is not None
+        points, tricks = list(s.points), list(s.tricks)
+        points[w] += POINTS[led] + POINTS[card]
+        tricks[w] += 1
+        deck = _next_deck(s, *_declaration(s, s.closer, points, tricks))
+    s.hands[p].remove(card)
+    events = [Event("play", names[p], {"card": card})]
     s.trick.append((p, card))
     s.won[w].append(led)
     s.won[w].append(card)
@@ -487,7 +517,7 @@ def _play(s: State, p: int, card: str) -> list[Event]:
         # the closer is deemed to declare once play ends
         assert s.closer is not None
         winner, gp = _declaration(s, s.closer)
-        return events + _end_deal(s, winner, gp, "closed", s.closer)
+        return events + _end_deal(s, winner, gp, "closed", s.closer, deck)
     s.points[w] += LAST_TRICK
     s.bonus = w
     s.phase = SPEAK
@@ -498,24 +528,37 @@ def _play(s: State, p: int, card: str) -> list[Event]:
     ]
 
 
-def _declaration(s: State, d: int) -> tuple[int, int]:
-    """(winner, game points) when ``d`` declares now (RULES.md table, read bottom-up)."""
+def _declaration(
+    s: State, d: int, points: Sequence[int] | None = None, tricks: Sequence[int] | None = None
+) -> tuple[int, int]:
+    """(winner, game points) when ``d`` declares now (RULES.md table, read
+    bottom-up), with the deal's card ``points`` and ``tricks`` (default: as
+    they stand)."""
+    points = s.points if points is None else points
+    tricks = s.tricks if tricks is None else tricks
     o = 1 - d
-    mine = s.points[d]
+    mine = points[d]
     if s.closer == d and mine < GOAL and not s.closing_opponent_had_trick:
         return o, 3
     if mine >= GOAL:
-        if s.tricks[o] == 0:
+        if tricks[o] == 0:
             return d, 3
-        if s.points[o] < HALF:
+        if points[o] < HALF:
             return d, 2
         return d, 1
-    return o, 3 if (s.tricks[d] == 0 or s.tricks[o] == 0) else 2
+    return o, 3 if (tricks[d] == 0 or tricks[o] == 0) else 2
 
 
 def _end_deal(
-    s: State, winner: int | None, base: int, reason: str, declarer: int | None
+    s: State,
+    winner: int | None,
+    base: int,
+    reason: str,
+    declarer: int | None,
+    deck: list[str] | None,
 ) -> list[Event]:
+    """Score the deal; then the game is over, or the next deal is dealt from
+    ``deck`` (drawn by :func:`_next_deck` before the move changed anything)."""
     names = s.players
     if winner is None:
         s.carry += 1
@@ -545,8 +588,9 @@ def _end_deal(
             )
         )
         return events
+    assert deck is not None, "a deal that does not end the game needs the next deck"
     s.dealer = 1 - s.dealer
-    return events + _start_deal(s)
+    return events + _start_deal(s, deck)
 
 
 def _by_name(s: State, values: Sequence[Any]) -> dict[str, Any]:
@@ -662,6 +706,8 @@ def outcome(state: State) -> dict[str, Any]:
             for d in s.deals
         ],
     }
+
+
 
 
 def to_json(state: State) -> dict[str, Any]:

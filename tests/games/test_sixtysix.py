@@ -16,7 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import sixtysix as g
-from games.core import CARDS, RuleError, ScriptedSource, SeededSource, dumps, record_of
+from games.core import (
+    CARDS,
+    RuleError,
+    ScriptedSource,
+    SeededSource,
+    SourceExhausted,
+    dumps,
+    record_of,
+)
 from games.registry import replay
 from games.sixtysix.engine import POINTS
 
@@ -294,6 +302,37 @@ def test_last_trick_ten_only_when_talon_ran_out() -> None:
         "ann play JD",
     )
     assert last_deal(s)["card_points"] == {"ann": 0, "bob": 75}
+
+
+def out_of_decks(state: g.State, who: str, move: str) -> None:
+    """``move`` ends the deal but the record has no deck left: it raises and
+    changes nothing (the next deck is drawn before anything changes)."""
+    before = dumps(g.to_json(state))
+    with pytest.raises(SourceExhausted):
+        g.apply(state, who, move)
+    assert dumps(g.to_json(state)) == before
+
+
+def test_deal_end_without_a_next_deck_changes_nothing() -> None:
+    def one_deck(first: list[str], **options: Any) -> g.State:
+        return g.new_game(P, options, "ann", ScriptedSource(decks=[first]))
+
+    s = one_deck(STRONG)
+    out_of_decks(s, "ann", "declare")
+    s = one_deck(PLAIN)
+    play_out_without_declaring(s)
+    run(s, "bob pass")
+    out_of_decks(s, "ann", "pass")
+    assert s.passed == [False, True] and s.history.moves[-1] == "bob pass"
+    s = one_deck(STRONG)
+    closed = ["bob close", "bob play AS", "ann play 9S", "bob play TS", "ann play JS"]
+    closed += ["bob marry KS", "ann play 9H", "bob play QS", "ann play JH", "bob play AH"]
+    run(s, *closed, "ann play 9D", "bob play TH")
+    out_of_decks(s, "ann", "play JD")  # the closed deal's last trick
+    # a deal that ends the game needs no deck
+    s = one_deck(STRONG, target=3)
+    run(s, "ann declare")
+    assert g.is_finished(s) and s.history.moves == ["ann declare"]
 
 
 # --------------------------------------------------------------------------
