@@ -1,5 +1,9 @@
 """Bluff dice — Mäxchen family (RULES.md §2). See :mod:`games.bluff.engine`."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from games.bluff.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -17,6 +21,7 @@ from games.bluff.engine import (
     new_game,
     outcome,
     peek,
+    settle,
     stronger,
     to_json,
     to_move,
@@ -41,9 +46,16 @@ __all__ = [
     "new_game",
     "outcome",
     "peek",
+    "settle",
     "stronger",
     "to_json",
     "to_move",
     "value_of",
     "view",
 ]
+
+if TYPE_CHECKING:  # mypy checks that this package is an engine of its own state
+    from games import bluff as _this
+    from games.core import Engine
+
+    _engine: Engine[BluffState] = _this

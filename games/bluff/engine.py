@@ -18,6 +18,8 @@ Events (``core.Event.kind`` → ``data`` keys):
 - ``forfeit``: ``losses`` — the player left and takes the loss limit
 - ``game_over``: ``winners``, ``losses`` — the match is over
 
+:func:`settle`: the losses as negative points and the winners (kind ``signed``).
+
 View keys (besides ``game players dealer to_move finished options``):
 ``losses`` (player → int), ``games`` (finished games: ``{"loser", "reason"}``),
 ``game_number``, ``starter``, ``holder`` (who has the cup, null when over),
@@ -43,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import Event, History, Option, Played, RuleError, Source
+from games.core import Event, History, Option, Outcome, Played, RuleError, Source
 
 NAME = "bluff"
 OPTIONS: tuple[Option, ...] = (
@@ -365,6 +367,16 @@ def outcome(state: BluffState) -> dict[str, Any]:
     }
 
 
+def settle(state: BluffState) -> Outcome:
+    """The match's :class:`~games.core.Outcome`: every player's losses as
+    negative points (fewest losses best) and the winners."""
+    out = outcome(state)
+    return Outcome(
+        finished=out["finished"],
+        winners=tuple(out["winners"] or ()),
+        points={p: -int(out["losses"].get(p, 0)) for p in state.history.players},
+        kind=core.SIGNED,
+    )
 
 
 def view(state: BluffState, viewer: str | None) -> dict[str, Any]:

@@ -1,5 +1,9 @@
 """Nine — ナイン (RULES.md §3). See :mod:`games.nine.engine`."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from games.nine.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -14,6 +18,7 @@ from games.nine.engine import (
     legal_moves,
     new_game,
     outcome,
+    settle,
     to_json,
     to_move,
     view,
@@ -33,7 +38,14 @@ __all__ = [
     "legal_moves",
     "new_game",
     "outcome",
+    "settle",
     "to_json",
     "to_move",
     "view",
 ]
+
+if TYPE_CHECKING:  # mypy checks that this package is an engine of its own state
+    from games import nine as _this
+    from games.core import Engine
+
+    _engine: Engine[NineState] = _this

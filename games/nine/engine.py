@@ -20,6 +20,8 @@ Events (``core.Event.kind`` → ``data`` keys), all public:
 - ``turn``: the next player to roll (``player``)
 - ``game_over``: ``winner``, ``settlement``
 
+:func:`settle`: the settlement and the winner (kind ``signed``).
+
 View keys (besides the common ``game players dealer to_move finished options``):
 ``order`` (player order from the dealer), ``cards`` (player → list of nine
 booleans, index 0 = card 1, true = face up), ``up`` (player → face-up values),
@@ -41,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import Event, History, Option, Played, RuleError, Source
+from games.core import Event, History, Option, Outcome, Played, RuleError, Source
 
 NAME = "nine"
 OPTIONS: tuple[Option, ...] = ()
@@ -350,6 +352,17 @@ def outcome(state: NineState) -> dict[str, Any]:
     return out
 
 
+def settle(state: NineState) -> Outcome:
+    """The game's :class:`~games.core.Outcome`: the zero-sum settlement
+    (zeros until the game is over) and the winner."""
+    out = outcome(state)
+    settlement = out.get("settlement") or {}
+    return Outcome(
+        finished=out["finished"],
+        winners=(out["winner"],) if out["winner"] else (),
+        points={p: int(settlement.get(p, 0)) for p in state.history.players},
+        kind=core.SIGNED,
+    )
 
 
 def view(state: NineState, viewer: str | None) -> dict[str, Any]:

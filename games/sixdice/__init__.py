@@ -4,6 +4,8 @@ scoring helpers."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.sixdice.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -21,6 +23,7 @@ from games.sixdice.engine import (
     legal_moves,
     new_game,
     outcome,
+    settle,
     settlement,
     to_json,
     to_move,
@@ -47,6 +50,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "outcome",
+    "settle",
     "roll_scores",
     "score_dice",
     "scoring_selections",
@@ -58,3 +62,9 @@ __all__ = [
     "view",
     "winner_of",
 ]
+
+if TYPE_CHECKING:  # mypy checks that this package is an engine of its own state
+    from games import sixdice as _this
+    from games.core import Engine
+
+    _engine: Engine[State] = _this

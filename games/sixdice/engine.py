@@ -66,6 +66,8 @@ Outside the move set: :func:`forfeit` (a player leaves) and :func:`end_game`
 Six Dice is the one :class:`games.core.EndsEarly` engine); neither is a
 record move nor enters ``state.history``, so a record of such a game replays
 to an unfinished state (see docs/rules/sixdice.md).
+
+:func:`settle`: the settlement in units and the winner (kind ``signed``).
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import Event, History, Played, RuleError, Source
+from games.core import Event, History, Outcome, Played, RuleError, Source
 from games.sixdice.scoring import DEFAULT_STRAIGHT, KINDS, score_dice, scoring_selections
 
 NAME = "sixdice"
@@ -562,6 +564,17 @@ def outcome(state: State) -> dict[str, Any]:
     return doc
 
 
+def settle(state: State) -> Outcome:
+    """The game's :class:`~games.core.Outcome`: the settlement in units
+    (zeros until the game is over) and the winner."""
+    out = outcome(state)
+    settlement = out.get("settlement") or {}
+    return Outcome(
+        finished=out["finished"],
+        winners=(out["winner"],) if out["winner"] else (),
+        points={p: int(settlement.get(p, 0)) for p in state.history.players},
+        kind=core.SIGNED,
+    )
 
 
 def view(state: State, viewer: str | None) -> dict[str, Any]:

@@ -1,5 +1,9 @@
 """Sixty-Six — シックスティー・シックス (RULES.md §5). See :mod:`games.sixtysix.engine`."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from games.sixtysix.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -16,6 +20,7 @@ from games.sixtysix.engine import (
     legal_moves,
     new_game,
     outcome,
+    settle,
     to_json,
     to_move,
     view,
@@ -37,7 +42,14 @@ __all__ = [
     "legal_moves",
     "new_game",
     "outcome",
+    "settle",
     "to_json",
     "to_move",
     "view",
 ]
+
+if TYPE_CHECKING:  # mypy checks that this package is an engine of its own state
+    from games import sixtysix as _this
+    from games.core import Engine
+
+    _engine: Engine[State] = _this

@@ -56,6 +56,8 @@ Events (``core.Event``; ``data`` keys):
 - ``close`` {}; ``declare`` {}; ``pass`` {}; ``speak`` {} (the speak phase begins)
 - ``deal_end`` {winner, game_points, card_points, reason, declarer}
 - ``game_over`` {winner, game_points}; ``forfeit`` {winner}
+
+:func:`settle`: the game points and the winner (kind ``signed``).
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import core
-from games.core import CARDS, Event, History, Option, Played, RuleError, Source
+from games.core import CARDS, Event, History, Option, Outcome, Played, RuleError, Source
 
 NAME = "sixtysix"
 MIN_PLAYERS = 2
@@ -708,6 +710,15 @@ def outcome(state: State) -> dict[str, Any]:
     }
 
 
+def settle(state: State) -> Outcome:
+    """The game's :class:`~games.core.Outcome`: the game points and the winner."""
+    out = outcome(state)
+    return Outcome(
+        finished=out["finished"],
+        winners=(out["winner"],) if out["winner"] else (),
+        points={p: int(out["game_points"].get(p, 0)) for p in state.players},
+        kind=core.SIGNED,
+    )
 
 
 def to_json(state: State) -> dict[str, Any]:

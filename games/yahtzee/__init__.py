@@ -7,6 +7,8 @@ reuse.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.yahtzee.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -21,6 +23,7 @@ from games.yahtzee.engine import (
     new_game,
     outcome,
     potential_scores,
+    settle,
     to_json,
     to_move,
     total,
@@ -45,8 +48,15 @@ __all__ = [
     "new_game",
     "outcome",
     "potential_scores",
+    "settle",
     "to_json",
     "to_move",
     "total",
     "view",
 ]
+
+if TYPE_CHECKING:  # mypy checks that this package is an engine of its own state
+    from games import yahtzee as _this
+    from games.core import Engine
+
+    _engine: Engine[State] = _this

@@ -28,6 +28,8 @@ Events (``kind``: ``data``), all public (Yahtzee has no secrets):
 - ``turn``: ``round`` (1-based); ``player`` is who is to move now
 - ``game_over``: ``totals`` (by player), ``winners`` (seat order)
 
+:func:`settle`: the totals and the winners (kind ``total``).
+
 View keys (besides the contract's ``game players dealer to_move finished
 options``):
 
@@ -54,7 +56,7 @@ from itertools import product
 from typing import Any
 
 from games import core
-from games.core import Event, History, Option, Played, RuleError, Source
+from games.core import Event, History, Option, Outcome, Played, RuleError, Source
 from games.yahtzee import scoring
 from games.yahtzee.scoring import BOXES
 
@@ -492,6 +494,16 @@ def outcome(state: State) -> dict[str, Any]:
     }
 
 
+def settle(state: State) -> Outcome:
+    """The game's :class:`~games.core.Outcome`: the final totals (kind
+    ``total``) and the winners."""
+    out = outcome(state)
+    return Outcome(
+        finished=out["finished"],
+        winners=tuple(out["winners"] or ()),
+        points={p: int(out["totals"].get(p, 0)) for p in state.players},
+        kind=core.TOTAL,
+    )
 
 
 def to_json(state: State) -> dict[str, Any]:
