@@ -30,6 +30,17 @@ def catalogue(lang: str) -> dict[str, str]:
     return data
 
 
+def add_entries(lang: str, entries: dict[str, str]) -> None:
+    """Add catalogue entries (a game that brings its own words)."""
+    catalogue(lang).update(entries)
+
+
+def remove_entries(lang: str, entries: dict[str, str]) -> None:
+    """Take entries added with :func:`add_entries` away again."""
+    for key in entries:
+        catalogue(lang).pop(key, None)
+
+
 def lang_of(locale: Any) -> str:
     """The catalogue language for a Discord locale (``"ja"`` → ja, else en).
 
