@@ -155,8 +155,7 @@ class TableService:
             row.ui["log"] = row.ui["log"][-LOG_KEEP:]
             if eng.is_finished(state):
                 kind = FINISHED
-                players = list(state.history.players)
-                standings = the.standings(eng.outcome(state), players, row.ui)
+                standings = the.standings(eng.settle(state), row.ui)
         if kind == FINISHED:
             result = await results.build(self.store, row, state, standings, now=now)
             result_id = await self.store.finish_table(row, result)
@@ -518,9 +517,9 @@ class TableService:
             assert row.state is not None
             eng = registry.engine(row.game)
             state = eng.from_json(row.state)
-            end_game = getattr(eng, "end_game", None)
-            if end_game is not None:
-                events = end_game(state)
+            early = core.ends_early(eng)  # a settlement "as it stands" (Six Dice)
+            if early is not None:
+                events = early.end_game(state)
                 await self.commit(
                     before, row, origin="command", state=state, events=events,
                     interaction=interaction, by=user_id,

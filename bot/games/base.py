@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n import t
 from bot.ui.controls import MAX_OPTIONS, Control, Select, Standing
-from games.core import Event
+from games.core import TOTAL, Event, Outcome
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -89,13 +89,15 @@ class GamePlugin:
         """A short line under the turn indicator (the roll to answer…)."""
         return None
 
-    def standings(
-        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
-    ) -> list[Standing]:
-        """Places, win flags and points of a finished game."""
-        settlement = outcome.get("settlement") or {p: 0 for p in players}
-        winners = outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else [])
-        return rank_by(players, {p: int(settlement.get(p, 0)) for p in players}, winners, ui)
+    def standings(self, outcome: Outcome, ui: dict[str, Any]) -> list[Standing]:
+        """Places, win flags and points of a finished game, from the one
+        result type every game gives (:class:`games.core.Outcome`): winners
+        first, then by points. A game's best figure (the table's "best" in
+        its UI state, e.g. Six Dice's best turn) goes with each place; a
+        final total is its own best."""
+        points = dict(outcome.points)
+        best = points if outcome.kind == TOTAL else ui.get("best", {})
+        return rank_by(list(points), points, list(outcome.winners), best)
 
     # ------------------------------------------------------------- moves
 
@@ -160,10 +162,9 @@ class GenericPlugin(GamePlugin):
 
 
 def rank_by(
-    players: list[str], points: dict[str, int], winners: list[str], ui: dict[str, Any]
+    players: list[str], points: dict[str, int], winners: list[str], best: dict[str, int]
 ) -> list[Standing]:
     """Winners first (rank 1), then the rest by points, highest first."""
-    best = ui.get("best", {})
     order = sorted(players, key=lambda p: (p not in winners, -points[p]))
     out: list[Standing] = []
     rank = 0

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct, rank_by
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct
 from bot.i18n import t
 from bot.render import bluff as render
-from bot.ui.controls import Button, Control, Select, Standing
+from bot.ui.controls import Button, Control, Select
 from games import bluff
 from games.bluff.ai import chance_at_least
 from games.core import Event
@@ -142,12 +142,6 @@ class Plugin(GamePlugin):
         if kind == "start":
             return t("ev.bluff.start", lang, n=data.get("game", 1), player=who)
         return super().describe(event, lang)
-
-    def standings(
-        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
-    ) -> list[Standing]:
-        losses = {p: -int((outcome.get("losses") or {}).get(p, 0)) for p in players}
-        return rank_by(players, losses, list(outcome.get("winners") or []), {})
 
     # ----------------------------------------------------------- private
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num, pct, rank_by
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num, pct
 from bot.i18n import t
 from bot.render import sixdice as render
-from bot.ui.controls import MAX_OPTIONS, Button, Control, Select, Standing
+from bot.ui.controls import MAX_OPTIONS, Button, Control, Select
 from games.core import Event
 from games.sixdice import score_dice
 
@@ -83,15 +83,6 @@ class Plugin(GamePlugin):
         for e in events:
             if e.kind == "stop" and e.player is not None:
                 best[e.player] = max(best.get(e.player, 0), int(e.data.get("points", 0)))
-
-    def standings(
-        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
-    ) -> list[Standing]:
-        settlement = outcome.get("settlement") or {p: 0 for p in players}
-        winner = outcome.get("winner")
-        return rank_by(
-            players, {p: int(settlement.get(p, 0)) for p in players}, [winner] if winner else [], ui
-        )
 
     result_chart = True
 

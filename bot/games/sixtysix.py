@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct, rank_by
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct
 from bot.i18n import t
 from bot.render import sixtysix as render
-from bot.ui.controls import Button, Control, Select, Standing
+from bot.ui.controls import Button, Control, Select
 from games.core import Event
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -177,13 +177,6 @@ class Plugin(GamePlugin):
         if kind == "start":
             return None
         return super().describe(event, lang)
-
-    def standings(
-        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
-    ) -> list[Standing]:
-        points = {p: int((outcome.get("game_points") or {}).get(p, 0)) for p in players}
-        winner = outcome.get("winner")
-        return rank_by(players, points, [winner] if winner else [], {})
 
     # ----------------------------------------------------------- private
 

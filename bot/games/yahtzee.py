@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num, rank_by
+from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num
 from bot.i18n import t
 from bot.render import yahtzee as render
-from bot.ui.controls import MAX_OPTIONS, Button, Control, Select, Standing
+from bot.ui.controls import MAX_OPTIONS, Button, Control, Select
 from games.core import Event
 from games.yahtzee.engine import FACTORS
 from games.yahtzee.scoring import BOXES
@@ -104,13 +104,6 @@ class Plugin(GamePlugin):
         if view.get("dice"):
             line += " " + t("yahtzee.status.dice", lang, dice=" ".join(map(str, view["dice"])))
         return line
-
-    def standings(
-        self, outcome: dict[str, Any], players: list[str], ui: dict[str, Any]
-    ) -> list[Standing]:
-        totals = {p: int((outcome.get("totals") or {}).get(p, 0)) for p in players}
-        out = rank_by(players, totals, list(outcome.get("winners") or []), {})
-        return [Standing(s.player, s.rank, s.won, s.points, s.points) for s in out]
 
     result_chart = True
 
