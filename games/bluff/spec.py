@@ -26,7 +26,7 @@ def after_cpu_move(state: Any, player: str, move: str) -> list[Event]:
 
 
 SPEC = GameSpec(
-    engine=bluff,  # type: ignore[arg-type]
+    engine=bluff,
     plugin="bot.games.bluff",
     secrets=True,
     turn_seconds=90,

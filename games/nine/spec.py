@@ -17,7 +17,7 @@ def timeout_move(state: Any, player: str, legal: list[str], played: list[str]) -
 
 
 SPEC = GameSpec(
-    engine=nine,  # type: ignore[arg-type]
+    engine=nine,
     plugin="bot.games.nine",
     turn_seconds=90,
     example=Example(dice=(3, 4), moves=("roll",)),

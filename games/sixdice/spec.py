@@ -33,7 +33,7 @@ def warm_up(options: Mapping[str, Any]) -> None:
 
 
 SPEC = GameSpec(
-    engine=sixdice,  # type: ignore[arg-type]
+    engine=sixdice,
     plugin="bot.games.sixdice",
     turn_seconds=90,
     example=Example(dice=(1, 5, 5, 2, 3, 4), moves=("roll",)),

@@ -45,7 +45,7 @@ def interject(view: dict[str, Any], me: str, legal: list[str]) -> str | None:
 
 
 SPEC = GameSpec(
-    engine=sixtysix,  # type: ignore[arg-type]
+    engine=sixtysix,
     plugin="bot.games.sixtysix",
     secrets=True,
     turn_seconds=120,

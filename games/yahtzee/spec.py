@@ -31,7 +31,7 @@ def warm_up(options: Mapping[str, Any]) -> None:
 
 
 SPEC = GameSpec(
-    engine=yahtzee,  # type: ignore[arg-type]
+    engine=yahtzee,
     plugin="bot.games.yahtzee",
     points="total",
     turn_seconds=90,

@@ -14,7 +14,7 @@ def timeout_move(state: Any, player: str, legal: list[str], played: list[str]) -
 
 
 SPEC = GameSpec(
-    engine=engine,  # type: ignore[arg-type]
+    engine=engine,
     plugin="pig.plugin",
     turn_seconds=60,
     example=Example(dice=(4,), moves=("roll",)),
