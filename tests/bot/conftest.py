@@ -11,6 +11,19 @@ and its tables as page objects, so a test reads as its story::
             await table.press("Roll")            # the player to move presses
             await table.press("Hold", by=night.alice)
             assert table.shows("table.turn", player=night.bob.mention)
+
+A night takes its dice script and server as keywords: ``game_night(dice=[4, 5]
++ DICE, aux=[6, 2])`` (scripted dice, the first player's draw), ``decks=``
+(Sixty-Six), ``seeded=True`` (real seeded dice and cards), ``vary=41`` (each
+game starts further on in the script), ``cpu_delay=``, ``locales={"alice":
+"ja"}`` (each user's Discord locale), ``managers=["alice"]`` (Manage Server),
+``settings={"lang": "ja"}`` (server settings as stored by /config),
+``closed_dms=["bob"]`` (users who take no DMs from the bot).
+A second night in one test gets a database of its own (twin runs).
+
+Messages are checked against the catalogues, never against English copied
+into a test: ``table.shows("error.stale")``, ``says(text, "lobby.host_only")``
+(see :mod:`simtable`).
 """
 
 from __future__ import annotations
@@ -21,17 +34,39 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import simcord
+from simcord.results import ResponseMessage
 from simlocale import EnvClock
-from simtable import Harness, controls, first_choice, press
+from simlocale import locales as locales_of_users
+from simtable import (
+    Harness,
+    accepted,
+    controls,
+    first_choice,
+    pattern,
+    press,
+    press_from_snapshot,
+    reading,
+    says,
+    snapshot,
+    spectator_snapshot,
+    taken,
+    walk,
+)
 
-from bot.i18n import catalogue
+from bot.i18n import LANGS, catalogue
+from bot.model import message_link
 from bot.store import TableRow
 from games.core import SeededSource
 
-NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+__all__ = ["pattern", "says"]  # the catalogue helpers live in simtable
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "eve")
 NIGHT_DICE = SeededSource("game-night").roll(3000)
+SETTLE = 60.0  # seconds SimCord may wait for a chain of computer moves
+CPU = re.compile(r"CPU\d+")
 
 
 @pytest.fixture
@@ -49,97 +84,323 @@ def no_bot_errors_logged(caplog: pytest.LogCaptureFixture):
     assert not errors, [r.getMessage() for r in errors]
 
 
-def pattern(key: str, lang: str = "en", **args: Any) -> re.Pattern[str]:
-    """The catalogue text of ``key`` as a pattern: the placeholders given in
-    ``args`` filled in, the others matching anything on one line."""
-    template = catalogue(lang)[key]
-    out, pos = [], 0
-    for m in re.finditer(r"\{(\w+)(?::[^}]*)?\}", template):
-        out.append(re.escape(template[pos : m.start()]))
-        name = m.group(1)
-        out.append(re.escape(str(args[name])) if name in args else r"[^\n]*?")
-        pos = m.end()
-    out.append(re.escape(template[pos:]))
-    return re.compile("".join(out))
+class Screen:
+    """A message with controls as a user sees it: a table, a player's DM, an
+    answer only the presser sees."""
 
-
-def says(text: str | None, key: str, lang: str = "en", **args: Any) -> bool:
-    """Whether ``text`` holds the catalogue sentence ``key`` (with ``args``)."""
-    return bool(text) and pattern(key, lang, **args).search(text or "") is not None
-
-
-class Table:
-    """A table message as its players see it."""
-
-    def __init__(self, night: Night, message: Any, game: str) -> None:
+    def __init__(self, night: Night, message: Any, *, owner: Any = None) -> None:
         self.night = night
         self.message = message
-        self.game = game
+        self.owner = owner  # who presses when nobody is named
 
     @property
     def content(self) -> str:
         return str(self.message.content)
 
     def shows(self, key: str, lang: str = "en", **args: Any) -> bool:
-        """Whether the table message holds the catalogue sentence ``key``."""
+        """Whether the message holds the catalogue sentence ``key``."""
         return says(self.content, key, lang, **args)
+
+    def reading(self, key: str, lang: str = "en", **args: Any) -> dict[str, str]:
+        """The placeholders of the sentence ``key`` as the message shows it."""
+        return reading(self.content, key, lang, **args)
+
+    @property
+    def attachments(self) -> list[Any]:
+        return list(self.message.attachments)
+
+    @property
+    def controls(self) -> list[dict[str, Any]]:
+        return controls(self.message)
 
     @property
     def buttons(self) -> list[str]:
-        return [c["label"] for c in controls(self.message) if c["type"] == 2]
+        return [c["label"] for c in self.controls if c["type"] == 2]
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self.controls if c["type"] == 3]
+
+    @property
+    def choices(self) -> list[str]:
+        """The values of every select's options, in order."""
+        return [o["value"] for s in self.selects for o in s["options"]]
+
+    @property
+    def choice_labels(self) -> list[str]:
+        return [o["label"] for s in self.selects for o in s["options"]]
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.controls]
+
+    @property
+    def actions(self) -> list[str]:
+        """What each control does (the action part of its custom id)."""
+        return [cid.split(":", 3)[3] for cid in self.custom_ids]
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        return [c for c in self.message.components if c.get("type") == 1]
+
+    def _presser(self, by: Any) -> Any:
+        """Who presses: ``by``, else the message's owner."""
+        user = by or self.owner
+        assert user is not None, "who presses?"
+        return user
+
+    def _label(self, label: str) -> str:
+        """``label`` as this message shows it: an English label of the
+        catalogue is found in the message's language."""
+        shown = self.buttons
+        if label in shown:
+            return label
+        for key, text in catalogue("en").items():
+            if text == label:
+                for lang in LANGS:
+                    if catalogue(lang).get(key) in shown:
+                        return catalogue(lang)[key]
+        return label  # SimCord reports that nobody could press it
+
+    async def press(self, label: str, *, by: Any = None) -> Any:
+        """Press the button ``label``."""
+        return await self._presser(by).click(self.message, label=self._label(label))
+
+    async def act(self, action: str, *, by: Any = None) -> Any:
+        """Press the control that does ``action`` (``"k:0"``, ``"m:keep 1 2"``)."""
+        cid = next(c for c in self.custom_ids if c.split(":", 3)[3] == action)
+        return await self._presser(by).click(self.message, custom_id=cid)
+
+    async def choose(self, value: str, *, by: Any = None) -> Any:
+        """Pick ``value`` in the select that offers it."""
+        select = next(s for s in self.selects if value in [o["value"] for o in s["options"]])
+        return await self._presser(by).select(self.message, [value], custom_id=select["custom_id"])
+
+    async def play(self, *, by: Any = None, prefer: tuple[str, ...] = ()) -> Any:
+        """Make the first offered move (a preferred action, else a select's
+        first option, else the first button)."""
+        return await press(self._presser(by), self.message, first_choice(self.message, prefer))
+
+
+class Table(Screen):
+    """A table message as its players see it."""
+
+    def __init__(self, night: Night, message: Any, game: str, channel: Any) -> None:
+        super().__init__(night, message)
+        self.game = game
+        self.channel = channel
+
+    def _presser(self, by: Any) -> Any:
+        """Who presses: ``by``, else the player to move."""
+        return by or self.mover
 
     @property
     def over(self) -> bool:
         """No controls left: the game is over (or gone)."""
-        return not controls(self.message)
+        return not self.controls
+
+    @property
+    def turn(self) -> Any:
+        """Who the table names as the one to move: a player, a computer's
+        name (``"CPU1"``), or ``None``."""
+        for lang in LANGS:
+            for line in self.content.splitlines():
+                m = pattern("table.turn", lang).fullmatch(line)
+                if m is None:
+                    continue
+                who = m.group("player")
+                for user in self.night.players:
+                    if user.mention in who:
+                        return user
+                cpu = CPU.search(who)
+                return cpu.group(0) if cpu else who
+        return None
 
     @property
     def mover(self) -> Any:
         """The player the table names as the one to move."""
-        for user in self.night.players:
-            if f"<@{user.id}>" in self.content.split("\n")[1]:
-                return user
-        raise AssertionError(f"no player to move on the table: {self.content}")
+        who = self.turn
+        assert who is not None and not isinstance(who, str), (
+            f"no player to move on the table: {self.content}"
+        )
+        return who
 
-    async def press(self, label: str, *, by: Any = None) -> Any:
-        """Press the button ``label`` (by the player to move, unless ``by``)."""
-        user = by or self.mover
-        return await user.click(self.message, label=label)
+    @property
+    def link(self) -> str:
+        return message_link(self.night.guild.id, self.channel.id, self.message.id)
 
-    async def play(self, *, by: Any = None) -> Any:
-        """Make the first offered move (a select's first option, else the
-        first button) as the player to move."""
-        user = by or self.mover
-        return await press(user, self.message, first_choice(self.message))
+    @property
+    def stored(self) -> Any:
+        """The message as Discord stores it (its attachments' alt text)."""
+        return self.night.env.backend.get_message(self.message.channel_id, self.message.id)
 
     async def row(self) -> TableRow | None:
         """The table as stored now (``None`` once it is gone)."""
         rows = await self.night.store.live_tables()
         return next((r for r in rows if r.channel_id == self.message.channel_id), None)
 
+    async def moves(self) -> list[str]:
+        """The moves of the game so far, as stored."""
+        row = await self.row()
+        assert row is not None, "the table is gone"
+        return list(row.state["history"]["moves"])
+
     async def results(self) -> list[dict[str, Any]]:
         return await self.night.store.results(game=self.game)
+
+    def history(self) -> list[Any]:
+        """Every message of the table's channel, oldest first."""
+        return self.channel.history()
+
+    def posts(self, key: str, lang: str = "en", **args: Any) -> list[Any]:
+        """The messages of the table's channel that say ``key``."""
+        return [m for m in self.history() if says(m.content, key, lang, **args)]
+
+    async def command(self, name: str, *, by: Any, **options: Any) -> Any:
+        """A slash command in the table's channel."""
+        return await by.slash(self.channel, name, **options)
+
+    async def ask(self, name: str, *, by: Any, **options: Any) -> str:
+        """A slash command answered for ``by`` alone; the answer's text."""
+        res = await self.command(name, by=by, **options)
+        assert res.response is not None and res.response.ephemeral, res
+        return str(res.response.content)
+
+    def snapshot(self) -> OldCopy:
+        """The table as a client shows it now, to press later."""
+        return OldCopy(self)
+
+    def spectators_see(self) -> list[tuple[Any, ...]]:
+        """Every message of the channel as anyone without a seat sees it."""
+        return spectator_snapshot(self.night.env, self.channel.id)
+
+    def public_words(self) -> list[str]:
+        """Every public word of the channel now: text, ids, options, alt text."""
+        words = []
+        for content, ids, options, files in self.spectators_see():
+            words.append(content)
+            words.extend(ids)
+            words.extend(f"{v} {lab}" for v, lab in options)
+            words.extend(str(d) for d, _png in files)
+        return words
+
+    async def play_to_the_end(
+        self,
+        *,
+        prefer: tuple[str, ...] = (),
+        policy: Callable[[Table, Any], Any] | None = None,
+        restart_at: int | None = None,
+        limit: int = 600,
+    ) -> int:
+        """The players to move make the first offered move (or ``policy``'s)
+        until no controls are left, computers answering; the bot restarts
+        after ``restart_at`` presses. Every press must be taken. Returns the
+        number of presses."""
+        for step in range(limit):
+            if self.over:
+                return step
+            if step == restart_at:
+                await self.night.restart()
+            who = self.turn
+            if who is None or isinstance(who, str):
+                await self.night.settle()
+                if self.over:
+                    return step
+                who = self.turn
+            assert who is not None and not isinstance(who, str), (
+                f"a computer did not move: {self.content}"
+            )
+            if policy is not None:
+                res = await policy(self, who)
+            else:
+                res = await self.play(by=who, prefer=prefer)
+            assert taken(res), res.response.content
+        raise AssertionError("the game did not end")
+
+
+class OldCopy:
+    """A client still showing an older copy of the table: the second click
+    of a double click, or a stale window."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.payload = snapshot(table.night.env, table.message)
+
+    async def press(self, label: str | None = None, *, by: Any, custom_id: str | None = None) -> Any:
+        """Press ``label`` as this copy shows it — or a control with
+        ``custom_id`` (one this copy never showed: the first button carries it)."""
+        payload = self.payload
+        buttons = [c for c in walk(payload["components"]) if c.get("type") == 2]
+        if custom_id is None:
+            custom_id = next(c["custom_id"] for c in buttons if c.get("label") == label)
+        elif custom_id not in [c.get("custom_id") for c in buttons]:
+            payload = snapshot_with(payload, custom_id)
+        return await press_from_snapshot(by, self.table.night.env, payload, custom_id)
+
+
+def snapshot_with(payload: dict[str, Any], custom_id: str) -> dict[str, Any]:
+    import copy
+
+    forged = copy.deepcopy(payload)
+    forged["components"][0]["components"][0]["custom_id"] = custom_id
+    return forged
 
 
 class Night:
     """A guild, its players, and the bot serving them."""
 
-    def __init__(self, harness: Harness, env: simcord.Env, clock: EnvClock) -> None:
+    def __init__(
+        self,
+        harness: Harness,
+        env: simcord.Env,
+        clock: EnvClock,
+        *,
+        by_user: dict[int, str],
+        guild: Any = None,
+        users: dict[str, Any] | None = None,
+        managers: tuple[str, ...] | list[str] = (),
+        user_locales: dict[str, str] | None = None,
+        cpu_delay: float = 0.0,
+    ) -> None:
         self.harness = harness
         self.env = env
         self.clock = clock
-        self.guild = env.create_guild()
-        self.players: list[Any] = []
+        self.guild = guild if guild is not None else env.create_guild()
+        self.users: dict[str, Any] = users if users is not None else {}  # across servers
+        self.by_user = by_user
+        self.members: dict[str, Any] = {}
+        self.managers = set(managers)
+        self.user_locales = dict(user_locales or {})
+        self.cpu_delay = cpu_delay
+        self._role: Any = None
+        self._channel: Any = None
         self._channels = 0
 
     def __getattr__(self, name: str) -> Any:
         if name in NAMES:
-            while len(self.players) <= NAMES.index(name):
-                self.players.append(
-                    self.guild.add_member(self.env.create_user(NAMES[len(self.players)]))
-                )
-            return self.players[NAMES.index(name)]
+            return self.member(name)
         raise AttributeError(name)
+
+    def member(self, name: str) -> Any:
+        """The guild member ``name`` (a new Discord user the first time)."""
+        if name not in self.members:
+            if name not in self.users:
+                self.users[name] = self.env.create_user(name)
+            user = self.users[name]
+            roles = []
+            if name in self.managers:
+                if self._role is None:
+                    manage = discord.Permissions(manage_guild=True)
+                    self._role = self.guild.create_role("managers", permissions=manage)
+                roles.append(self._role)
+            self.members[name] = self.guild.add_member(user, roles=roles)
+            if name in self.user_locales:
+                self.by_user[user.id] = self.user_locales[name]
+        return self.members[name]
+
+    @property
+    def players(self) -> list[Any]:
+        return list(self.members.values())
 
     @property
     def bot(self) -> Any:
@@ -149,59 +410,177 @@ class Night:
     def store(self) -> Any:
         return self.bot.tables.store
 
+    @property
+    def channel(self) -> Any:
+        """The server's channel for commands away from any table."""
+        if self._channel is None:
+            self._channel = self.guild.create_text_channel("games")
+        return self._channel
+
+    def speaks(self, user: Any, locale: str) -> None:
+        """``user``'s Discord client is set to ``locale`` from now on."""
+        self.by_user[user.id] = locale
+
+    def server(self, name: str = "another server", *, locale: str | None = None) -> Night:
+        """Another guild served by the same bot; the same people may join it."""
+        kwargs = {"preferred_locale": locale} if locale else {}
+        guild = self.env.create_guild(name, **kwargs)
+        return Night(
+            self.harness,
+            self.env,
+            self.clock,
+            by_user=self.by_user,
+            guild=guild,
+            users=self.users,
+            user_locales=self.user_locales,
+            cpu_delay=self.cpu_delay,
+        )
+
+    async def settings(self, **settings: Any) -> None:
+        """Server settings, as /config stores them (``lang="ja"``, ``**{"clock.nine": 45}``)."""
+        for key, value in settings.items():
+            await self.store.set_guild_setting(self.guild.id, key, value)
+
     async def table(
         self,
         game: str,
         *,
-        players: int = 2,
+        players: int | list[Any] = 2,
         options: str | None = None,
         cpus: tuple[str, ...] | list[str] = (),
         start: bool = True,
+        lang: str | None = None,
     ) -> Table:
         """``/play`` in a new channel by the first player, the others join,
-        computers are added at the given levels, and the host starts."""
+        computers are added at the given levels, and the host starts.
+        ``players``: how many of alice, bob, … or the members themselves;
+        ``lang``: the server's language for table messages."""
+        if lang is not None:
+            await self.settings(lang=lang)
         self._channels += 1
         channel = self.guild.create_text_channel(f"{game}-{self._channels}")
-        people = [getattr(self, n) for n in NAMES[:players]]
+        people = [self.member(n) for n in NAMES[:players]] if isinstance(players, int) else players
         kwargs = {"game": game} | ({"options": options} if options else {})
         res = await people[0].slash(channel, "play", **kwargs)
         assert res.response is not None and not res.response.ephemeral, res
-        table = Table(self, res.response, game)
+        table = Table(self, res.response, game, channel)
         for user in people[1:]:
-            await table.press("Join", by=user)
+            assert taken(await table.act("join", by=user))
         for level in cpus:
-            await table.press(f"Add computer ({level})", by=people[0])
+            accepted(await table.act(f"cpu:{level}", by=people[0]))
         if start:
-            await table.press("Start", by=people[0])
+            res = await table.act("start", by=people[0])
+            assert taken(res) and "start" not in table.actions, table.content
         return table
+
+    async def command(self, name: str, *, by: Any, **options: Any) -> Any:
+        """A slash command in the server's channel away from any table."""
+        return await by.slash(self.channel, name, **options)
+
+    async def ask(self, name: str, *, by: Any, **options: Any) -> str:
+        """A slash command answered for ``by`` alone; the answer's text."""
+        res = await self.command(name, by=by, **options)
+        assert res.response is not None and res.response.ephemeral, res
+        return str(res.response.content)
+
+    def dms(self, user: Any) -> list[Any]:
+        """The bot's messages in ``user``'s DMs, oldest first."""
+        handle = getattr(user, "user", user)
+        return [m for m in handle.dm_channel.history() if m.author.id != handle.id]
+
+    def hand(self, user: Any) -> Screen:
+        """The bot's latest DM to ``user`` (their dice or cards), pressed by them."""
+        handle = getattr(user, "user", user)
+        last = self.dms(handle)[-1]
+        stored = self.env.backend.get_message(last.channel.id, last.id)
+        return Screen(self, ResponseMessage(self.env, stored), owner=handle)
+
+    def close_dms(self, user: Any) -> None:
+        """``user`` accepts no DMs from the bot (Discord answers 403)."""
+        handle = getattr(user, "user", user)
+        self.env.inject_error(
+            "POST",
+            f"/channels/{handle.dm_channel.id}/messages",
+            status=403,
+            code=50007,
+            message="Cannot send messages to this user",
+            times=None,
+        )
+
+    def gone(self, message: Any) -> bool:
+        """Whether ``message`` was deleted."""
+        channel_id = getattr(message, "channel_id", None) or message.channel.id
+        return self.env.backend.messages.get(channel_id, {}).get(message.id) is None
 
     async def restart(self) -> None:
         """Stop the bot and start a new one on the same database."""
         bot = self.harness.bot()
-        bot.cpu_delay = 0.0
+        bot.cpu_delay = self.cpu_delay
         await self.env.restart_bot(bot)
 
     async def wait(self, seconds: float) -> None:
         """Let ``seconds`` of SimCord time pass (turn clocks run)."""
         await self.env.advance_time(seconds)
 
+    async def settle(self) -> None:
+        """Let the bot finish what it is doing (computers move)."""
+        await self.env.settle()
+
 
 @pytest.fixture
-def game_night(harness: Harness) -> Callable[[], AbstractAsyncContextManager[Night]]:
-    """``async with game_night() as night:`` — a game night: seeded dice,
-    computers without a pause, a turn clock on SimCord's time. (A context
-    manager in the test, not a fixture's yield: SimCord's run must start and
-    end in the test's own context.)"""
+async def game_night(
+    harness: Harness, tmp_path: Path
+) -> AsyncIterator[Callable[..., AbstractAsyncContextManager[Night]]]:
+    """``async with game_night(**script) as night:`` — a game night: the dice
+    script, computers without a pause, a turn clock on SimCord's time, each
+    user's locale. (A context manager in the test, not a fixture's yield:
+    SimCord's run must start and end in the test's own context.)"""
+    nights: list[Harness] = []
 
     @asynccontextmanager
-    async def start() -> AsyncIterator[Night]:
+    async def start(
+        *,
+        dice: list[int] | None = None,
+        aux: list[int] | None = None,
+        decks: list[list[str]] | None = None,
+        seeded: bool = False,
+        vary: int = 0,
+        cpu_delay: float = 0.0,
+        locales: dict[str, str] | None = None,
+        managers: tuple[str, ...] | list[str] = (),
+        settings: dict[str, Any] | None = None,
+        closed_dms: tuple[str, ...] | list[str] = (),
+    ) -> AsyncIterator[Night]:
+        h = harness if not nights else Harness(tmp_path / f"night-{len(nights) + 1}.sqlite3")
+        nights.append(h)
         clock = EnvClock()
-        harness.clock = clock
-        harness.dice = list(NIGHT_DICE)
-        bot = harness.bot()
-        bot.cpu_delay = 0.0
-        async with simcord.run(bot) as env:
-            clock.env = env
-            yield Night(harness, env, clock)
+        h.clock = clock
+        h.dice = list(NIGHT_DICE if dice is None else dice)
+        if aux is not None:
+            h.aux = list(aux)
+        if decks is not None:
+            h.decks = [list(d) for d in decks]
+        h.seeded = seeded
+        h.vary = vary
+        bot = h.bot()
+        bot.cpu_delay = cpu_delay
+        with locales_of_users({}) as by_user:
+            async with simcord.run(bot, settle_timeout=SETTLE) as env:
+                clock.env = env
+                night = Night(
+                    h,
+                    env,
+                    clock,
+                    by_user=by_user,
+                    managers=managers,
+                    user_locales=locales,
+                    cpu_delay=cpu_delay,
+                )
+                await night.settings(**(settings or {}))
+                for name in closed_dms:
+                    night.close_dms(night.member(name))
+                yield night
 
-    return start
+    yield start
+    for h in nights[1:]:
+        await h.close()

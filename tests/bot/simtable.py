@@ -1,8 +1,11 @@
-"""A SimCord table harness: start the bot on a file database, play by
-pressing the buttons and selects a user would see."""
+"""The SimCord plumbing under the bot tests' fixture layer (conftest.py):
+a bot factory on one database file, the controls of a message, a press from
+an older copy of a message, what a spectator sees, and catalogue sentences
+as patterns (``says(text, "error.stale")``)."""
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,8 +14,9 @@ from typing import Any
 import simcord
 
 from bot.app import ChabudaiBot, create_bot
+from bot.i18n import catalogue
 from bot.store import Store
-from games.core import ScriptedSource, Source
+from games.core import CARDS, ScriptedSource, SeededSource, Source
 
 SEED = "test-seed-0123456789abcdef"
 
@@ -26,7 +30,8 @@ class Clock:
 
 
 class Harness:
-    """Builds bots that share one database file and one scripted dice list."""
+    """Builds bots that share one database file and one scripted dice list
+    (and decks); ``seeded``: real seeded dice and cards instead."""
 
     def __init__(
         self, path: Path, dice: list[int] | None = None, aux: list[int] | None = None
@@ -34,15 +39,20 @@ class Harness:
         self.path = path
         self.dice = list(dice or [])
         self.aux = list(aux or [])
-        self.clock = Clock()
+        self.decks: list[list[str]] = []
+        self.seeded = False
+        self.clock: Any = Clock()
         self.bots: list[ChabudaiBot] = []
         self.games = 0
         self.vary = 0  # > 0: each new game starts that many faces further on
 
     def source(self, seed: str) -> Source:
+        if self.seeded:
+            return SeededSource(seed)
         start = self.games * self.vary
         self.games += 1
-        return ScriptedSource(dice=self.dice[start:] + self.dice[:start], aux=self.aux)
+        dice = self.dice[start:] + self.dice[:start]
+        return ScriptedSource(dice=dice, decks=self.decks, aux=self.aux)
 
     def bot(self) -> ChabudaiBot:
         bot = create_bot(
@@ -59,8 +69,102 @@ class Harness:
             await bot.tables.store.close()
 
 
+# ------------------------------------------------------------- the catalogue
+
+
+Key = str | tuple[str, ...]
+
+
+def pattern(key: Key, lang: str = "en", **args: Any) -> re.Pattern[str]:
+    """The catalogue text of ``key`` as a pattern: the placeholders given in
+    ``args`` filled in (with their format, ``{points:+}``), the others
+    matching anything on one line (and captured by name). A tuple of keys:
+    those sentences one after the other (``"Reveal. Bluff called."``)."""
+    keys = (key,) if isinstance(key, str) else key
+    template = " ".join(catalogue(lang)[k] for k in keys)
+    out, pos, seen = [], 0, set()
+    for m in re.finditer(r"\{(\w+)(?::([^}]*))?\}", template):
+        out.append(re.escape(template[pos : m.start()]))
+        name, spec = m.group(1), m.group(2) or ""
+        if name in args:
+            out.append(re.escape(format(args[name], spec)))
+        elif name in seen:
+            out.append(rf"(?P={name})")
+        else:
+            out.append(rf"(?P<{name}>[^\n]*?)")
+            seen.add(name)
+        pos = m.end()
+    out.append(re.escape(template[pos:]))
+    return re.compile("".join(out))
+
+
+def says(text: str | None, key: Key, lang: str = "en", **args: Any) -> bool:
+    """Whether ``text`` holds the catalogue sentence ``key`` (with ``args``)."""
+    return bool(text) and pattern(key, lang, **args).search(text or "") is not None
+
+
+def exactly(text: str | None, key: Key, lang: str = "en", **args: Any) -> bool:
+    """Whether ``text`` is the catalogue sentence ``key`` and nothing else."""
+    return text is not None and pattern(key, lang, **args).fullmatch(text) is not None
+
+
+def readings(text: str | None, key: str, lang: str = "en", **args: Any) -> list[dict[str, str]]:
+    """The placeholders of every line of ``text`` that is the sentence ``key``."""
+    p = pattern(key, lang, **args)
+    return [m.groupdict() for line in (text or "").splitlines() if (m := p.fullmatch(line))]
+
+
+def reading(text: str | None, key: str, lang: str = "en", **args: Any) -> dict[str, str]:
+    """The placeholders of the sentence ``key`` in ``text`` (it must be there)."""
+    m = pattern(key, lang, **args).search(text or "")
+    assert m, (key, text)
+    return m.groupdict()
+
+
+# What an ephemeral answer to an accepted press never says.
+REFUSALS = ("error.", "rule.", "config.bad", "lobby.host_only", "lobby.already_in")
+REFUSALS += ("lobby.full", "lobby.too_few", "cpu.none")
+
+
+def refusal(text: str | None) -> str | None:
+    """The catalogue key of the refusal ``text`` says, if any."""
+    keys = [k for k in catalogue("en") if k.startswith(REFUSALS)]
+    return next((k for lang in ("en", "ja") for k in keys if says(text, k, lang)), None)
+
+
+def accepted(res: Any) -> Any:
+    """The press was accepted: no refusal (an answer only the presser sees is
+    fine: their dice, their hand)."""
+    assert res.response is None or not res.response.ephemeral or res.followups == [], (
+        res.response.content
+    )
+    if res.response is not None and res.response.ephemeral:
+        assert refusal(res.response.content) is None, res.response.content
+    return res
+
+
+def taken(res: Any) -> bool:
+    """The press moved the table on: no answer for the presser alone."""
+    return res.response is None or not res.response.ephemeral
+
+
+def privately(res: Any, key: str, lang: str = "en", **args: Any) -> bool:
+    """The press (or command) got an answer for the presser alone saying ``key``."""
+    r = res.response
+    return r is not None and r.ephemeral and says(r.content, key, lang, **args)
+
+
+def refused(res: Any, key: str, lang: str = "en", **args: Any) -> bool:
+    """The press (or command) was refused, for the presser alone, with ``key``."""
+    assert key.startswith(REFUSALS), f"{key} is no refusal"
+    return privately(res, key, lang, **args)
+
+
+# -------------------------------------------------------------- components
+
+
 def walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for c in components:
+    for c in components or []:
         yield c
         yield from walk(c.get("components") or [])
 
@@ -85,28 +189,6 @@ def select_values(message: Any) -> list[str]:
 
 def custom_ids(message: Any) -> list[str]:
     return [c["custom_id"] for c in controls(message)]
-
-
-async def open_table(
-    env: simcord.Env,
-    channel: Any,
-    host: Any,
-    others: list[Any],
-    game: str,
-    options: str | None = None,
-) -> Any:
-    """/play, everyone joins, the host starts; returns the table message."""
-    kwargs = {"game": game}
-    if options:
-        kwargs["options"] = options
-    res = await host.slash(channel, "play", **kwargs)
-    msg = res.response
-    assert msg is not None and not msg.ephemeral, res
-    for user in others:
-        r = await user.click(msg, label="Join")
-        assert r.response is None or not r.response.ephemeral
-    await host.click(msg, label="Start")
-    return msg
 
 
 TURN = re.compile(r"Turn: <@(\d+)>")
@@ -142,33 +224,11 @@ def first_choice(message: Any, prefer: tuple[str, ...] = ()) -> tuple[str, str, 
     return ("click", c["custom_id"], None)
 
 
-async def play_out(
-    env: simcord.Env,
-    harness: Harness,
-    message: Any,
-    users: list[Any],
-    policy: Any = first_choice,
-    *,
-    restart_at: int | None = None,
-    limit: int = 600,
-) -> int:
-    """Play until no controls are left; restart the bot after ``restart_at``
-    presses. Every press must be accepted (no ephemeral refusal)."""
-    for step in range(limit):
-        if not controls(message):
-            return step
-        if restart_at is not None and step == restart_at:
-            await env.restart_bot(harness.bot())
-        user = mover_of(message, users)
-        res = await press(user, message, policy(message))
-        assert res.response is None or not res.response.ephemeral, res.response.content
-    raise AssertionError("the game did not end")
+# ------------------------------------------------------ older copies, spectators
 
 
 def snapshot(env: simcord.Env, message: Any) -> dict[str, Any]:
     """The message payload as a client shows it now (components included)."""
-    import copy
-
     from simcord.backend import serializers
 
     stored = env.backend.get_message(message.channel_id, message.id)
@@ -194,3 +254,91 @@ async def press_from_snapshot(user: Any, env: simcord.Env, old: dict[str, Any], 
         extra={"message": old},
         source_message_id=int(old["id"]),
     )
+
+
+def spectator_snapshot(env: simcord.Env, channel_id: int) -> list[tuple[Any, ...]]:
+    """Every channel message as anyone without a seat sees it: text, custom
+    ids, select options, and each attachment's alt text and bytes."""
+    out = []
+    for stored in sorted(env.backend.messages.get(channel_id, {}).values(), key=lambda m: m.id):
+        if not stored.visible_to(None):
+            continue
+        files = []
+        for a in stored.attachments:
+            files.append((a.get("description"), env.backend.cdn.get(a["url"])))
+        ids, options = [], []
+        for c in walk(stored.components):
+            if c.get("custom_id"):
+                ids.append(c["custom_id"])
+            for o in c.get("options") or []:
+                options.append((o.get("value"), o.get("label")))
+        out.append((stored.content, tuple(ids), tuple(options), tuple(files)))
+    return out
+
+
+CARD_WORDS = {
+    c: (
+        c,
+        {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}[c[0]]
+        + "♠♥♦♣"["SHDC".index(c[1])],
+    )
+    for c in CARDS
+}
+
+
+def named_cards(text: str) -> set[str]:
+    """The cards a text names, in notation (``QS``) or in words (``Q♠``)."""
+    out = set()
+    for card, (notation, sign) in CARD_WORDS.items():
+        if re.search(rf"(?<![0-9A-Za-z]){re.escape(notation)}(?![0-9A-Za-z])", text):
+            out.add(card)
+        if re.search(rf"(?<![0-9]){re.escape(sign)}", text):
+            out.add(card)
+    return out
+
+
+# ---- kept while the old modules still use them
+
+async def open_table(
+    env: simcord.Env,
+    channel: Any,
+    host: Any,
+    others: list[Any],
+    game: str,
+    options: str | None = None,
+) -> Any:
+    """/play, everyone joins, the host starts; returns the table message."""
+    kwargs = {"game": game}
+    if options:
+        kwargs["options"] = options
+    res = await host.slash(channel, "play", **kwargs)
+    msg = res.response
+    assert msg is not None and not msg.ephemeral, res
+    for user in others:
+        r = await user.click(msg, label="Join")
+        assert r.response is None or not r.response.ephemeral
+    await host.click(msg, label="Start")
+    return msg
+
+
+async def play_out(
+    env: simcord.Env,
+    harness: Harness,
+    message: Any,
+    users: list[Any],
+    policy: Any = first_choice,
+    *,
+    restart_at: int | None = None,
+    limit: int = 600,
+) -> int:
+    """Play until no controls are left; restart the bot after ``restart_at``
+    presses. Every press must be accepted (no ephemeral refusal)."""
+    for step in range(limit):
+        if not controls(message):
+            return step
+        if restart_at is not None and step == restart_at:
+            await env.restart_bot(harness.bot())
+        user = mover_of(message, users)
+        res = await press(user, message, policy(message))
+        assert res.response is None or not res.response.ephemeral, res.response.content
+    raise AssertionError("the game did not end")

@@ -5,9 +5,7 @@ fallback and "Show my dice")."""
 
 from __future__ import annotations
 
-import simcord
-from simtable import buttons, controls, custom_ids, open_table, select_values
-from test_bot_leaks import accepted, dm_messages
+from simtable import accepted, exactly, privately, says
 
 from games import bluff, core, registry
 
@@ -15,86 +13,73 @@ from games import bluff, core, registry
 # game 2: bob 3 1 without looking; carol 4 4 (looks); alice reveals: wrong call
 # game 3: alice 2 1; bob must reveal: wrong call, bob's second loss ends it
 DICE = [6, 5, 3, 1, 4, 4, 2, 1]
+ANNOUNCE = [f"announce {v}" for v in bluff.RANKING]  # strongest first
 
 
-def _select_labels(message):
-    return [o["label"] for c in controls(message) if c["type"] == 3 for o in c["options"]]
-
-
-async def _three(env, name="bluff"):
-    guild = env.create_guild()
-    channel = guild.create_text_channel(name)
-    handles = [env.create_user(n) for n in ("alice", "bob", "carol", "eve")]
-    members = [guild.add_member(h) for h in handles]
-    return channel, handles, members
-
-
-async def _announce(member, msg, value):
-    cid = next(c["custom_id"] for c in controls(msg) if c["type"] == 3)
-    return accepted(await member.select(msg, [f"announce {value}"], custom_id=cid))
-
-
-async def test_bluff_match_with_dms_restart_and_calls(harness):
-    harness.dice = DICE
-    harness.aux = [1]  # alice starts the first game
-    async with simcord.run(harness.bot()) as env:
-        channel, (ha, hb, hc, he), (alice, bob, carol, eve) = await _three(env)
-        msg = await open_table(env, channel, alice, [bob, carol], "bluff", "losses=2")
-        assert f"Turn: <@{alice.id}>" in msg.content
+async def test_bluff_match_with_dms_restart_and_calls(game_night):
+    async with game_night(dice=DICE, aux=[1]) as night:  # alice starts the first game
+        table = await night.table("bluff", players=3, options="losses=2")
+        alice, bob, carol, eve = night.alice, night.bob, night.carol, night.eve
+        assert table.shows("table.turn", player=alice.mention)
         # the first player of a game must roll: Roll, Roll without looking, Show my dice
-        assert set(buttons(msg)) == {"Roll", "Roll without looking", "Show my dice"}
-        accepted(await alice.click(msg, label="Roll"))
-        dms = dm_messages(env, ha)
-        assert len(dms) == 1 and "**65**" in dms[0].content and dms[0].attachments
-        assert "Bluff dice" in dms[0].content and f"<#{channel.id}>" in dms[0].content
-        assert dm_messages(env, hb) == [] and dm_messages(env, hc) == []
+        assert set(table.buttons) == {"Roll", "Roll without looking", "Show my dice"}
+        accepted(await table.press("Roll", by=alice))
+        (dm,) = night.dms(alice)
+        assert says(dm.content, "bluff.private.dice", value="65") and dm.attachments
+        assert says(dm.content, "private.header", game="Bluff dice", channel=table.channel.mention)
+        assert night.dms(bob) == [] and night.dms(carol) == []
         # after a roll: announce only, any value (weakest 31 … 21), strongest first
-        values = select_values(msg)
-        assert values == [f"announce {v}" for v in bluff.RANKING]
-        assert _select_labels(msg)[0].startswith("21 — Mäxchen, the top")
-        assert "Reveal" not in buttons(msg)
+        assert table.choices == ANNOUNCE
+        assert exactly(table.choice_labels[0], "bluff.value.top", value="21")
+        assert "Reveal" not in table.buttons
 
         # a restart with the cup in alice's hand: she still sees her dice
-        await env.restart_bot(harness.bot())
-        res = await alice.click(msg, label="Show my dice")
-        assert res.response.ephemeral and "**65**" in res.response.content
-        res = await bob.click(msg, label="Show my dice")
-        assert res.response.ephemeral and "not looked" in res.response.content
-        res = await eve.click(msg, label="Show my dice")
-        assert res.response.ephemeral and "no hand here" in res.response.content
-        await _announce(alice, msg, "65")
+        await night.restart()
+        res = await table.press("Show my dice", by=alice)
+        assert privately(res, "bluff.private.dice", value="65")
+        assert privately(await table.press("Show my dice", by=bob), "bluff.private.not_seen")
+        assert privately(await table.press("Show my dice", by=eve), "private.no_hand")
+        accepted(await table.choose("announce 65", by=alice))
 
         # bob: exactly the stronger values, and a pass without rolling
-        assert set(buttons(msg)) == {"Reveal", "Roll", "Roll without looking", "Show my dice"}
-        assert select_values(msg) == [f"announce {v}" for v in bluff.RANKING[:7]]
-        await _announce(bob, msg, "66")
-        assert "passed the cup without rolling: 66" in msg.content
-        accepted(await carol.click(msg, label="Reveal"))
-        assert "carol revealed 6 5 (65) against bob's 66. Bluff called: bob loses." in msg.content
-        assert msg.attachments  # the dice picture, now public
-        assert "Losses (limit 2): alice 0 · bob 1 · carol 0" in msg.content
+        assert set(table.buttons) == {"Reveal", "Roll", "Roll without looking", "Show my dice"}
+        assert table.choices == ANNOUNCE[:7]
+        accepted(await table.choose("announce 66", by=bob))
+        assert table.shows("ev.bluff.pass", player="bob", value="66")
+        accepted(await table.press("Reveal", by=carol))
+        assert says(
+            table.content,
+            ("ev.bluff.reveal", "ev.bluff.bluff_called"),
+            player="carol",
+            dice="6 5",
+            value="65",
+            announcer="bob",
+            announced="66",
+            loser="bob",
+        )
+        assert table.attachments  # the dice picture, now public
+        assert table.shows("bluff.status.losses", limit=2, table="alice 0 · bob 1 · carol 0")
 
         # game 2: bob rolls without looking, nobody is told the dice
-        accepted(await bob.click(msg, label="Roll without looking"))
-        assert dm_messages(env, hb) == []
-        res = await bob.click(msg, label="Show my dice")
-        assert "not looked" in res.response.content
-        await _announce(bob, msg, "41")
-        accepted(await carol.click(msg, label="Roll"))
-        assert "**44**" in dm_messages(env, hc)[-1].content
-        await _announce(carol, msg, "44")
-        accepted(await alice.click(msg, label="Reveal"))
-        assert "Wrong call: alice loses." in msg.content
+        accepted(await table.press("Roll without looking", by=bob))
+        assert night.dms(bob) == []
+        assert privately(await table.press("Show my dice", by=bob), "bluff.private.not_seen")
+        accepted(await table.choose("announce 41", by=bob))
+        accepted(await table.press("Roll", by=carol))
+        assert says(night.dms(carol)[-1].content, "bluff.private.dice", value="44")
+        accepted(await table.choose("announce 44", by=carol))
+        accepted(await table.press("Reveal", by=alice))
+        assert table.shows("ev.bluff.wrong_call", loser="alice")
 
         # game 3: 21 forces a reveal
-        accepted(await alice.click(msg, label="Roll"))
-        await _announce(alice, msg, "21")
-        assert set(buttons(msg)) == {"Reveal", "Show my dice"}
-        assert select_values(msg) == []
-        accepted(await bob.click(msg, label="Reveal"))
-        assert "the game is over" in msg.content
-        assert controls(msg) == []
-        results = await harness.bots[-1].tables.store.results()
+        accepted(await table.press("Roll", by=alice))
+        accepted(await table.choose("announce 21", by=alice))
+        assert set(table.buttons) == {"Reveal", "Show my dice"}
+        assert table.choices == []
+        accepted(await table.press("Reveal", by=bob))
+        assert table.shows("result.title", game="Bluff dice")
+        assert table.over
+        results = await night.store.results()
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
     assert record.moves[:4] == [
@@ -108,36 +93,27 @@ async def test_bluff_match_with_dms_restart_and_calls(harness):
     assert outcome["losses"] == {"alice": 1, "bob": 2, "carol": 0}
     assert [g["reason"] for g in outcome["games"]] == ["bluff_called", "wrong_call", "wrong_call"]
     assert outcome["winners"] == ["carol"]
-    assert "🏆" in msg.content and f"<@{carol.id}> 🏆" in msg.content
+    assert table.shows("result.line_win", player=carol.mention)
 
 
-async def test_bluff_with_dms_closed_uses_the_ephemeral_fallback(harness):
-    harness.dice = DICE
-    harness.aux = [1]
-    async with simcord.run(harness.bot()) as env:
-        channel, (ha, hb, hc, _he), (alice, bob, carol, _eve) = await _three(env)
-        env.inject_error(
-            "POST",
-            f"/channels/{ha.dm_channel.id}/messages",
-            status=403,
-            code=50007,
-            message="Cannot send messages to this user",
-            times=None,
-        )
-        msg = await open_table(env, channel, alice, [bob, carol], "bluff", "losses=1")
-        res = accepted(await alice.click(msg, label="Roll"))
+async def test_bluff_with_dms_closed_uses_the_ephemeral_fallback(game_night):
+    async with game_night(dice=DICE, aux=[1], closed_dms=["alice"]) as night:
+        table = await night.table("bluff", players=3, options="losses=1")
+        alice, bob, carol = night.alice, night.bob, night.carol
+        res = accepted(await table.press("Roll", by=alice))
         private = [f for f in res.followups if f.ephemeral]
-        assert len(private) == 1 and "**65**" in private[0].content and private[0].attachments
-        assert dm_messages(env, ha) == []
+        assert len(private) == 1 and private[0].attachments
+        assert says(private[0].content, "bluff.private.dice", value="65")
+        assert night.dms(alice) == []
         # the channel, as a spectator sees it, does not know the dice yet
-        public = [line for line in msg.content.splitlines() if "seed" not in line]
+        public = [ln for ln in table.content.splitlines() if not says(ln, "table.seed_hash")]
         assert not any("65" in line or "6 5" in line for line in public), public
-        assert all("65" not in cid for cid in custom_ids(msg))
+        assert all("65" not in cid for cid in table.custom_ids)
         # the table's button opens it again, for alice only
-        res = await alice.click(msg, label="Show my dice")
-        assert res.response.ephemeral and "**65**" in res.response.content
-        await _announce(alice, msg, "65")
-        await _announce(bob, msg, "66")
-        accepted(await carol.click(msg, label="Reveal"))
-        assert "the game is over" in msg.content
-        assert "revealed 6 5 (65)" in msg.content
+        res = await table.press("Show my dice", by=alice)
+        assert privately(res, "bluff.private.dice", value="65")
+        accepted(await table.choose("announce 65", by=alice))
+        accepted(await table.choose("announce 66", by=bob))
+        accepted(await table.press("Reveal", by=carol))
+        assert table.shows("result.title", game="Bluff dice")
+        assert table.shows("ev.bluff.reveal", dice="6 5", value="65")
