@@ -256,13 +256,13 @@ class Table(Screen):
         """The messages of the table's channel that say ``key``."""
         return [m for m in self.history() if says(m.content, key, lang, **args)]
 
-    async def command(self, name: str, *, by: Any, **options: Any) -> Any:
-        """A slash command in the table's channel."""
-        return await by.slash(self.channel, name, **options)
+    async def command(self, user: Any, name: str, /, **options: Any) -> Any:
+        """``user`` runs the slash command ``name`` in the table's channel."""
+        return await user.slash(self.channel, name, **options)
 
-    async def ask(self, name: str, *, by: Any, **options: Any) -> str:
-        """A slash command answered for ``by`` alone; the answer's text."""
-        res = await self.command(name, by=by, **options)
+    async def ask(self, user: Any, name: str, /, **options: Any) -> str:
+        """A slash command answered for ``user`` alone; the answer's text."""
+        res = await self.command(user, name, **options)
         assert res.response is not None and res.response.ephemeral, res
         return str(res.response.content)
 
@@ -473,13 +473,14 @@ class Night:
             assert taken(res) and "start" not in table.actions, table.content
         return table
 
-    async def command(self, name: str, *, by: Any, **options: Any) -> Any:
-        """A slash command in the server's channel away from any table."""
-        return await by.slash(self.channel, name, **options)
+    async def command(self, user: Any, name: str, /, **options: Any) -> Any:
+        """``user`` runs the slash command ``name`` in the server's channel
+        away from any table."""
+        return await user.slash(self.channel, name, **options)
 
-    async def ask(self, name: str, *, by: Any, **options: Any) -> str:
-        """A slash command answered for ``by`` alone; the answer's text."""
-        res = await self.command(name, by=by, **options)
+    async def ask(self, user: Any, name: str, /, **options: Any) -> str:
+        """A slash command answered for ``user`` alone; the answer's text."""
+        res = await self.command(user, name, **options)
         assert res.response is not None and res.response.ephemeral, res
         return str(res.response.content)
 

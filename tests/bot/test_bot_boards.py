@@ -2,48 +2,23 @@
 
 from __future__ import annotations
 
-import re
-
-import simcord
-from simtable import open_table, play_out
+from simtable import readings, says
 
 from games.core import SeededSource
 
 DICE = SeededSource("bot-board-tests").roll(2000)
 
 
-async def _play_nine(env, harness, guild, channel, users):
-    msg = await open_table(env, channel, users[0], users[1:], "nine")
-    await play_out(env, harness, msg, users)
-    assert "the game is over" in msg.content
-
-
-def _board(text):
-    """``[(name, value, games, wins)]`` from a leaderboard message."""
-    return [
-        (m[1], m[2], int(m[3]), int(m[4]))
-        for m in re.finditer(r"^\d+\. (\S+) — (\S+) \((\d+) games, (\d+) wins\)$", text, re.M)
-    ]
-
-
-async def test_leaderboards_and_stats(harness):
-    harness.dice = DICE
-    harness.aux = [6, 2] * 10
-    harness.vary = 41
-    async with simcord.run(harness.bot()) as env:
-        one = env.create_guild("one")
-        two = env.create_guild("two")
-        a_user, b_user, c_user = (env.create_user(n) for n in ("alice", "bob", "carol"))
-        alice1, bob1 = one.add_member(a_user), one.add_member(b_user)
-        alice2, carol2 = two.add_member(a_user), two.add_member(c_user)
-        ch1 = one.create_text_channel("t")
-        ch2 = two.create_text_channel("t")
-        for _ in range(3):
-            await _play_nine(env, harness, one, ch1, [alice1, bob1])
-        for _ in range(2):
-            await _play_nine(env, harness, two, ch2, [alice2, carol2])
-        store = harness.bots[-1].tables.store
-        results = await store.results(game="nine")
+async def test_leaderboards_and_stats(game_night):
+    async with game_night(dice=DICE, aux=[6, 2] * 10, vary=41) as night:
+        two = night.server("two")  # alice plays on both servers
+        for server, players, games in ((night, ["alice", "bob"], 3), (two, ["alice", "carol"], 2)):
+            for _ in range(games):
+                table = await server.table("nine", players=[server.member(p) for p in players])
+                await table.play_to_the_end()
+                assert table.shows("result.title", game="Nine")
+        alice, bob, carol = night.alice, night.bob, two.carol
+        results = await night.store.results(game="nine")
         assert len(results) == 5
 
         def expected(guild_id):
@@ -55,51 +30,51 @@ async def test_leaderboards_and_stats(harness):
                 for uid, value in r["settlement"].items():
                     points[uid] = points.get(uid, 0) + value
                     games[uid] = games.get(uid, 0) + 1
-                for u in (a_user, b_user, c_user):
+                for u in (alice, bob, carol):
                     if str(u.id) in r["settlement"] and u.name == winner:
                         wins[str(u.id)] = wins.get(str(u.id), 0) + 1
             return points, wins, games
 
-        names = {str(u.id): u.name for u in (a_user, b_user, c_user)}
-        for scope, guild, channel, user in (
-            ("server", one, ch1, alice1),
-            ("global", one, ch1, alice1),
-            ("server", two, ch2, carol2),
+        names = {str(u.id): u.name for u in (alice, bob, carol)}
+        for scope, server, user in (
+            ("server", night, night.alice),
+            ("global", night, night.alice),
+            ("server", two, two.carol),
         ):
-            points, wins, games = expected(guild.id if scope == "server" else None)
-            res = await user.slash(channel, "leaderboard", game="nine", scope=scope, by="points")
-            board = _board(res.response.content)
+            points, wins, games = expected(server.guild.id if scope == "server" else None)
+            res = await server.command(user, "leaderboard", game="nine", scope=scope, by="points")
+            board = readings(res.response.content, "board.line")
             want = sorted(points, key=lambda u: (-points[u], -wins.get(u, 0), int(u)))
-            assert [b[0] for b in board] == [names[u] for u in want]
-            assert [int(b[1]) for b in board] == [points[u] for u in want]
-            assert [b[2] for b in board] == [games[u] for u in want]
-            assert [b[3] for b in board] == [wins.get(u, 0) for u in want]
+            assert [b["name"] for b in board] == [names[u] for u in want]
+            assert [int(b["value"]) for b in board] == [points[u] for u in want]
+            assert [int(b["games"]) for b in board] == [games[u] for u in want]
+            assert [int(b["wins"]) for b in board] == [wins.get(u, 0) for u in want]
 
-            res = await user.slash(channel, "leaderboard", game="nine", scope=scope, by="wins")
-            board = _board(res.response.content)
-            assert sorted(int(b[1]) for b in board) == sorted(wins.get(u, 0) for u in games)
+            res = await server.command(user, "leaderboard", game="nine", scope=scope, by="wins")
+            board = readings(res.response.content, "board.line")
+            assert sorted(int(b["value"]) for b in board) == sorted(wins.get(u, 0) for u in games)
 
-            res = await user.slash(channel, "leaderboard", game="nine", scope=scope, by="rating")
-            board = _board(res.response.content)
-            assert {b[0] for b in board} == {names[u] for u in games}
-            ratings = [float(b[1]) for b in board]
+            res = await server.command(user, "leaderboard", game="nine", scope=scope, by="rating")
+            board = readings(res.response.content, "board.line")
+            assert {b["name"] for b in board} == {names[u] for u in games}
+            ratings = [float(b["value"]) for b in board]
             assert ratings == sorted(ratings, reverse=True)
 
-        res = await bob1.slash(ch1, "leaderboard", game="yahtzee")
-        assert "No finished games yet." in res.response.content
+        res = await night.command(night.bob, "leaderboard", game="yahtzee")
+        assert says(res.response.content, "board.empty")
 
         points, wins, games = expected(None)
-        uid = str(a_user.id)
-        res = await bob1.slash(ch1, "stats", user=alice1)
+        uid = str(alice.id)
+        res = await night.command(night.bob, "stats", user=night.alice)
         assert res.response.ephemeral
-        line = next(ln for ln in res.response.content.splitlines() if ln.startswith("Nine:"))
+        lines = res.response.content.splitlines()
+        line = next(ln for ln in lines if says(ln, "stats.line", game="Nine"))
         rate = round(100 * wins.get(uid, 0) / games[uid])
-        assert (
-            f"{games[uid]} games, {wins.get(uid, 0)} wins ({rate}%), {points[uid]:+} points" in line
-        )
-        assert "rating" in line
-        res = await carol2.slash(ch2, "stats", scope="server")
-        p2, w2, g2 = expected(two.id)
-        assert f"{g2[str(c_user.id)]} games" in res.response.content
-        res = await bob1.slash(ch1, "stats", game="yahtzee")
-        assert "has not finished a game" in res.response.content
+        won = wins.get(uid, 0)
+        assert says(line, "stats.line", games=games[uid], wins=won, rate=rate, points=points[uid])
+        assert says(line, "stats.rating")
+        res = await two.command(two.carol, "stats", scope="server")
+        p2, w2, g2 = expected(two.guild.id)
+        assert says(res.response.content, "stats.line", games=g2[str(carol.id)])
+        res = await night.command(night.bob, "stats", game="yahtzee")
+        assert says(res.response.content, "stats.empty")
