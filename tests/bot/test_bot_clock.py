@@ -8,50 +8,16 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import simcord
-from simlocale import EnvClock
-from simtable import first_choice, mover_of, open_table, press
+from simtable import says, taken
 
 from bot.followers.clock import Sweeper
 from bot.tables import TableService
 from games import registry
-from games.core import CARDS, ScriptedSource, SeededSource
+from games.core import CARDS, SeededSource
 from games.sixtysix.engine import POINTS, POWER
 
 DICE = SeededSource("bot-clock-tests").roll(2000)
-
-
-def start(harness, *, dice=None, aux=None, decks=None):
-    """A bot whose clock follows SimCord's virtual time."""
-    envclock = EnvClock()
-    harness.clock = envclock
-    if dice is not None:
-        harness.dice = dice
-    if aux is not None:
-        harness.aux = aux
-    if decks is not None:
-        harness.source = lambda seed: ScriptedSource(
-            dice=harness.dice, decks=decks, aux=harness.aux
-        )
-    return envclock, harness.bot()
-
-
-async def table_row(harness):
-    rows = await harness.bots[-1].tables.store.live_tables()
-    assert len(rows) == 1
-    return rows[0]
-
-
-async def moves_of(harness):
-    row = await table_row(harness)
-    return row.state["history"]["moves"]
-
-
-def two_players(env):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("table")
-    users = [guild.add_member(env.create_user(n)) for n in ("alice", "bob")]
-    return guild, channel, users
+WARNINGS = ("clock.warning", "clock.ping")  # every sentence telling of seconds left
 
 
 # game, options, dice, aux, decks, expected moves of the first player's timeout
@@ -68,138 +34,112 @@ CASES = [
 @pytest.mark.parametrize(
     ("game", "options", "dice", "aux", "decks", "expected"), CASES, ids=[c[0] for c in CASES]
 )
-async def test_timeout_plays_the_default_move(harness, game, options, dice, aux, decks, expected):
-    envclock, bot = start(harness, dice=dice, aux=aux, decks=decks)
-    async with simcord.run(bot) as env:
-        envclock.env = env
-        _guild, channel, users = two_players(env)
-        msg = await open_table(env, channel, users[0], users[1:], game, options)
-        mover = mover_of(msg, users)
+async def test_timeout_plays_the_default_move(game_night, game, options, dice, aux, decks, expected):
+    async with game_night(dice=dice, aux=aux, decks=decks) as night:
+        table = await night.table(game, options=options)
+        mover = table.mover
         seconds = registry.spec(game).turn_seconds
-        assert f"<t:{int(envclock()) + seconds}:R>" in msg.content
+        assert table.shows("clock.deadline", time=f"<t:{int(night.clock()) + seconds}:R>")
         if expected is None:  # Sixty-Six: the lowest legal card of the leader
-            row = await table_row(harness)
-            state = registry.engine(game).from_json(row.state)
+            state = registry.engine(game).from_json((await table.row()).state)
             plays = [
                 m for m in registry.engine(game).legal_moves(state, mover.name) if m[:5] == "play "
             ]
             expected = [min(plays, key=lambda m: (POINTS[m[5:]], POWER[m[5:]], m))]
             assert POINTS[expected[0][5:]] == min(POINTS[m[5:]] for m in plays)
-        await env.advance_time(seconds - 5)
-        assert await moves_of(harness) == []
-        await env.advance_time(10)
-        assert await moves_of(harness) == [f"{mover.name} {m}" for m in expected]
-        assert f"{mover.name} ran out of time (1/3)" in msg.content
-        assert mover_of(msg, users) is not mover or game == "sixtysix"
+        await night.wait(seconds - 5)
+        assert await table.moves() == []
+        await night.wait(10)
+        assert await table.moves() == [f"{mover.name} {m}" for m in expected]
+        assert table.shows("ev.timeout", player=mover.name, count=1, max=3)
+        assert table.mover is not mover or game == "sixtysix"
 
 
-async def test_warning_mentions_the_player_once(harness):
-    envclock, bot = start(harness, dice=[4, 5] + DICE, aux=[6, 2])
-    async with simcord.run(bot) as env:
-        envclock.env = env
-        _guild, channel, users = two_players(env)
-        msg = await open_table(env, channel, users[0], users[1:], "nine")
-        alice = users[0]
-        assert mover_of(msg, users) is alice
-        before = len(channel.history())
-        await env.advance_time(65)
-        assert "seconds left" not in msg.content
-        await env.advance_time(10)  # 75 s: 15 s left
-        assert f"⚠️ <@{alice.id}>: only 20 seconds left" in msg.content
-        pings = [m for m in channel.history() if "seconds left for your move" in m.content]
-        assert len(pings) == 1 and f"<@{alice.id}>" in pings[0].content
-        assert len(channel.history()) == before + 1
-        await env.advance_time(10)  # still before the deadline: no second ping
-        pings = [m for m in channel.history() if "seconds left for your move" in m.content]
-        assert len(pings) == 1
+async def test_warning_mentions_the_player_once(game_night):
+    async with game_night(dice=[4, 5] + DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        alice = night.alice
+        assert table.mover is alice
+        before = len(table.history())
+        await night.wait(65)
+        assert not any(table.shows(key) for key in WARNINGS)
+        await night.wait(10)  # 75 s: 15 s left
+        assert table.shows("clock.warning", player=alice.mention, seconds=20)
+        (ping,) = table.posts("clock.ping")
+        assert says(ping.content, "clock.ping", player=alice.mention)
+        assert len(table.history()) == before + 1
+        await night.wait(10)  # still before the deadline: no second ping
+        assert len(table.posts("clock.ping")) == 1
         # a move clears the warning; the buttons were not invalidated by it
-        res = await alice.click(msg, label="Roll")
-        assert res.response is None or not res.response.ephemeral
-        assert "seconds left" not in msg.content
+        assert taken(await table.press("Roll", by=alice))
+        assert not any(table.shows(key) for key in WARNINGS)
 
 
-async def test_three_timeouts_in_a_row_remove_the_player(harness):
-    envclock, bot = start(harness, dice=DICE, aux=[1])
-    async with simcord.run(bot) as env:
-        envclock.env = env
-        _guild, channel, users = two_players(env)
-        msg = await open_table(env, channel, users[0], users[1:], "yahtzee")
-        slow = mover_of(msg, users)
-        other = next(u for u in users if u is not slow)
+async def test_three_timeouts_in_a_row_remove_the_player(game_night):
+    async with game_night(dice=DICE, aux=[1]) as night:
+        table = await night.table("yahtzee")
+        slow = table.mover
+        other = night.bob if slow is night.alice else night.alice
         for n in (1, 2, 3):
-            assert mover_of(msg, users) is slow
-            await env.advance_time(96)
+            assert table.mover is slow
+            await night.wait(96)
             if n < 3:
-                assert f"{slow.name} ran out of time ({n}/3)" in msg.content
-                while mover_of(msg, users) is other:  # the other player plays in time
-                    await press(other, msg, first_choice(msg))
-        assert f"{slow.name} ran out of time 3 times in a row and was removed" in msg.content
-        row = await table_row(harness)
+                assert table.shows("ev.timeout", player=slow.name, count=n, max=3)
+                while table.mover is other:  # the other player plays in time
+                    await table.play(by=other)
+        assert table.shows("ev.timeout_removed", player=slow.name, count=3)
+        row = await table.row()
         assert row.state["history"]["moves"][-1] == f"{slow.name} forfeit"
-        assert mover_of(msg, users) is other  # the rest play on
+        assert table.mover is other  # the rest play on
         assert row.clock["timeouts"] == {}
 
 
-async def test_lobby_expires_after_ten_idle_minutes(harness):
-    envclock, bot = start(harness)
-    async with simcord.run(bot) as env:
-        envclock.env = env
-        _guild, channel, users = two_players(env)
-        res = await users[0].slash(channel, "play", game="nine")
-        msg = res.response
-        await env.advance_time(500)
-        await users[1].click(msg, label="Join")  # a change: the idle clock starts again
-        await env.advance_time(500)
-        assert "Join" in [c.get("label") for c in msg.components[0]["components"]]
-        assert await harness.bots[-1].tables.store.live_tables()
-        await env.advance_time(110)
-        assert "closed after 10 minutes" in msg.content
-        assert not msg.components
-        assert await harness.bots[-1].tables.store.live_tables() == []
+async def test_lobby_expires_after_ten_idle_minutes(game_night):
+    async with game_night() as night:
+        table = await night.table("nine", players=1, start=False)
+        await night.wait(500)
+        await table.press("Join", by=night.bob)  # a change: the idle clock starts again
+        await night.wait(500)
+        assert "Join" in table.buttons
+        assert await table.row() is not None
+        await night.wait(110)
+        assert table.shows("lobby.expired", game="Nine", minutes=10)
+        assert not table.message.components
+        assert await night.store.live_tables() == []
 
 
-async def test_deadline_survives_a_restart(harness):
-    envclock, bot = start(harness, dice=[4, 5] + DICE, aux=[6, 2])
-    async with simcord.run(bot) as env:
-        envclock.env = env
-        _guild, channel, users = two_players(env)
-        msg = await open_table(env, channel, users[0], users[1:], "nine")
-        started = envclock()
-        row = await table_row(harness)
-        assert row.deadline == pytest.approx(started + 90)
-        await env.advance_time(60)
-        await env.restart_bot(harness.bot())
-        row = await table_row(harness)
+async def test_deadline_survives_a_restart(game_night):
+    async with game_night(dice=[4, 5] + DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        started = night.clock()
+        assert (await table.row()).deadline == pytest.approx(started + 90)
+        await night.wait(60)
+        await night.restart()
+        row = await table.row()
         assert row.deadline == pytest.approx(started + 90)  # not restarted from zero
-        await env.advance_time(25)  # 85 s: warned by the new process, not yet timed out
-        assert "only 20 seconds left" in msg.content
-        assert await moves_of(harness) == []
-        await env.advance_time(10)
-        assert await moves_of(harness) == ["alice roll", "alice flip 9"]
-        pings = [m for m in channel.history() if "seconds left for your move" in m.content]
-        assert len(pings) == 1
+        await night.wait(25)  # 85 s: warned by the new process, not yet timed out
+        assert table.shows("clock.warning", seconds=20)
+        assert await table.moves() == []
+        await night.wait(10)
+        assert await table.moves() == ["alice roll", "alice flip 9"]
+        assert len(table.posts("clock.ping")) == 1
 
 
-async def test_due_deadlines_fire_exactly_once(harness):
+async def test_due_deadlines_fire_exactly_once(game_night):
     """Several tables due together, swept by two sweepers at once (as two
     processes would, each with its own locks): each times out exactly once."""
-    envclock, bot = start(harness, dice=DICE, aux=[6, 2] * 4)
-    async with simcord.run(bot) as env:
-        envclock.env = env
-        guild = env.create_guild()
-        users = [guild.add_member(env.create_user(n)) for n in ("alice", "bob")]
-        for name in ("one", "two", "three"):
-            channel = guild.create_text_channel(name)
-            await open_table(env, channel, users[0], users[1:], "nine")
-        envclock.skew = 200  # every deadline is past; SimCord's own sweeps have not run
+    async with game_night(dice=DICE, aux=[6, 2] * 4) as night:
+        tables = [await night.table("nine") for _ in range(3)]
+        night.clock.skew = 200  # every deadline is past; SimCord's own sweeps have not run
+        bot = night.bot
         first = Sweeper(bot, bot.tables, bot.screen)
-        other = TableService(bot.tables.store, clock=envclock, bus=bot.tables.bus)  # other locks
+        other = TableService(bot.tables.store, clock=night.clock, bus=bot.tables.bus)  # other locks
         second = Sweeper(bot, other, bot.screen)
         await asyncio.gather(
             first.sweep(force=True), second.sweep(force=True), first.sweep(force=True)
         )
-        rows = await bot.tables.store.live_tables()
-        assert len(rows) == 3
+        rows = [await table.row() for table in tables]
+        assert len(await night.store.live_tables()) == 3
         for row in rows:
             assert row.clock["timeouts"] == {"alice": 1}, row.clock
             moves = row.state["history"]["moves"]
