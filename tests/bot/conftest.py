@@ -97,11 +97,11 @@ class Screen:
     def content(self) -> str:
         return str(self.message.content)
 
-    def shows(self, key: str, lang: str = "en", **args: Any) -> bool:
+    def shows(self, key: str, lang: str = "en", /, **args: Any) -> bool:
         """Whether the message holds the catalogue sentence ``key``."""
         return says(self.content, key, lang, **args)
 
-    def reading(self, key: str, lang: str = "en", **args: Any) -> dict[str, str]:
+    def reading(self, key: str, lang: str = "en", /, **args: Any) -> dict[str, str]:
         """The placeholders of the sentence ``key`` as the message shows it."""
         return reading(self.content, key, lang, **args)
 
@@ -252,7 +252,7 @@ class Table(Screen):
         """Every message of the table's channel, oldest first."""
         return self.channel.history()
 
-    def posts(self, key: str, lang: str = "en", **args: Any) -> list[Any]:
+    def posts(self, key: str, lang: str = "en", /, **args: Any) -> list[Any]:
         """The messages of the table's channel that say ``key``."""
         return [m for m in self.history() if says(m.content, key, lang, **args)]
 

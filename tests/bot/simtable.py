@@ -75,7 +75,7 @@ class Harness:
 Key = str | tuple[str, ...]
 
 
-def pattern(key: Key, lang: str = "en", **args: Any) -> re.Pattern[str]:
+def pattern(key: Key, lang: str = "en", /, **args: Any) -> re.Pattern[str]:
     """The catalogue text of ``key`` as a pattern: the placeholders given in
     ``args`` filled in (with their format, ``{points:+}``), the others
     matching anything on one line (and captured by name). A tuple of keys:
@@ -98,23 +98,23 @@ def pattern(key: Key, lang: str = "en", **args: Any) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def says(text: str | None, key: Key, lang: str = "en", **args: Any) -> bool:
+def says(text: str | None, key: Key, lang: str = "en", /, **args: Any) -> bool:
     """Whether ``text`` holds the catalogue sentence ``key`` (with ``args``)."""
     return bool(text) and pattern(key, lang, **args).search(text or "") is not None
 
 
-def exactly(text: str | None, key: Key, lang: str = "en", **args: Any) -> bool:
+def exactly(text: str | None, key: Key, lang: str = "en", /, **args: Any) -> bool:
     """Whether ``text`` is the catalogue sentence ``key`` and nothing else."""
     return text is not None and pattern(key, lang, **args).fullmatch(text) is not None
 
 
-def readings(text: str | None, key: str, lang: str = "en", **args: Any) -> list[dict[str, str]]:
+def readings(text: str | None, key: str, lang: str = "en", /, **args: Any) -> list[dict[str, str]]:
     """The placeholders of every line of ``text`` that is the sentence ``key``."""
     p = pattern(key, lang, **args)
     return [m.groupdict() for line in (text or "").splitlines() if (m := p.fullmatch(line))]
 
 
-def reading(text: str | None, key: str, lang: str = "en", **args: Any) -> dict[str, str]:
+def reading(text: str | None, key: str, lang: str = "en", /, **args: Any) -> dict[str, str]:
     """The placeholders of the sentence ``key`` in ``text`` (it must be there)."""
     m = pattern(key, lang, **args).search(text or "")
     assert m, (key, text)
@@ -148,13 +148,13 @@ def taken(res: Any) -> bool:
     return res.response is None or not res.response.ephemeral
 
 
-def privately(res: Any, key: str, lang: str = "en", **args: Any) -> bool:
+def privately(res: Any, key: str, lang: str = "en", /, **args: Any) -> bool:
     """The press (or command) got an answer for the presser alone saying ``key``."""
     r = res.response
     return r is not None and r.ephemeral and says(r.content, key, lang, **args)
 
 
-def refused(res: Any, key: str, lang: str = "en", **args: Any) -> bool:
+def refused(res: Any, key: str, lang: str = "en", /, **args: Any) -> bool:
     """The press (or command) was refused, for the presser alone, with ``key``."""
     assert key.startswith(REFUSALS), f"{key} is no refusal"
     return privately(res, key, lang, **args)
