@@ -101,8 +101,9 @@ class Screen:
         """Whether the message holds the catalogue sentence ``key``."""
         return says(self.content, key, lang, **args)
 
-    def reading(self, key: str, lang: str = "en", /, **args: Any) -> dict[str, str]:
-        """The placeholders of the sentence ``key`` as the message shows it."""
+    def reading(self, key: str, lang: str = "en", /, **args: Any) -> dict[str, str] | None:
+        """The placeholders of the sentence ``key`` as the message shows it
+        (``None``: it does not show it)."""
         return reading(self.content, key, lang, **args)
 
     @property
@@ -522,6 +523,10 @@ class Night:
     async def wait(self, seconds: float) -> None:
         """Let ``seconds`` of SimCord time pass (turn clocks run)."""
         await self.env.advance_time(seconds)
+
+    def now(self) -> Any:
+        """SimCord's time."""
+        return self.env.now()
 
     async def settle(self) -> None:
         """Let the bot finish what it is doing (computers move)."""

@@ -90,8 +90,9 @@ def pattern(key: Key, lang: str = "en", /, **args: Any) -> re.Pattern[str]:
             out.append(re.escape(format(args[name], spec)))
         elif name in seen:
             out.append(rf"(?P={name})")
-        else:
-            out.append(rf"(?P<{name}>[^\n]*?)")
+        else:  # a placeholder at the very end takes the rest of the line
+            lazy = "" if m.end() == len(template) else "?"
+            out.append(rf"(?P<{name}>[^\n]*{lazy})")
             seen.add(name)
         pos = m.end()
     out.append(re.escape(template[pos:]))
@@ -114,11 +115,10 @@ def readings(text: str | None, key: str, lang: str = "en", /, **args: Any) -> li
     return [m.groupdict() for line in (text or "").splitlines() if (m := p.fullmatch(line))]
 
 
-def reading(text: str | None, key: str, lang: str = "en", /, **args: Any) -> dict[str, str]:
-    """The placeholders of the sentence ``key`` in ``text`` (it must be there)."""
+def reading(text: str | None, key: str, lang: str = "en", /, **args: Any) -> dict[str, str] | None:
+    """The placeholders of the sentence ``key`` in ``text`` (``None``: not there)."""
     m = pattern(key, lang, **args).search(text or "")
-    assert m, (key, text)
-    return m.groupdict()
+    return m.groupdict() if m else None
 
 
 # What an ephemeral answer to an accepted press never says.

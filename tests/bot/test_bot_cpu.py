@@ -7,36 +7,18 @@ computers are stored unrated, with ``has_bots``."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
-import simcord
-from simtable import buttons, controls, first_choice, press
-from test_bot_leaks import accepted, dm_messages
+from simtable import accepted, refused
 
 from bot import ai
+from bot.i18n import t
 from games import core, registry
-from games.core import SeededSource
-
-SETTLE = 60.0  # seconds SimCord may wait for a chain of computer moves
-
-
-def make_bot(harness: Any, delay: float = 0.0) -> Any:
-    bot = harness.bot()
-    bot.cpu_delay = delay
-    return bot
 
 
 @pytest.fixture
-def seeded(harness):
-    """Real seeded dice and cards (the harness's scripted list would run out)."""
-    harness.source = SeededSource
-    return harness
-
-
-@pytest.fixture
-def views(monkeypatch, seeded):
+def views(monkeypatch, harness):
     """Every computer decision, checked against the stored table when it is
     made: the AI gets exactly ``engine.view(state, cpu)`` and
     ``engine.legal_moves(state, cpu)``, never the state; in Sixty-Six no card
@@ -45,7 +27,7 @@ def views(monkeypatch, seeded):
     real = ai.choose
 
     async def spy(game, view, name, legal, level, rng):
-        (row,) = await seeded.bots[-1].tables.store.live_tables()
+        (row,) = await harness.bots[-1].tables.store.live_tables()
         eng: Any = registry.engine(game)
         state = eng.from_json(row.state)
         assert view == eng.view(state, name)
@@ -73,71 +55,23 @@ def _shown(view: dict[str, Any], card: str) -> bool:
     )
 
 
-async def lobby(env, channel, host, game, levels, options=None):
-    kwargs = {"game": game}
-    if options:
-        kwargs["options"] = options
-    res = await host.slash(channel, "play", **kwargs)
-    msg = res.response
-    for level in levels:
-        accepted(await host.click(msg, label=f"Add computer ({level})"))
-    return msg
-
-
-def mover(content: str) -> str | None:
-    """``<@id>`` of a human to move, ``CPUn`` of a computer, ``None`` = over."""
-    m = re.search(r"Turn: (<@\d+>|CPU\d+)", content)
-    return m.group(1) if m else None
-
-
-def sixtysix_choice(env, handle) -> tuple[Any, tuple[str, str, str | None]]:
+async def from_the_hand(table, user) -> Any:
     """The human's Sixty-Six move from their DM: declare at 66, pass,
     exchange, draw, a marriage, else the first card."""
-    private = dm_messages(env, handle)[-1]
-    stored = env.backend.get_message(private.channel.id, private.id)
-    ctl = [c for c in _walk(stored.components) if c.get("type") in (2, 3)]
-    btn = {c["custom_id"].split(":", 3)[3]: c["custom_id"] for c in ctl if c["type"] == 2}
-    points = re.search(r"Your points this deal: (\d+)", private.content)
-    if "m:declare" in btn and points and int(points.group(1)) >= 66:
-        return private, ("click", btn["m:declare"], None)
+    hand = table.night.hand(user)
+    points = hand.reading("sixtysix.private.points")
+    if "m:declare" in hand.actions and points and int(points["n"]) >= 66:
+        return await hand.act("m:declare")
     for word in ("m:pass", "m:exchange", "m:draw"):
-        if word in btn:
-            return private, ("click", btn[word], None)
-    for c in ctl:
-        if c["type"] == 3:
-            values = [o["value"] for o in c["options"]]
-            pick = next((v for v in values if v.startswith("marry")), values[0])
-            return private, ("select", c["custom_id"], pick)
-    raise AssertionError(f"no move offered: {btn}")
+        if word in hand.actions:
+            return await hand.act(word)
+    values = [o["value"] for o in hand.selects[0]["options"]]
+    return await hand.choose(next((v for v in values if v.startswith("marry")), values[0]))
 
 
-def _walk(components):
-    for c in components or []:
-        yield c
-        yield from _walk(c.get("components"))
-
-
-async def play_human(env, msg, human, handle, game, *, limit=400) -> int:
-    """Play the human's turns until the game is over; the computers answer
-    within each press. Returns the number of human presses."""
-    tag = f"<@{human.id}>"
-    for step in range(limit):
-        if not controls(msg):
-            return step
-        who = mover(msg.content)
-        if who != tag:
-            await env.settle()
-            who = mover(msg.content)
-            if not controls(msg):
-                return step
-        assert who == tag, f"a computer did not move: {msg.content}"
-        if game == "sixtysix":
-            private, choice = sixtysix_choice(env, handle)
-            accepted(await press(handle, private, choice))
-        else:
-            prefer = {"sixdice": ("m:stop",), "bluff": ("m:reveal", "m:roll")}.get(game, ())
-            accepted(await press(human, msg, first_choice(msg, prefer)))
-    raise AssertionError("the game did not end")
+async def from_the_table(table, user) -> Any:
+    prefer = {"sixdice": ("m:stop",), "bluff": ("m:reveal", "m:roll")}.get(table.game, ())
+    return accepted(await table.play(by=user, prefer=prefer))
 
 
 GAMES = [
@@ -150,25 +84,21 @@ GAMES = [
 
 
 @pytest.mark.parametrize(("game", "options", "levels"), GAMES, ids=[g[0] for g in GAMES])
-async def test_a_human_plays_computers_to_the_end(seeded, views, game, options, levels):
+async def test_a_human_plays_computers_to_the_end(game_night, views, game, options, levels):
     if game == "yahtzee":
         ai.warm_up_now("yahtzee", {})  # in this process, before the bot runs
-    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel(game)
-        handle = env.create_user("alice")
-        alice = guild.add_member(handle)
-        msg = await lobby(env, channel, alice, game, levels, options)
+    async with game_night(seeded=True) as night:
+        table = await night.table(game, players=1, cpus=levels, options=options, start=False)
         for i, level in enumerate(levels, start=1):
-            assert f"CPU{i} ({level})" in msg.content
-        await alice.click(msg, label="Start")
-        presses = await play_human(env, msg, alice, handle, game)
+            assert table.shows("cpu.display", name=f"CPU{i}", level=level)
+        await table.press("Start", by=night.alice)
+        policy = from_the_hand if game == "sixtysix" else from_the_table
+        presses = await table.play_to_the_end(policy=policy)
         assert presses > 0
-        assert "the game is over" in msg.content
-        store = seeded.bots[-1].tables.store
-        results = await store.results()
-        players = await result_players(store)
-        assert await store.live_tables() == []
+        assert table.shows("result.title", game=t(f"game.{game}"))
+        results = await night.store.results()
+        players = await result_players(night.store)
+        assert await night.store.live_tables() == []
     # the computers moved, and only ever from their own view and legal moves
     assert views, "no computer decision was made"
     eng: Any = registry.engine(game)
@@ -180,7 +110,7 @@ async def test_a_human_plays_computers_to_the_end(seeded, views, game, options, 
         assert call["level"] in levels
     row = results[0]
     assert row["has_bots"]
-    assert players == [(alice.id, 0)]  # computers have no result row; unrated
+    assert players == [(night.alice.id, 0)]  # computers have no result row; unrated
     assert eng.outcome(registry.replay(record)) == row["outcome"]
 
 
@@ -189,90 +119,72 @@ async def result_players(store) -> list[tuple[int, int]]:
         return [tuple(r) for r in await cur.fetchall()]
 
 
-async def test_restart_while_a_computer_is_to_move(seeded):
-    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("nine")
-        alice = guild.add_member(env.create_user("alice"))
-        msg = await lobby(env, channel, alice, "nine", ["strong"])
-        stalled = seeded.bots[-1]
+async def test_restart_while_a_computer_is_to_move(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=1, cpus=["strong"], start=False)
+        stalled = night.bot
         stalled.tables.bus.unsubscribe(stalled.computers.on_commit)  # its computers stall
-        await alice.click(msg, label="Start")
+        await table.press("Start", by=night.alice)
         for _ in range(6):  # alice plays until the computer is to move
-            if mover(msg.content) == "CPU1":
+            if table.turn == "CPU1":
                 break
-            accepted(await press(alice, msg, first_choice(msg)))
-        assert mover(msg.content) == "CPU1", msg.content
-        await env.settle()
-        assert mover(msg.content) == "CPU1"  # nobody moved for it
-        before = (await seeded.bots[-1].tables.store.get_table(1)).version
-        await env.restart_bot(make_bot(seeded))
-        await env.settle()
-        row = await seeded.bots[-1].tables.store.get_table(1)
-        assert row is None or row.version > before
-        assert mover(msg.content) != "CPU1", msg.content  # it moved after the restart
+            accepted(await table.play(by=night.alice))
+        assert table.turn == "CPU1", table.content
+        await night.settle()
+        assert table.turn == "CPU1"  # nobody moved for it
+        before = await table.row()
+        await night.restart()
+        await night.settle()
+        row = await night.store.get_table(before.id)
+        assert row is None or row.version > before.version
+        assert table.turn != "CPU1", table.content  # it moved after the restart
 
 
-async def test_lobby_add_and_remove_computers_host_only(seeded):
-    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("bluff")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
-        res = await alice.slash(channel, "play", game="bluff")
-        msg = res.response
+async def test_lobby_add_and_remove_computers_host_only(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("bluff", players=1, start=False)
+        alice, bob = night.alice, night.bob
         # a lone player cannot start Bluff …
-        res = await alice.click(msg, label="Start")
-        assert res.response.ephemeral and "At least 2" in res.response.content
-        assert "Remove computer" not in buttons(msg)
+        assert refused(await table.press("Start", by=alice), "lobby.too_few", min=2)
+        assert "Remove computer" not in table.buttons
         # … only the host adds computer players
-        res = await bob.click(msg, label="Add computer (easy)")
-        assert res.response.ephemeral and "Only the host" in res.response.content
+        assert refused(await table.press("Add computer (easy)", by=bob), "lobby.host_only")
         for level in ("easy", "strong", "normal"):
-            accepted(await alice.click(msg, label=f"Add computer ({level})"))
-        assert "CPU1 (easy)" in msg.content and "CPU3 (normal)" in msg.content
-        accepted(await alice.click(msg, label="Remove computer"))
-        assert "CPU3" not in msg.content and "CPU2 (strong)" in msg.content
-        res = await bob.click(msg, label="Remove computer")
+            accepted(await table.press(f"Add computer ({level})", by=alice))
+        assert table.shows("cpu.display", name="CPU1", level="easy")
+        assert table.shows("cpu.display", name="CPU3", level="normal")
+        accepted(await table.press("Remove computer", by=alice))
+        assert "CPU3" not in table.content and table.shows("cpu.display", name="CPU2", level="strong")
+        res = await table.press("Remove computer", by=bob)
         assert res.response.ephemeral
         # the host leaving with only computers left closes the table
-        accepted(await alice.click(msg, label="Leave"))
-        assert "was closed" in msg.content
-        assert await seeded.bots[-1].tables.store.live_tables() == []
+        accepted(await table.press("Leave", by=alice))
+        assert table.shows("lobby.cancelled", game="Bluff dice")
+        assert await night.store.live_tables() == []
 
 
-async def test_computers_rated_when_the_server_says_so(seeded):
-    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("nine")
-        alice = guild.add_member(env.create_user("alice"))
-        store = seeded.bots[-1].tables.store
-        await store.set_guild_setting(guild.id, "bots_rated", True)
-        msg = await lobby(env, channel, alice, "nine", ["easy"])
-        await alice.click(msg, label="Start")
-        await play_human(env, msg, alice, None, "nine")
-        results = await store.results()
-        players = await result_players(store)
-    assert results[0]["has_bots"] and players == [(alice.id, 1)]
+async def test_computers_rated_when_the_server_says_so(game_night):
+    async with game_night(seeded=True, settings={"bots_rated": True}) as night:
+        table = await night.table("nine", players=1, cpus=["easy"])
+        await table.play_to_the_end()
+        results = await night.store.results()
+        players = await result_players(night.store)
+    assert results[0]["has_bots"] and players == [(night.alice.id, 1)]
 
 
-async def test_the_computer_moves_after_a_natural_delay(seeded):
+async def test_the_computer_moves_after_a_natural_delay(game_night):
     """With a 0.25 s delay, the computer's two moves (roll, flip) after the
     human's turn take at least 0.5 s (SimCord's clock)."""
-    async with simcord.run(make_bot(seeded, delay=0.25), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("nine")
-        alice = guild.add_member(env.create_user("alice"))
-        msg = await lobby(env, channel, alice, "nine", ["easy"])
-        await alice.click(msg, label="Start")
+    async with game_night(seeded=True, cpu_delay=0.25) as night:
+        table = await night.table("nine", players=1, cpus=["easy"])
         waited = []
         for _ in range(8):  # alice: roll (no computer moves), flip (it moves twice)
-            if not controls(msg):
+            if table.over:
                 break
-            before = env.now()
-            accepted(await press(alice, msg, first_choice(msg)))
-            await env.settle()
-            waited.append((env.now() - before).total_seconds())
+            before = night.now()
+            accepted(await table.play(by=night.alice))
+            await night.settle()
+            waited.append((night.now() - before).total_seconds())
         # no pause when no computer moves; 2 × 0.25 s when it rolls and flips
         assert all(w < 0.1 or 0.5 <= w < 0.75 for w in waited), waited
         assert any(w >= 0.5 for w in waited) and any(w < 0.1 for w in waited), waited
