@@ -4,52 +4,38 @@ with scripted dice and a restart in the middle of each game."""
 from __future__ import annotations
 
 import pytest
-import simcord
-from simtable import SEED, first_choice, open_table, play_out
+from simtable import SEED
 
+from bot.i18n import t
 from games import core, registry
 from games.core import SeededSource, seed_hash
 
 DICE = SeededSource("bot-game-tests").roll(3000)
 
-
-def sixdice_policy(message):
-    return first_choice(message, prefer=("m:stop",))
-
-
-def yahtzee_policy(message):
-    # score at once, with the best box (the select lists boxes by points)
-    return first_choice(message)
-
-
+# game, options, the first player's draw, players, the moves the players prefer
+# (Yahtzee scores at once, in the best box: its select lists boxes by points)
 GAMES = [
-    ("nine", None, [6, 2], 2, first_choice),
-    ("sixdice", "target=3000 start=500", [1, 5, 3], 3, sixdice_policy),
-    ("yahtzee", None, [2], 2, yahtzee_policy),
+    ("nine", None, [6, 2], 2, ()),
+    ("sixdice", "target=3000 start=500", [1, 5, 3], 3, ("m:stop",)),
+    ("yahtzee", None, [2], 2, ()),
 ]
 
 
 @pytest.mark.parametrize(
-    ("game", "options", "aux", "count", "policy"), GAMES, ids=[g[0] for g in GAMES]
+    ("game", "options", "aux", "count", "prefer"), GAMES, ids=[g[0] for g in GAMES]
 )
-async def test_game_played_to_the_end_with_a_restart(harness, game, options, aux, count, policy):
-    harness.dice = DICE
-    harness.aux = aux
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel(game)
-        users = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")[:count]]
-        msg = await open_table(env, channel, users[0], users[1:], game, options)
-        assert seed_hash(SEED) in msg.content and SEED not in msg.content.replace(
-            seed_hash(SEED), ""
-        )
-        assert msg.attachments, "the table message carries the picture"
-        steps = await play_out(env, harness, msg, users, policy, restart_at=7)
+async def test_game_played_to_the_end_with_a_restart(game_night, game, options, aux, count, prefer):
+    async with game_night(dice=DICE, aux=aux) as night:
+        table = await night.table(game, players=count, options=options)
+        assert table.shows("table.seed_hash", hash=seed_hash(SEED))
+        assert SEED not in table.content.replace(seed_hash(SEED), "")
+        assert table.attachments, "the table message carries the picture"
+        steps = await table.play_to_the_end(prefer=prefer, restart_at=7)
         assert steps > 7
-        assert "the game is over" in msg.content
-        assert f"`{SEED}`" in msg.content
-        results = await harness.bots[-1].tables.store.results()
-        assert await harness.bots[-1].tables.store.live_tables() == []
+        assert table.shows("result.title", game=t(f"game.{game}"))
+        assert table.shows("result.seed", seed=SEED)
+        results = await night.store.results()
+        assert await night.store.live_tables() == []
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
     assert record.players == ["alice", "bob", "carol"][:count]
@@ -61,11 +47,11 @@ async def test_game_played_to_the_end_with_a_restart(harness, game, options, aux
     else:
         points = expected["settlement"]
         assert sum(points.values()) == 0
-    by_name = {u.name: u for u in users}
+    by_name = {u.name: u for u in night.players}
     assert results[0]["settlement"] == {str(by_name[p].id): v for p, v in points.items()}
     for name, value in points.items():
         shown = str(value) if game == "yahtzee" else f"{value:+d}"
-        assert (
-            f"<@{by_name[name].id}> 🏆 {shown}" in msg.content
-            or f"<@{by_name[name].id}> {shown}" in msg.content
+        player = by_name[name].mention
+        assert table.shows("result.line_win", player=player, points=shown) or table.shows(
+            "result.line", player=player, points=shown
         )
