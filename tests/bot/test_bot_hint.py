@@ -9,91 +9,83 @@ import json
 import re
 import subprocess
 import sys
+import time
 from typing import Any
 
 import discord
 import pytest
-import simcord
-from simlocale import locales
-from simtable import first_choice, press
-from test_bot_cpu import SETTLE, lobby, make_bot, mover, play_human, seeded  # noqa: F401
-from test_bot_leaks import accepted
+from simtable import accepted, reading, readings, refused, says
 
 from bot import ai
+from bot.i18n import t
 from games import registry
+from games.sixdice import ai as sixdice_ai
 
-# the game's own words in each hint, and whether it has a percentage
+# the game's own sentence in each hint (Bluff: the title alone), and whether
+# it has a percentage
 EXPECTED = {
-    "sixdice": ("Chance of ドボン with", True),
-    "nine": ("chance of 上がり", True),
-    "yahtzee": ("Expected final score", False),
-    "bluff": ("", True),
-    "sixtysix": ("Estimated chance to win the deal", False),
+    "sixdice": ("hint.sixdice.dobon", True),
+    "nine": ("hint.nine.flip", True),
+    "yahtzee": ("hint.yahtzee.expected", False),
+    "bluff": ("hint.title", True),
+    "sixtysix": ("hint.sixtysix.win", False),
 }
 FIRST_PRESS = {"sixdice": "m:roll", "yahtzee": "m:roll", "nine": "m:roll", "bluff": "m:roll"}
 
 
 @pytest.mark.parametrize("game", list(EXPECTED))
-async def test_hint_on_your_turn_with_numbers(seeded, game):  # noqa: F811
+async def test_hint_on_your_turn_with_numbers(game_night, game):
     if game == "yahtzee":
         ai.warm_up_now("yahtzee", {})
-    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel(game)
-        handle = env.create_user("alice")
-        alice = guild.add_member(handle)
-        bob = guild.add_member(env.create_user("bob"))
-        msg = await lobby(env, channel, alice, game, ["easy"])
-        res = await alice.slash(channel, "hint")  # the lobby: no turn yet
-        assert res.response.ephemeral and "not your turn" in res.response.content
-        await alice.click(msg, label="Start")
-        await env.settle()
-        assert mover(msg.content) == f"<@{alice.id}>", msg.content
+    async with game_night(seeded=True) as night:
+        table = await night.table(game, players=1, cpus=["easy"], start=False)
+        alice, bob = night.alice, night.bob
+        res = await table.command(alice, "hint")  # the lobby: no turn yet
+        assert refused(res, "error.not_your_turn")
+        await table.press("Start", by=alice)
+        await night.settle()
+        assert table.turn is alice, table.content
         if game in FIRST_PRESS:  # a decision with choices: after the roll
-            accepted(await press(alice, msg, first_choice(msg, (FIRST_PRESS[game],))))
-        store = seeded.bots[-1].tables.store
-        (row,) = await store.live_tables()
+            accepted(await table.play(by=alice, prefer=(FIRST_PRESS[game],)))
+        (row,) = await night.store.live_tables()
         eng: Any = registry.engine(game)
         legal = eng.legal_moves(eng.from_json(row.state), "alice")
-        res = await alice.slash(channel, "hint")
+        res = await table.command(alice, "hint")
         text = res.response.content
         assert res.response.ephemeral, text
-        move = re.search(r"\*\*(.+?)\*\*", text.splitlines()[0]).group(1)
-        assert move in legal, (move, legal)
-        words, percent = EXPECTED[game]
-        assert words in text, text
+        title = reading(text.splitlines()[0], "hint.title", game=t(f"game.{game}"))
+        assert title is not None and title["move"] in legal, (text, legal)
+        key, percent = EXPECTED[game]
+        assert says(text, key), text
         assert re.search(r"\d+\.\d", text), text  # numbers
         if percent:
             assert "%" in text, text
         if game == "sixdice":  # one computer opponent: chances to win and expected points
-            assert "to win" in text and "points expected" in text, text
+            assert says(text, "hint.sixdice.choice_race"), text
         if game == "yahtzee":  # the keep (or box) and the expected final score of each
-            assert len(re.findall(r"`(keep|score)[^`]*` → \d+\.\d\d", text)) >= 2, text
+            choices = [
+                c
+                for c in readings(text, "hint.yahtzee.choice")
+                if re.fullmatch(r"(keep|score)[^`]*", c["move"])
+                and re.match(r"\d+\.\d\d", c["expected"])
+            ]
+            assert len(choices) >= 2, text
         # not a player / not to move
-        res = await bob.slash(channel, "hint")
-        assert res.response.ephemeral and "not in this game" in res.response.content
+        assert refused(await table.command(bob, "hint"), "error.not_in_game")
         # the use is remembered with the table
-        (row,) = await store.live_tables()
+        (row,) = await night.store.live_tables()
         assert row.ui.get("hints") == ["alice"]
 
 
-async def test_hint_in_japanese_and_marked_in_the_record(seeded, tmp_path):  # noqa: F811
-    with locales({}) as by_user:
-        async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-            guild = env.create_guild()
-            channel = guild.create_text_channel("nine")
-            handle = env.create_user("alice")
-            alice = guild.add_member(handle)
-            by_user[alice.id] = "ja"
-            msg = await lobby(env, channel, alice, "nine", ["strong"])
-            await alice.click(msg, label="Start")
-            await env.settle()
-            res = await alice.slash(channel, "hint")
-            assert res.response.ephemeral
-            assert "上がりになる確率" in res.response.content, res.response.content
-            await play_human(env, msg, alice, handle, "nine")
-            assert "Hints were used by: <@" in msg.content
-            results = await seeded.bots[-1].tables.store.results()
+async def test_hint_in_japanese_and_marked_in_the_record(game_night, tmp_path):
+    async with game_night(seeded=True, locales={"alice": "ja"}) as night:
+        table = await night.table("nine", players=1, cpus=["strong"])
+        await night.settle()
+        text = await table.ask(night.alice, "hint")
+        assert says(text, "hint.nine.before", "ja"), text
+        await table.play_to_the_end()
+        assert table.shows("result.hints", players=night.alice.mention)
+        results = await night.store.results()
     record = results[0]["record"]
     assert record["hints"] == ["alice"]
     path = tmp_path / "record.json"
@@ -107,29 +99,19 @@ async def test_hint_in_japanese_and_marked_in_the_record(seeded, tmp_path):  # n
     assert json.loads(out.stdout) == results[0]["outcome"]
 
 
-async def test_no_hints_no_mark(seeded):  # noqa: F811
-    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("nine")
-        handle = env.create_user("alice")
-        alice = guild.add_member(handle)
-        msg = await lobby(env, channel, alice, "nine", ["easy"])
-        await alice.click(msg, label="Start")
-        await play_human(env, msg, alice, handle, "nine")
-        assert "Hints were used" not in msg.content
-        results = await seeded.bots[-1].tables.store.results()
+async def test_no_hints_no_mark(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=1, cpus=["easy"])
+        await table.play_to_the_end()
+        assert not table.shows("result.hints")
+        results = await night.store.results()
     assert "hints" not in results[0]["record"]
 
 
-async def test_hint_answers_thinking_while_the_tables_are_built(seeded, monkeypatch):  # noqa: F811
+async def test_hint_answers_thinking_while_the_tables_are_built(game_night, monkeypatch):
     """Two humans, no computer: the first /hint of the process builds the Six
     Dice race table (seconds), so the coach answers "thinking…" at once
     (Discord's 3 s) and sends the hint as the follow-up."""
-    import time
-
-    from bot import ai
-    from games.sixdice import ai as sixdice_ai
-
     real = sixdice_ai.warm_up
 
     def slow(options=None):
@@ -146,20 +128,15 @@ async def test_hint_answers_thinking_while_the_tables_are_built(seeded, monkeypa
         return await real_defer(self, **kwargs)
 
     monkeypatch.setattr(discord.InteractionResponse, "defer", defer)
-    async with simcord.run(make_bot(seeded), settle_timeout=SETTLE) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("sixdice")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
-        msg = await lobby(env, channel, alice, "sixdice", [], "target=2000 start=300")
-        accepted(await bob.click(msg, label="Join"))
-        await alice.click(msg, label="Start")
-        await env.settle()
-        first = alice if mover(msg.content) == f"<@{alice.id}>" else bob
-        res = await first.slash(channel, "hint")
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixdice", players=2, options="target=2000 start=300")
+        await night.settle()
+        first = table.mover
+        res = await table.command(first, "hint")
         assert defers == [{"ephemeral": True, "thinking": True}]  # "thinking…" first
         text = res.response.content  # the follow-up replaces the thinking message
-        assert res.ephemeral and "Chance of ドボン with 6 dice" in text and "to win" in text, text
+        assert res.ephemeral and says(text, "hint.sixdice.dobon", dice=6), text
+        assert says(text, "hint.sixdice.choice_race"), text  # the chance to win
         # the tables are built now: the next /hint answers directly
-        res = await first.slash(channel, "hint")
+        res = await table.command(first, "hint")
         assert len(defers) == 1 and res.response.ephemeral
