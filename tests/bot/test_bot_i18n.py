@@ -9,11 +9,9 @@ import string
 import sys
 from pathlib import Path
 
-import simcord
 from discord import Locale
 from discord.app_commands import locale_str
-from simlocale import EnvClock, locales
-from simtable import buttons, open_table
+from simtable import privately, says
 
 from bot.app import create_bot
 from bot.commands.config import Config
@@ -23,7 +21,7 @@ from bot.commands.tables import Tables
 from bot.i18n import catalogue, t
 from bot.i18n.translator import Translator
 from bot.store import Store
-from games.core import CARDS, ScriptedSource
+from games.core import CARDS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 
@@ -88,61 +86,39 @@ async def test_every_slash_command_option_and_choice_is_translated(tmp_path):
     assert await translator.translate(locale_str("play"), Locale.american_english, None) is None
 
 
-def dm_texts(user) -> list[str]:
-    return [m.content for m in user.dm_channel.history()]
-
-
-async def test_a_japanese_and_an_english_player_each_get_their_language(harness):
-    envclock = EnvClock()
-    harness.clock = envclock
-    harness.source = lambda seed: ScriptedSource(decks=[list(CARDS)] * 4, aux=[1])
-    with locales({}) as by_user:
-        async with simcord.run(harness.bot()) as env:
-            envclock.env = env
-            guild = env.create_guild()  # an English server
-            channel = guild.create_text_channel("games")
-            alice_dm, bob_dm = env.create_user("alice"), env.create_user("bob")
-            alice, bob = guild.add_member(alice_dm), guild.add_member(bob_dm)
-            by_user[alice.id] = "ja"
-            by_user[bob.id] = "en-GB"
-            msg = await open_table(env, channel, alice, [bob], "sixtysix")
-            assert "**Sixty-Six**" in msg.content  # public: the server's language
-            # private messages: each player's own language
-            assert any("あなただけに見えています" in x for x in dm_texts(alice_dm))
-            assert any("only you see this" in x for x in dm_texts(bob_dm))
-            assert not any("あなただけ" in x for x in dm_texts(bob_dm))
-            # ephemeral answers: the presser's language
-            show = next(cid for cid in buttons(msg).values() if cid.endswith(":show"))
-            for locale, expected in (
-                ("ja", "このゲームにあなたの手はありません"),
-                ("en-US", "You have no hand"),
-            ):
-                watcher = guild.add_member(env.create_user(f"watcher-{locale}"))
-                by_user[watcher.id] = locale
-                res = await watcher.click(msg, custom_id=show)
-                assert expected in res.response.content
-            res = await alice.slash(channel, "game status")
-            assert t("status.playing", "ja").split("{")[0] in res.response.content
-            assert "Turn:" not in res.response.content
-            res = await bob.slash(channel, "game status")
-            assert "Turn:" in res.response.content
-            # play on through the turn clock until a player is removed
-            for _ in range(6):
-                await env.advance_time(125)
-                if "ran out of time 3 times" in msg.content:
-                    break
-            assert "the game is over" in msg.content
-            assert any("ゲーム終了" in x for x in dm_texts(alice_dm))
-            assert any("The game is over" in x for x in dm_texts(bob_dm))
+async def test_a_japanese_and_an_english_player_each_get_their_language(game_night):
+    script = {"decks": [list(CARDS)] * 4, "aux": [1], "locales": {"alice": "ja", "bob": "en-GB"}}
+    async with game_night(**script) as night:
+        table = await night.table("sixtysix")  # on an English server
+        alice, bob = night.alice, night.bob
+        assert table.shows("table.title", game="Sixty-Six")  # public: the server's language
+        # private messages: each player's own language
+        assert any(says(m.content, "private.header", "ja") for m in night.dms(alice))
+        assert any(says(m.content, "private.header") for m in night.dms(bob))
+        assert not any(says(m.content, "private.header", "ja") for m in night.dms(bob))
+        # ephemeral answers: the presser's language
+        for watcher, locale, lang in ((night.carol, "ja", "ja"), (night.dave, "en-US", "en")):
+            night.speaks(watcher, locale)
+            res = await table.press("Show my hand", by=watcher)
+            assert privately(res, "private.no_hand", lang)
+        text = await table.ask(alice, "game status")
+        assert says(text, "status.playing", "ja")
+        assert not says(text, "status.playing") and not says(text, "table.turn")
+        assert says(await table.ask(bob, "game status"), "status.playing")
+        # play on through the turn clock until a player is removed
+        for _ in range(6):
+            await night.wait(125)
+            if table.shows("ev.timeout_removed", count=3):
+                break
+        assert table.shows("result.title", game="Sixty-Six")
+        assert any(says(m.content, "sixtysix.private.over", "ja") for m in night.dms(alice))
+        assert any(says(m.content, "sixtysix.private.over") for m in night.dms(bob))
         # a Japanese server: public messages in Japanese for everybody
-        async with simcord.run(harness.bot()) as env:
-            envclock.env = env
-            guild = env.create_guild(preferred_locale="ja")
-            channel = guild.create_text_channel("ゲーム")
-            bob = guild.add_member(env.create_user("bob"))
-            res = await bob.slash(channel, "play", game="nine")
-            assert "卓が開きました" in res.response.content
-            assert "Join" not in res.response.content
+        japanese = night.server("日本", locale="ja")
+        res = await japanese.command(japanese.bob, "play", game="nine")
+        assert says(res.response.content, "lobby.title", "ja")
+        assert not says(res.response.content, "lobby.hint")
+        assert not says(res.response.content, "lobby.btn.join")
 
 
 # ---------------------------------------------------------------- no literals
