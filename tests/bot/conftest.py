@@ -136,6 +136,11 @@ class Screen:
         return [c["custom_id"] for c in self.controls]
 
     @property
+    def button_actions(self) -> list[str]:
+        """What each button does (``"m:draw"``, ``"join"``)."""
+        return [c["custom_id"].split(":", 3)[3] for c in self.controls if c["type"] == 2]
+
+    @property
     def actions(self) -> list[str]:
         """What each control does (the action part of its custom id)."""
         return [cid.split(":", 3)[3] for cid in self.custom_ids]
@@ -361,6 +366,7 @@ class Night:
         users: dict[str, Any] | None = None,
         managers: tuple[str, ...] | list[str] = (),
         user_locales: dict[str, str] | None = None,
+        closed_dms: tuple[str, ...] | list[str] = (),
         cpu_delay: float = 0.0,
     ) -> None:
         self.harness = harness
@@ -372,6 +378,7 @@ class Night:
         self.members: dict[str, Any] = {}
         self.managers = set(managers)
         self.user_locales = dict(user_locales or {})
+        self.closed_dms = set(closed_dms)
         self.cpu_delay = cpu_delay
         self._role: Any = None
         self._channel: Any = None
@@ -397,6 +404,8 @@ class Night:
             self.members[name] = self.guild.add_member(user, roles=roles)
             if name in self.user_locales:
                 self.by_user[user.id] = self.user_locales[name]
+            if name in self.closed_dms:
+                self.close_dms(user)
         return self.members[name]
 
     @property
@@ -497,6 +506,11 @@ class Night:
         stored = self.env.backend.get_message(last.channel.id, last.id)
         return Screen(self, ResponseMessage(self.env, stored), owner=handle)
 
+    def reply(self, res: Any, user: Any) -> Screen:
+        """The answer only ``user`` sees (their hand when DMs are closed), to press."""
+        assert res.response is not None and res.response.ephemeral, res
+        return Screen(self, res.response, owner=user)
+
     def close_dms(self, user: Any) -> None:
         """``user`` accepts no DMs from the bot (Discord answers 403)."""
         handle = getattr(user, "user", user)
@@ -580,11 +594,10 @@ async def game_night(
                     by_user=by_user,
                     managers=managers,
                     user_locales=locales,
+                    closed_dms=closed_dms,
                     cpu_delay=cpu_delay,
                 )
                 await night.settings(**(settings or {}))
-                for name in closed_dms:
-                    night.close_dms(night.member(name))
                 yield night
 
     yield start
