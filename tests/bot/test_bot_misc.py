@@ -7,6 +7,7 @@ import re
 import string
 
 import pytest
+from simtable import exactly
 
 from bot import __main__ as entry
 from bot.i18n import catalogue, rule_error, t
@@ -59,11 +60,14 @@ def test_every_rule_error_key_of_the_public_games_is_translated():
 
 
 def test_translations():
-    assert t("error.not_your_turn", "ja") == "あなたの手番ではありません。"
-    assert t("error.not_your_turn", "en-US") == "It is not your turn."
+    not_your_turn = t("error.not_your_turn", "ja")
+    assert exactly(not_your_turn, "error.not_your_turn", "ja")
+    assert not exactly(not_your_turn, "error.not_your_turn", "en")  # really Japanese
+    assert exactly(t("error.not_your_turn", "en-US"), "error.not_your_turn", "en")
     assert t("no.such.key", "ja") == "no.such.key"
     err = RuleError("nine.flip_sum", "the cards must add up to 7", total=7)
-    assert rule_error(err, "ja") == "カードの合計がサイコロの合計7になる必要があります。"
+    assert exactly(rule_error(err, "ja"), "rule.nine.flip_sum", "ja", total=7)
+    assert not exactly(rule_error(err, "ja"), "rule.nine.flip_sum", "en", total=7)
     assert rule_error(RuleError("x.unknown", "plain English"), "ja") == "plain English"
 
 
