@@ -135,6 +135,10 @@ class Screen:
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.controls]
 
+    def id_of(self, label: str) -> str:
+        """The custom id of the button ``label``."""
+        return next(c["custom_id"] for c in self.controls if c.get("label") == label)
+
     @property
     def button_actions(self) -> list[str]:
         """What each button does (``"m:draw"``, ``"join"``)."""

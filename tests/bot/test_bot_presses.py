@@ -3,210 +3,153 @@ options, a second table; and the /game commands."""
 
 from __future__ import annotations
 
-import simcord
-from simtable import (
-    buttons,
-    controls,
-    custom_ids,
-    open_table,
-    press_from_snapshot,
-    select_values,
-    snapshot,
-)
+from simtable import exactly, refused, says, taken
 
 from games.core import SeededSource
 
 DICE = SeededSource("bot-press-tests").roll(500)
 
 
-async def _state(harness, table_id=1):
-    row = await harness.bots[-1].tables.store.get_table(table_id)
-    return row
+async def test_out_of_turn_non_player_stale_and_duplicate_change_nothing(game_night):
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        alice, bob, eve = night.alice, night.bob, night.eve
+        before = await table.row()
+        old_roll = table.id_of("Roll")
 
-
-async def test_out_of_turn_non_player_stale_and_duplicate_change_nothing(harness):
-    harness.dice = DICE
-    harness.aux = [6, 2]
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("nine")
-        alice, bob, eve = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "eve"))
-        msg = await open_table(env, channel, alice, [bob], "nine")
-        before = await _state(harness)
-        old_roll = buttons(msg)["Roll"]
-
-        res = await bob.click(msg, label="Roll")  # alice starts
-        assert res.response.ephemeral and res.response.content == "It is not your turn."
-        res = await eve.click(msg, label="Roll")
-        assert res.response.ephemeral and res.response.content == "You are not in this game."
-        after = await _state(harness)
+        res = await table.press("Roll", by=bob)  # alice starts
+        assert res.response.ephemeral and exactly(res.response.content, "error.not_your_turn")
+        res = await table.press("Roll", by=eve)
+        assert res.response.ephemeral and exactly(res.response.content, "error.not_in_game")
+        after = await table.row()
         assert (after.version, after.state) == (before.version, before.state)
 
-        res = await alice.click(msg, label="Roll")  # accepted: the message moves on
-        assert res.response is None or not res.response.ephemeral
-        moved = await _state(harness)
+        assert taken(await table.press("Roll", by=alice))  # accepted: the message moves on
+        moved = await table.row()
         assert moved.version == before.version + 1
-        assert old_roll not in custom_ids(msg)
+        assert old_roll not in table.custom_ids
 
-        flips = [c for c in controls(msg) if c["type"] == 2]
+        flips = [c for c in table.controls if c["type"] == 2]
         assert flips and all(c["custom_id"].split(":")[2] == str(moved.version) for c in flips)
-        res = await alice.click(msg, custom_id=flips[0]["custom_id"])
-        assert res.response is None or not res.response.ephemeral
-        after_flip = await _state(harness)
+        assert taken(await table.press(flips[0]["label"], by=alice))
+        after_flip = await table.row()
         assert after_flip.version == moved.version + 1
 
 
-async def test_duplicate_and_stale_presses_are_refused_politely(harness):
+async def test_duplicate_and_stale_presses_are_refused_politely(game_night):
     """The second click of a double click carries the old version."""
-    harness.dice = DICE
-    harness.aux = [6, 2]
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("nine")
-        alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
-        msg = await open_table(env, channel, alice, [bob], "nine")
-        roll = buttons(msg)["Roll"]
-        old = snapshot(env, msg)
-        first = await alice.click(msg, custom_id=roll)
-        assert first.response is None or not first.response.ephemeral
-        row = await _state(harness)
-        content = msg.content
-        second = await press_from_snapshot(alice, env, old, roll)
-        assert second.response.ephemeral
-        assert second.response.content.startswith("That button is out of date")
-        again = await _state(harness)
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        alice, bob = night.alice, night.bob
+        old = table.snapshot()
+        assert taken(await table.press("Roll", by=alice))
+        row = await table.row()
+        content = table.content
+        second = await old.press("Roll", by=alice)
+        assert second.response.ephemeral and exactly(second.response.content, "error.stale")
+        again = await table.row()
         assert (again.version, again.state) == (row.version, row.state)
-        assert msg.content == content
+        assert table.content == content
         # a stale press after a restart is refused the same way
-        await env.restart_bot(harness.bot())
-        third = await press_from_snapshot(bob, env, old, roll)
-        assert third.response.ephemeral and "out of date" in third.response.content
+        await night.restart()
+        assert refused(await old.press("Roll", by=bob), "error.stale")
         # an id for a table that no longer exists
-        old["components"][0]["components"][0]["custom_id"] = "cb:999:1:m:roll"
-        gone = await press_from_snapshot(alice, env, old, "cb:999:1:m:roll")
-        assert gone.response.ephemeral and "This table is gone" in gone.response.content
+        gone = await old.press(custom_id="cb:999:1:m:roll", by=alice)
+        assert refused(gone, "error.no_table")
 
 
-async def test_bad_options_and_a_second_table(harness):
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("dice")
-        alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
-        res = await alice.slash(channel, "play", game="sixdice", options="colour=red")
-        assert res.response.ephemeral
-        assert "there is no house option “colour”" in res.response.content
-        res = await alice.slash(channel, "play", game="sixdice", options="target=lots")
-        assert res.response.ephemeral and "option “target” cannot be “lots”" in res.response.content
-        res = await alice.slash(channel, "play", game="sixdice", options="target=")
-        assert res.response.ephemeral and "cannot read “target=”" in res.response.content
-        assert await harness.bots[-1].tables.store.live_tables() == []
+async def test_bad_options_and_a_second_table(game_night):
+    async with game_night() as night:
+        alice, bob = night.alice, night.bob
+        res = await night.command(alice, "play", game="sixdice", options="colour=red")
+        assert refused(res, "rule.option.unknown", option="colour")
+        res = await night.command(alice, "play", game="sixdice", options="target=lots")
+        assert refused(res, "rule.option.bad_value", option="target", value="lots")
+        res = await night.command(alice, "play", game="sixdice", options="target=")
+        assert refused(res, "rule.option.syntax", word="target=")
+        assert await night.store.live_tables() == []
 
-        lobby = await alice.slash(channel, "play", game="sixdice", options="target=5000 start=500")
-        assert "target=5000" in lobby.response.content and "start=500" in lobby.response.content
-        res = await bob.slash(channel, "play", game="nine")
-        assert res.response.ephemeral
-        assert "already running" in res.response.content
-        assert f"/channels/{guild.id}/{channel.id}/{lobby.response.id}" in res.response.content
-
-
-async def test_lobby_buttons(harness):
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("dice")
-        alice, bob, carol = (
-            guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")
+        table = await night.table(
+            "sixdice", players=1, start=False, options="target=5000 start=500"
         )
-        lobby = (await alice.slash(channel, "play", game="nine")).response
-        res = await bob.click(lobby, label="Start")
-        assert res.response.ephemeral and res.response.content == "Only the host can do that."
-        await bob.click(lobby, label="Join")
-        res = await bob.click(lobby, label="Join")
-        assert res.response.ephemeral and "already" in res.response.content
-        assert f"<@{bob.id}>" in lobby.content
-        await bob.click(lobby, label="Leave")
-        assert f"<@{bob.id}>" not in lobby.content
-        res = await carol.click(lobby, label="Cancel")
+        options = table.reading("lobby.options")["options"]
+        assert "target=5000" in options and "start=500" in options
+        res = await table.command(bob, "play", game="nine")
+        assert refused(res, "error.table_exists", game="Six Dice", link=table.link)
+
+
+async def test_lobby_buttons(game_night):
+    async with game_night() as night:
+        table = await night.table("nine", players=1, start=False)
+        alice, bob, carol = night.alice, night.bob, night.carol
+        res = await table.press("Start", by=bob)
+        assert res.response.ephemeral and exactly(res.response.content, "lobby.host_only")
+        await table.press("Join", by=bob)
+        assert refused(await table.press("Join", by=bob), "lobby.already_in")
+        assert bob.mention in table.content
+        await table.press("Leave", by=bob)
+        assert bob.mention not in table.content
+        res = await table.press("Cancel", by=carol)
         assert res.response.ephemeral
-        await alice.click(lobby, label="Cancel")
-        assert "was closed" in lobby.content and not controls(lobby)
-        assert await harness.bots[-1].tables.store.live_tables() == []
+        await table.press("Cancel", by=alice)
+        assert table.shows("lobby.cancelled", game="Nine") and table.over
+        assert await night.store.live_tables() == []
 
 
-async def test_game_status_leave_and_end(harness):
-    harness.dice = DICE
-    harness.aux = [6, 2, 3]  # alice deals (in Six Dice a 1 counts as 10)
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("dice")
-        alice, bob, carol = (
-            guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")
-        )
-        res = await alice.slash(channel, "game status")
-        assert res.response.ephemeral and "no table" in res.response.content
-        msg = await open_table(env, channel, alice, [bob, carol], "sixdice")
-        res = await carol.slash(channel, "game status")
-        assert res.response.ephemeral and "Turn: alice" in res.response.content
+async def test_game_status_leave_and_end(game_night):
+    async with game_night(dice=DICE, aux=[6, 2, 3]) as night:  # alice deals (a 1 counts as 10)
+        alice, bob, carol = night.alice, night.bob, night.carol
+        assert says(await night.ask(alice, "game status"), "error.no_table_here")
+        table = await night.table("sixdice", players=3)
+        assert says(await table.ask(carol, "game status"), "status.playing", turn="alice")
 
-        res = await bob.slash(channel, "game end")
-        assert res.response.ephemeral and "Only the host" in res.response.content
-        res = await carol.slash(channel, "game leave")  # a forfeit: carol is out
-        assert res.response.ephemeral
-        assert "carol left the game" in msg.content
-        res = await alice.slash(channel, "game end")  # settled as it stands
-        assert "the game is over" in msg.content and "Ended by" in msg.content
-        results = await harness.bots[-1].tables.store.results()
+        assert refused(await table.command(bob, "game end"), "error.end_not_allowed")
+        await table.ask(carol, "game leave")  # a forfeit: carol is out
+        assert table.shows("ev.sixdice.forfeit", player="carol")
+        await table.command(alice, "game end")  # settled as it stands
+        assert table.shows("result.title", game="Six Dice") and table.shows("result.ended_by")
+        results = await night.store.results()
     assert len(results) == 1
     settlement = results[0]["settlement"]
     assert sum(settlement.values()) == 0
     assert settlement[str(carol.id)] < 0  # the worst case for the leaver
 
 
-async def test_game_end_without_a_settlement_abandons_with_the_last_picture(harness):
+async def test_game_end_without_a_settlement_abandons_with_the_last_picture(game_night):
     """Yahtzee has no settlement as it stands: /game end by the host closes
     the table without a result (no leaderboard entry), shows the sheet as it
     stood and reveals the seed; the channel is free for a new table."""
-    harness.dice = [1, 2, 3, 4, 6, 5, 5, 5, 5, 5]
-    harness.aux = [1]
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("y")
-        alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
-        msg = await open_table(env, channel, alice, [bob], "yahtzee")
-        await alice.click(msg, label="Roll")
-        res = await bob.slash(channel, "game end")
-        assert res.response.ephemeral and "Only the host" in res.response.content
-        await alice.slash(channel, "game end")
-        assert f"ended by <@{alice.id}> without a result" in msg.content, msg.content
-        assert "Dice seed: `" in msg.content and "python -m games verify" in msg.content
-        assert not controls(msg)
-        stored = env.backend.get_message(msg.channel_id, msg.id)
-        assert len(stored.attachments) == 1 and stored.attachments[0].get("description")
-        store = harness.bots[-1].tables.store
-        assert await store.live_tables() == [] and await store.results() == []
-        res = await alice.slash(channel, "play", game="nine")
+    async with game_night(dice=[1, 2, 3, 4, 6, 5, 5, 5, 5, 5], aux=[1]) as night:
+        table = await night.table("yahtzee")
+        alice, bob = night.alice, night.bob
+        await table.press("Roll", by=alice)
+        assert refused(await table.command(bob, "game end"), "error.end_not_allowed")
+        await table.command(alice, "game end")
+        assert table.shows("result.abandoned", game="Yahtzee", user=alice.mention), table.content
+        assert table.shows("result.seed")
+        assert table.over
+        (picture,) = table.stored.attachments
+        assert picture.get("description")
+        assert await night.store.live_tables() == [] and await night.store.results() == []
+        res = await table.command(alice, "play", game="nine")
         assert not res.response.ephemeral  # a new lobby in the same channel
 
 
-async def test_yahtzee_keep_toggles_and_reroll(harness):
-    harness.dice = [1, 2, 3, 4, 6, 5, 5, 5, 5, 5]
-    harness.aux = [1]  # alice first
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("y")
-        alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
-        msg = await open_table(env, channel, alice, [bob], "yahtzee")
-        await alice.click(msg, label="Roll")
-        assert "Dice: 1 2 3 4 6" in msg.content
-        res = await bob.click(msg, custom_id=custom_ids(msg)[0])
-        assert res.response.ephemeral and res.response.content == "It is not your turn."
+async def test_yahtzee_keep_toggles_and_reroll(game_night):
+    async with game_night(dice=[1, 2, 3, 4, 6, 5, 5, 5, 5, 5], aux=[1]) as night:  # alice first
+        table = await night.table("yahtzee")
+        alice, bob = night.alice, night.bob
+        await table.press("Roll", by=alice)
+        assert table.shows("yahtzee.status.dice", dice="1 2 3 4 6")
+        res = await table.act(table.actions[0], by=bob)
+        assert res.response.ephemeral and exactly(res.response.content, "error.not_your_turn")
         for i in range(4):  # keep 1 2 3 4
-            ids = [c for c in custom_ids(msg) if c.endswith(f":k:{i}")]
-            await alice.click(msg, custom_id=ids[0])
-        reroll = next(c for c in custom_ids(msg) if ":m:keep" in c)
-        assert reroll.endswith("m:keep 1 2 3 4")
-        await alice.click(msg, custom_id=reroll)
-        assert "Dice: 1 2 3 4 5" in msg.content
-        assert "score large_straight" in select_values(msg)
-        await alice.select(msg, ["score large_straight"])
-        assert "alice scored 40 in large_straight" in msg.content
-        assert f"Turn: <@{bob.id}>" in msg.content
+            await table.act(f"k:{i}", by=alice)
+        reroll = next(a for a in table.actions if a.startswith("m:keep"))
+        assert reroll == "m:keep 1 2 3 4"
+        await table.act(reroll, by=alice)
+        assert table.shows("yahtzee.status.dice", dice="1 2 3 4 5")
+        assert "score large_straight" in table.choices
+        await table.choose("score large_straight", by=alice)
+        assert table.shows("ev.yahtzee.score", player="alice", points=40, box="large_straight")
+        assert table.shows("table.turn", player=bob.mention)
