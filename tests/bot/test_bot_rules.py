@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import discord
 import pytest
-import simcord
-from simlocale import locales
+from simtable import says
 
 from bot.i18n import t
 from games import registry
@@ -19,6 +18,7 @@ TERMS = {
     "yahtzee": [],
     "sixtysix": ["勝利宣言"],
 }
+HOW_TO_PLAY = ("rules.title", "cmd.rules.desc")  # every sentence saying "how to play"
 
 
 def embed_text(embed: discord.Embed) -> str:
@@ -28,47 +28,34 @@ def embed_text(embed: discord.Embed) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-async def test_rules_for_every_game(harness, lang):
-    with locales({}) as by_user:
-        async with simcord.run(harness.bot()) as env:
-            guild = env.create_guild()
-            channel = guild.create_text_channel("games")
-            user = guild.add_member(env.create_user("reader"))
-            by_user[user.id] = "ja" if lang == "ja" else "en-US"
-            for game in registry.names():
-                res = await user.slash(channel, "rules", game=game)
-                reply = res.response
-                assert reply is not None and reply.ephemeral
-                (embed,) = reply.embeds
-                text = embed_text(embed)
-                assert t(f"game.{game}", lang) in embed.title
-                assert t(f"rules.{game}.summary", lang) == embed.description
-                for key in ("rules.scoring", "rules.terms", "rules.options"):
-                    assert t(key, lang) in [f.name for f in embed.fields]
-                for term in TERMS[game]:
-                    assert term.replace(" ", "") in text.replace(" ", ""), (game, term)
-                assert "90" in text or "120" in text  # the turn clock in force
-                # the house options in force, each explained
-                for option in registry.engine(game).OPTIONS:
-                    assert f"`{option.name}=" in text, (game, option.name)
-                assert reply.attachments, "a small example picture"
-                assert embed.image.url.startswith("attachment://")
-                if lang == "ja":
-                    assert "How to play" not in text
-                else:
-                    assert "遊び方" not in text
+async def test_rules_for_every_game(game_night, lang):
+    async with game_night(locales={"alice": "ja" if lang == "ja" else "en-US"}) as night:
+        for game in registry.names():
+            reply = (await night.command(night.alice, "rules", game=game)).response
+            assert reply is not None and reply.ephemeral
+            (embed,) = reply.embeds
+            text = embed_text(embed)
+            assert t(f"game.{game}", lang) in embed.title
+            assert t(f"rules.{game}.summary", lang) == embed.description
+            for key in ("rules.scoring", "rules.terms", "rules.options"):
+                assert t(key, lang) in [f.name for f in embed.fields]
+            for term in TERMS[game]:
+                assert term.replace(" ", "") in text.replace(" ", ""), (game, term)
+            assert "90" in text or "120" in text  # the turn clock in force
+            # the house options in force, each explained
+            for option in registry.engine(game).OPTIONS:
+                assert f"`{option.name}=" in text, (game, option.name)
+            assert reply.attachments, "a small example picture"
+            assert embed.image.url.startswith("attachment://")
+            other = "en" if lang == "ja" else "ja"  # nothing in the other language
+            assert not any(says(text, key, other) for key in HOW_TO_PLAY)
 
 
-async def test_rules_show_the_server_house_options(harness):
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        user = guild.add_member(env.create_user("reader"))
-        store = harness.bots[-1].tables.store
-        await store.set_guild_setting(guild.id, "options.sixdice", {"target": 5000})
-        await store.set_guild_setting(guild.id, "clock.sixdice", 45)
-        res = await user.slash(channel, "rules", game="sixdice")
+async def test_rules_show_the_server_house_options(game_night):
+    settings = {"options.sixdice": {"target": 5000}, "clock.sixdice": 45}
+    async with game_night(settings=settings) as night:
+        res = await night.command(night.alice, "rules", game="sixdice")
         text = embed_text(res.response.embeds[0])
-        assert "`target=5000` (set by this server)" in text
-        assert "`start=1000` —" in text
-        assert "45 s per move" in text
+        assert says(text, "rules.option_line_changed", option="target=5000")
+        assert says(text, "rules.option_line", option="start=1000")
+        assert says(text, "rules.clock", seconds=45)
