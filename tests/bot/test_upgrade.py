@@ -1,4 +1,4 @@
-"""An upgrade keeps a live database working: the database a released bot
+"""An upgrade keeps a live database working: the database an earlier main
 wrote, with games in progress and their buttons posted in Discord, is opened
 by today's bot (the store migrates it at open), and the OLD posted controls
 still play.
@@ -19,7 +19,7 @@ inside JSON) is rewritten to its new id, and the current bot starts on it.
 For each game the player to move presses an OLD control by its stored custom
 id (a table button or select; Sixty-Six: the select in the player's DM): the
 press is accepted, the row's version goes up and its history has one more
-move, and the other player's press on the same old control is refused. Each
+move (on the table the other player's press on it is refused first). Each
 game is then played to its end with simple presses: a result is stored and
 its record continues the old one and replays. The lobby: a new user joins by
 the old Join button and the host starts.
@@ -51,7 +51,6 @@ else:  # since the core redesign the game registry replays records
 
 FIXTURE = Path(__file__).parent / "upgrade"
 SNOWFLAKE = re.compile(r"(?<![0-9])[0-9]{15,20}(?![0-9])")
-EPHEMERAL = 1 << 6
 
 POLICIES = {
     "sixdice": lambda m: first_choice(m, prefer=("m:stop",)),
