@@ -425,6 +425,11 @@ class Night:
         return self.bot.tables.store
 
     @property
+    def database(self) -> Path:
+        """The file the bot keeps its tables and results in."""
+        return self.harness.path
+
+    @property
     def channel(self) -> Any:
         """The server's channel for commands away from any table."""
         if self._channel is None:

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import simcord
-from simtable import controls, open_table, play_out
-
 from bot.store import MIGRATIONS, Store
 from games.core import SeededSource
 
@@ -55,33 +52,25 @@ def _downgrade_to_v1(path):
         db.execute("DELETE FROM schema_version WHERE version > 1")
 
 
-async def test_an_old_database_with_a_game_in_progress_is_upgraded(harness):
-    harness.dice = DICE
-    harness.aux = [6, 2]
-    async with simcord.run(harness.bot()) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("nine")
-        alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
-        msg = await open_table(env, channel, alice, [bob], "nine")
-        for _ in range(3):
-            ctl = controls(msg)
-            user = alice if f"Turn: <@{alice.id}>" in msg.content else bob
-            await user.click(msg, custom_id=ctl[0]["custom_id"])
-        before = await harness.bots[-1].tables.store.get_table(1)
-        await harness.bots[-1].tables.store.close()
-        _downgrade_to_v1(harness.path)
-        with sqlite3.connect(harness.path) as db:
+async def test_an_old_database_with_a_game_in_progress_is_upgraded(game_night):
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        for _ in range(3):  # the player to move presses the first control
+            await table.act(table.actions[0])
+        before = await table.row()
+        await night.store.close()
+        _downgrade_to_v1(night.database)
+        with sqlite3.connect(night.database) as db:
             assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
-        await env.restart_bot(harness.bot())  # migrates at start-up
-        store = harness.bots[-1].tables.store
-        assert await store.schema_version() == len(MIGRATIONS)
-        after = await store.get_table(1)
+        await night.restart()  # migrates at start-up
+        assert await night.store.schema_version() == len(MIGRATIONS)
+        after = await table.row()
         assert after is not None
         assert (after.state, after.version, after.seats) == (
             before.state,
             before.version,
             before.seats,
         )
-        await play_out(env, harness, msg, [alice, bob])
-        assert "the game is over" in msg.content
-        assert len(await store.results()) == 1
+        await table.play_to_the_end()
+        assert table.shows("result.title", game="Nine")
+        assert len(await night.store.results()) == 1
