@@ -28,6 +28,7 @@ into a test: ``table.shows("error.stale")``, ``says(text, "lobby.host_only")``
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -63,7 +64,7 @@ from games.core import SeededSource
 
 __all__ = ["pattern", "says"]  # the catalogue helpers live in simtable
 
-NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "eve")
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "eve")  # eve: the one who watches
 NIGHT_DICE = SeededSource("game-night").roll(3000)
 SETTLE = 60.0  # seconds SimCord may wait for a chain of computer moves
 CPU = re.compile(r"CPU\d+")
@@ -336,7 +337,9 @@ class OldCopy:
         self.table = table
         self.payload = snapshot(table.night.env, table.message)
 
-    async def press(self, label: str | None = None, *, by: Any, custom_id: str | None = None) -> Any:
+    async def press(
+        self, label: str | None = None, *, by: Any, custom_id: str | None = None
+    ) -> Any:
         """Press ``label`` as this copy shows it — or a control with
         ``custom_id`` (one this copy never showed: the first button carries it)."""
         payload = self.payload
@@ -349,8 +352,7 @@ class OldCopy:
 
 
 def snapshot_with(payload: dict[str, Any], custom_id: str) -> dict[str, Any]:
-    import copy
-
+    """A copy of ``payload`` whose first button carries ``custom_id``."""
     forged = copy.deepcopy(payload)
     forged["components"][0]["components"][0]["custom_id"] = custom_id
     return forged

@@ -174,27 +174,11 @@ def controls(message: Any) -> list[dict[str, Any]]:
     return [c for c in walk(message.components) if c.get("type") in (2, 3)]
 
 
-def buttons(message: Any) -> dict[str, str]:
-    """label → custom id of the message's buttons."""
-    return {c["label"]: c["custom_id"] for c in controls(message) if c["type"] == 2}
-
-
-def select_values(message: Any) -> list[str]:
-    out: list[str] = []
-    for c in controls(message):
-        if c["type"] == 3:
-            out.extend(o["value"] for o in c["options"])
-    return out
-
-
-def custom_ids(message: Any) -> list[str]:
-    return [c["custom_id"] for c in controls(message)]
-
-
 TURN = re.compile(r"Turn: <@(\d+)>")
 
 
 def mover_of(message: Any, users: list[Any]) -> Any:
+    """The user an English table names as the one to move (for the bench)."""
     match = TURN.search(message.content)
     assert match, message.content
     return next(u for u in users if u.id == int(match.group(1)))
@@ -295,50 +279,3 @@ def named_cards(text: str) -> set[str]:
         if re.search(rf"(?<![0-9]){re.escape(sign)}", text):
             out.add(card)
     return out
-
-
-# ---- kept while the old modules still use them
-
-async def open_table(
-    env: simcord.Env,
-    channel: Any,
-    host: Any,
-    others: list[Any],
-    game: str,
-    options: str | None = None,
-) -> Any:
-    """/play, everyone joins, the host starts; returns the table message."""
-    kwargs = {"game": game}
-    if options:
-        kwargs["options"] = options
-    res = await host.slash(channel, "play", **kwargs)
-    msg = res.response
-    assert msg is not None and not msg.ephemeral, res
-    for user in others:
-        r = await user.click(msg, label="Join")
-        assert r.response is None or not r.response.ephemeral
-    await host.click(msg, label="Start")
-    return msg
-
-
-async def play_out(
-    env: simcord.Env,
-    harness: Harness,
-    message: Any,
-    users: list[Any],
-    policy: Any = first_choice,
-    *,
-    restart_at: int | None = None,
-    limit: int = 600,
-) -> int:
-    """Play until no controls are left; restart the bot after ``restart_at``
-    presses. Every press must be accepted (no ephemeral refusal)."""
-    for step in range(limit):
-        if not controls(message):
-            return step
-        if restart_at is not None and step == restart_at:
-            await env.restart_bot(harness.bot())
-        user = mover_of(message, users)
-        res = await press(user, message, policy(message))
-        assert res.response is None or not res.response.ephemeral, res.response.content
-    raise AssertionError("the game did not end")

@@ -34,7 +34,9 @@ CASES = [
 @pytest.mark.parametrize(
     ("game", "options", "dice", "aux", "decks", "expected"), CASES, ids=[c[0] for c in CASES]
 )
-async def test_timeout_plays_the_default_move(game_night, game, options, dice, aux, decks, expected):
+async def test_timeout_plays_the_default_move(
+    game_night, game, options, dice, aux, decks, expected
+):
     async with game_night(dice=dice, aux=aux, decks=decks) as night:
         table = await night.table(game, options=options)
         mover = table.mover

@@ -108,10 +108,10 @@ async def test_no_hints_no_mark(game_night):
     assert "hints" not in results[0]["record"]
 
 
-async def test_hint_answers_thinking_while_the_tables_are_built(game_night, monkeypatch):
-    """Two humans, no computer: the first /hint of the process builds the Six
-    Dice race table (seconds), so the coach answers "thinking…" at once
-    (Discord's 3 s) and sends the hint as the follow-up."""
+@pytest.fixture
+def defers(monkeypatch) -> list[dict[str, Any]]:
+    """The Six Dice race tables take a while to build, and nothing is built
+    yet in this process; every defer of an interaction is recorded."""
     real = sixdice_ai.warm_up
 
     def slow(options=None):
@@ -120,14 +120,21 @@ async def test_hint_answers_thinking_while_the_tables_are_built(game_night, monk
 
     monkeypatch.setattr(sixdice_ai, "warm_up", slow)
     monkeypatch.setattr(ai, "_READY", {})
-    defers = []
+    calls: list[dict[str, Any]] = []
     real_defer = discord.InteractionResponse.defer
 
     async def defer(self, **kwargs):
-        defers.append(kwargs)
+        calls.append(kwargs)
         return await real_defer(self, **kwargs)
 
     monkeypatch.setattr(discord.InteractionResponse, "defer", defer)
+    return calls
+
+
+async def test_hint_answers_thinking_while_the_tables_are_built(game_night, defers):
+    """Two humans, no computer: the first /hint of the process builds the Six
+    Dice race table (seconds), so the coach answers "thinking…" at once
+    (Discord's 3 s) and sends the hint as the follow-up."""
     async with game_night(seeded=True) as night:
         table = await night.table("sixdice", players=2, options="target=2000 start=300")
         await night.settle()

@@ -24,6 +24,7 @@ from bot.store import Store
 from games.core import CARDS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
+DECKS = [list(CARDS)] * 4
 
 
 def placeholders(text: str) -> set[str]:
@@ -87,8 +88,7 @@ async def test_every_slash_command_option_and_choice_is_translated(tmp_path):
 
 
 async def test_a_japanese_and_an_english_player_each_get_their_language(game_night):
-    script = {"decks": [list(CARDS)] * 4, "aux": [1], "locales": {"alice": "ja", "bob": "en-GB"}}
-    async with game_night(**script) as night:
+    async with game_night(decks=DECKS, aux=[1], locales={"alice": "ja", "bob": "en-GB"}) as night:
         table = await night.table("sixtysix")  # on an English server
         alice, bob = night.alice, night.bob
         assert table.shows("table.title", game="Sixty-Six")  # public: the server's language
