@@ -1,17 +1,27 @@
-"""Button-press latency and memory per live table, through SimCord.
+"""Button-press latency, SQL statements and memory per live table, through SimCord.
 
-    python bench/interactions.py [--game nine] [--presses 400]
+    python bench/interactions.py [--game nine [sixdice …]] [--tables 1 [100]] [--presses 400]
     python bench/interactions.py --live 10000 [--game nine] [--presses 400]
 
-For 1 and for 100 live tables, users press the table's buttons (the first
-legal control, round-robin over the tables) and we time each press from the
-click to the bot's answer: the move committed to SQLite and the table message
-edited (picture included). Two figures per press:
+For 1 and for 100 live tables (``--tables``), users press the table's
+buttons (the first legal control, round-robin over the tables) and we time
+each press from the click to the bot's answer: the move committed to SQLite
+and the table message edited (picture included). Two figures per press:
 
 - ``end-to-end``: the whole ``click()`` through SimCord (its simulated gateway
   and REST add their own cost);
 - ``bot``: the time inside :meth:`bot.tables.TableService.press` (load,
   check, apply, commit, render, respond).
+
+SQL statements per press, counted at the store: the store's aiosqlite
+connection is wrapped so that every ``execute`` and ``executemany`` (one
+statement each, whatever the number of parameter rows; ``Store._x`` and
+transactions' BEGIN/COMMIT go through ``execute`` too) made while a timed
+press runs is counted: the mean per press, and per kind of statement (its
+first words: ``SELECT … FROM tables WHERE id``, ``UPDATE tables SET ui``,
+``BEGIN IMMEDIATE`` …). The press is counted from the click to the moment
+SimCord has settled, so the work the bot does after answering (DMs, turn
+pings, clocks) counts as well.
 
 Memory per live table at rest: tracemalloc over creating 100 more started
 tables, traces of SimCord's simulated Discord excluded.
@@ -25,12 +35,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
+import re
 import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
+from collections import Counter
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +56,77 @@ from simtable import controls, first_choice, mover_of, press  # noqa: E402
 
 from bot.app import create_bot  # noqa: E402
 from bot.store import Store  # noqa: E402
+
+
+def statement_kind(sql: str) -> str:
+    """The first words of a statement: its verb and table, and for a SELECT
+    the first column of its WHERE, for an UPDATE the first column it sets.
+
+    >>> statement_kind("SELECT id, game FROM tables WHERE channel_id = ?")
+    'SELECT … FROM tables WHERE channel_id'
+    >>> statement_kind("UPDATE tables SET ui = ? WHERE id = ? AND version = ?")
+    'UPDATE tables SET ui'
+    """
+    words = sql.split()
+    verb = words[0].upper() if words else ""
+    if verb == "SELECT":
+        source = re.search(r"\bFROM\s+\(?\s*(\w+)", sql, re.IGNORECASE)
+        where = re.search(r"\bWHERE\s+(\w+)", sql, re.IGNORECASE)
+        kind = f"SELECT … FROM {source.group(1) if source else '?'}"
+        return kind + (f" WHERE {where.group(1)}" if where else "")
+    if verb == "UPDATE" and len(words) > 3:
+        return f"UPDATE {words[1]} SET {words[3]}"
+    if verb in ("INSERT", "DELETE", "REPLACE"):
+        target = re.search(r"\b(INTO|FROM)\s+(\w+)", sql, re.IGNORECASE)
+        return f"{verb} {target.group(1).upper()} {target.group(2)}" if target else verb
+    return " ".join(words[:2])
+
+
+class SqlCounter:
+    """Counts the statements sent through one aiosqlite connection while
+    ``active`` (the connection's ``execute``/``executemany`` wrapped on the
+    instance; everything else untouched)."""
+
+    def __init__(self, db: Any) -> None:
+        self.active = False
+        self.kinds: Counter[str] = Counter()
+        self.presses = 0
+        execute, executemany = db.execute, db.executemany
+
+        def counted_execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+            if self.active:
+                self.kinds[statement_kind(sql)] += 1
+            return execute(sql, *args, **kwargs)
+
+        def counted_executemany(sql: str, *args: Any, **kwargs: Any) -> Any:
+            if self.active:
+                self.kinds[statement_kind(sql) + " [many]"] += 1
+            return executemany(sql, *args, **kwargs)
+
+        db.execute = counted_execute
+        db.executemany = counted_executemany
+
+    @property
+    def total(self) -> int:
+        return sum(self.kinds.values())
+
+    def per_press(self) -> float:
+        return self.total / self.presses if self.presses else 0.0
+
+    def breakdown(self) -> list[tuple[str, float]]:
+        n = self.presses or 1
+        return [(kind, count / n) for kind, count in self.kinds.most_common()]
+
+
+@contextlib.asynccontextmanager
+async def running(bot: Any) -> AsyncIterator[simcord.Env]:
+    """``simcord.run(bot)``, and the bot's store closed after it (its
+    connection's worker thread would keep the process alive)."""
+    try:
+        async with simcord.run(bot) as env:
+            yield env
+    finally:
+        await bot.tables.store.close()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -71,7 +156,7 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
             inner.append(time.perf_counter() - t0)
 
         service.press = timed  # type: ignore[method-assign]
-        async with simcord.run(bot) as env:
+        async with running(bot) as env:
             guild = env.create_guild()
             alice = guild.add_member(env.create_user("alice"))
             bob = guild.add_member(env.create_user("bob"))
@@ -88,6 +173,9 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
                     continue
                 await press(mover_of(msg, users), msg, first_choice(msg))
             inner.clear()
+            store = bot.tables.store
+            assert store._db is not None, "the store opens when the bot starts"
+            sql = SqlCounter(store._db)
             outer: list[float] = []
             i = 0
             while len(outer) < presses:
@@ -99,9 +187,12 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
                 user = mover_of(msg, users)
                 choice = first_choice(msg)
                 n = len(inner)
+                sql.active = True
                 t0 = time.perf_counter()
                 await press(user, msg, choice)
                 outer.append(time.perf_counter() - t0)
+                sql.active = False
+                sql.presses += 1
                 assert len(inner) == n + 1
             inner_presses = inner[-presses:]
             memory = None
@@ -115,6 +206,8 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
         "bot_p50": statistics.median(inner_presses) * 1000,
         "bot_p99": pct(inner_presses, 0.99) * 1000,
         "memory": memory,
+        "sql_per_press": sql.per_press(),
+        "sql_breakdown": sql.breakdown(),
     }
 
 
@@ -184,7 +277,7 @@ async def live(count: int, presses: int, game: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         bot = create_bot(Store(db))
-        async with simcord.run(bot) as env:
+        async with running(bot) as env:
             guild = env.create_guild()
             alice = guild.add_member(env.create_user("alice"))
             bob = guild.add_member(env.create_user("bob"))
@@ -221,34 +314,55 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--game", default="nine", choices=("nine", "sixdice", "yahtzee"))
+    parser.add_argument(
+        "--game",
+        nargs="+",
+        default=["nine"],
+        choices=("nine", "sixdice", "yahtzee"),
+        help="one or more games, run one after the other (--live: the first)",
+    )
+    parser.add_argument(
+        "--tables",
+        nargs="+",
+        type=int,
+        default=[1, 100],
+        help="live tables per run (default: 1 and 100)",
+    )
     parser.add_argument("--presses", type=int, default=400)
     parser.add_argument(
         "--live", type=int, default=0, help="only: this many live tables (memory, presses)"
     )
     args = parser.parse_args()
     if args.live:
-        r = asyncio.run(live(args.live, args.presses, args.game))
+        game = args.game[0]
+        r = asyncio.run(live(args.live, args.presses, game))
         print(
-            f"{args.game}: {r['tables']} live tables ({r['live_rows']} rows live, opened in"
+            f"{game}: {r['tables']} live tables ({r['live_rows']} rows live, opened in"
             f" {r['open_s']:.0f} s): {r['bot_kb']:.3f} KB per table reachable from the bot,"
             f" {r['db_kb']:.1f} KB per table in SQLite; {r['presses']} presses on random"
             f" tables end-to-end p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms"
         )
         return 0
-    for tables in (1, 100):
-        r = asyncio.run(run(tables, args.presses, args.game))
-        print(
-            f"{args.game}: {r['tables']:>3} live table(s), {r['presses']} presses: "
-            f"end-to-end p50 {r['e2e_p50']:.1f} ms, p99 {r['e2e_p99']:.1f} ms; "
-            f"inside the bot p50 {r['bot_p50']:.1f} ms, p99 {r['bot_p99']:.1f} ms"
-        )
-        if r["memory"]:
-            m = r["memory"]
+    for game in args.game:
+        for tables in args.tables:
+            r = asyncio.run(run(tables, args.presses, game))
             print(
-                f"{args.game}: memory per live table at rest: {m['bot_kb']:.2f} KB reachable from the bot; "
-                f"{m['all_kb']:.1f} KB in all (tracemalloc, SimCord's simulated Discord included)"
+                f"{game}: {r['tables']:>3} live table(s), {r['presses']} presses: "
+                f"end-to-end p50 {r['e2e_p50']:.1f} ms, p99 {r['e2e_p99']:.1f} ms; "
+                f"inside the bot p50 {r['bot_p50']:.1f} ms, p99 {r['bot_p99']:.1f} ms"
             )
+            print(
+                f"{game}: {r['tables']:>3} live table(s): SQL statements per press"
+                f" {r['sql_per_press']:.2f}"
+            )
+            for kind, mean in r["sql_breakdown"]:
+                print(f"{game}:     {mean:6.2f}  {kind}")
+            if r["memory"]:
+                m = r["memory"]
+                print(
+                    f"{game}: memory per live table at rest: {m['bot_kb']:.2f} KB reachable from the bot; "
+                    f"{m['all_kb']:.1f} KB in all (tracemalloc, SimCord's simulated Discord included)"
+                )
     return 0
 
 
