@@ -47,9 +47,9 @@ class ChabudaiBot(commands.Bot):
         self.tables = tables
         self.sync_commands = sync_commands
         store = tables.store
-        self.screen = Screen(self, store)
+        self.screen = Screen(self, tables)
         self.private = Private(self, store)
-        self.pings = Pings(self, store)
+        self.pings = Pings(self, tables)
         self.sweeper = Sweeper(self, tables, self.screen)
         self.computers = ComputerPlayers(self)
         # the order of what follows a commit: the presser's answer and the
@@ -83,6 +83,8 @@ class ChabudaiBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self.tables.store._db is not None:
+                await self.tables.flush()  # what is on screen, for the next start
             await self.tables.store.close()
 
 

@@ -36,7 +36,8 @@ OPENED = "opened"  # a new lobby (its message is still to be posted)
 FINISHED = "finished"  # the game ended: its result is stored, the row removed
 CANCELLED = "cancelled"  # a lobby cancelled (Cancel, the last person left)
 EXPIRED = "expired"  # a lobby nobody started in time
-ABANDONED = "abandoned"  # a game ended without a settlement (/game end)
+ABANDONED = "abandoned"  # a game ended without a settlement (/game end, unreachable, idle)
+REPAIRED = "repaired"  # nothing stored: the screen was behind the database and is redrawn
 REMOVED = (FINISHED, CANCELLED, EXPIRED, ABANDONED)
 
 
@@ -56,8 +57,8 @@ class TableCommitted:
     after: TableRow  # the row as stored (its new version); the last row if removed
     state: Any  # the engine state after the change (None in a lobby)
     events: list[Event]  # what the engine said happened (public and private)
-    kind: str  # SAVED, OPENED, FINISHED, CANCELLED, EXPIRED or ABANDONED
-    origin: str  # "press", "command", "clock" or "cpu"
+    kind: str  # SAVED, OPENED, FINISHED, CANCELLED, EXPIRED, ABANDONED or REPAIRED
+    origin: str  # "press", "command", "clock", "cpu" or "repair"
     interaction: discord.Interaction[Any] | None = None  # the press or command, if any
     actor: str | None = None  # the engine name of whoever moved, if a player
     by: int | None = None  # the user who cancelled or ended the table
@@ -77,7 +78,7 @@ class TableCommitted:
     @property
     def live(self) -> bool:
         """The game goes on (a table with a turn to play)."""
-        return self.kind == SAVED and self.after.phase == "playing"
+        return self.kind in (SAVED, REPAIRED) and self.after.phase == "playing"
 
 
 Follower = Callable[[TableCommitted], Awaitable[None]]

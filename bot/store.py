@@ -93,6 +93,13 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tables ADD COLUMN clock TEXT NOT NULL DEFAULT '{}';
     """,
+    # 3: the version last shown on the table message (what is on screen);
+    # tables written before it are taken as shown
+    """
+    ALTER TABLE tables ADD COLUMN shown INTEGER NOT NULL DEFAULT -1;
+    UPDATE tables SET shown = version;
+    CREATE INDEX tables_behind ON tables(updated_at) WHERE shown < version;
+    """,
 ]
 
 
@@ -117,6 +124,7 @@ class TableRow:
     created_at: float
     updated_at: float
     clock: dict[str, Any] = field(default_factory=dict)
+    shown: int = -1  # the version last shown on the table message
 
     def seat_of(self, user_id: int) -> dict[str, Any] | None:
         for seat in self.seats:
@@ -155,7 +163,7 @@ class Result:
 
 _TABLE_COLS = (
     "id, guild_id, channel_id, message_id, game, phase, host_id, seats, options, state, ui, "
-    "seed, version, deadline, created_at, updated_at, clock"
+    "seed, version, deadline, created_at, updated_at, clock, shown"
 )
 
 
@@ -178,6 +186,7 @@ def _row(r: Sequence[Any]) -> TableRow:
         created_at=r[14],
         updated_at=r[15],
         clock=json.loads(r[16]),
+        shown=r[17],
     )
 
 
@@ -309,11 +318,12 @@ class Store:
 
     async def save_table(self, row: TableRow, *, now: float) -> bool:
         """Write ``row`` if the stored version is still ``row.version``; on
-        success ``row.version`` is incremented. ``False`` = someone was first."""
+        success ``row.version`` is incremented. ``False`` = someone was first.
+        ``row.shown`` (what is on screen) is written along, never backwards."""
         async with self.db.execute(
             "UPDATE tables SET phase = ?, seats = ?, options = ?, state = ?, ui = ?, seed = ?,"
-            " deadline = ?, clock = ?, version = version + 1, updated_at = ?"
-            " WHERE id = ? AND version = ?",
+            " deadline = ?, clock = ?, shown = MAX(shown, ?), version = version + 1,"
+            " updated_at = ? WHERE id = ? AND version = ?",
             (
                 row.phase,
                 _dumps(row.seats),
@@ -323,6 +333,7 @@ class Store:
                 row.seed,
                 row.deadline,
                 _dumps(row.clock),
+                row.shown,
                 now,
                 row.id,
                 row.version,
@@ -332,6 +343,38 @@ class Store:
         if ok:
             row.version += 1
         return ok
+
+    async def set_shown(self, shown: dict[int, int]) -> None:
+        """Record the versions now shown on table messages (``table id →
+        version``), in one statement; never moves a table's ``shown`` back."""
+        if not shown:
+            return
+        await self.db.executemany(
+            "UPDATE tables SET shown = ? WHERE id = ? AND shown < ?",
+            [(version, table_id, version) for table_id, version in shown.items()],
+        )
+
+    async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
+        """Set keys of tables' UI state (``None`` removes a key), whatever
+        their version: bookkeeping such as the id of a table's turn ping, in
+        one statement (a JSON merge patch per table)."""
+        if not patches:
+            return
+        await self.db.executemany(
+            "UPDATE tables SET ui = json_patch(ui, ?) WHERE id = ?",
+            [(_dumps(patch), table_id) for table_id, patch in patches.items()],
+        )
+
+    async def behind_tables(self, changed_before: float) -> list[TableRow]:
+        """Tables whose message shows an older version than the stored one,
+        last changed at or before ``changed_before`` (the repair sweep)."""
+        async with self.db.execute(
+            f"SELECT {_TABLE_COLS} FROM tables WHERE shown < version AND updated_at <= ?"
+            " ORDER BY id",
+            (changed_before,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_row(r) for r in rows]
 
     async def due_tables(self, until: float) -> list[TableRow]:
         """Tables whose deadline is at or before ``until`` (the turn-clock sweeper)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from bot.events import (
     FINISHED,
     OPENED,
     REMOVED,
+    REPAIRED,
     SAVED,
     Bus,
     TableCommitted,
@@ -60,6 +62,7 @@ from games.core import RuleError, SeededSource, Source
 log = logging.getLogger(__name__)
 
 LOG_KEEP = 12  # public events kept with the table for the "last moves" lines
+MAX_ID = 2**63 - 1  # SQLite's largest integer
 
 
 class TableService:
@@ -80,6 +83,12 @@ class TableService:
         self.source_factory = source_factory
         self.bus = bus or Bus()
         self._locks: dict[int, asyncio.Lock] = {}
+        # Bookkeeping noted after a commit — the version shown on a table's
+        # message, keys of its UI state such as its turn ping's id — goes to
+        # the store with the table's next save, or in one statement per
+        # sweep (:meth:`flush`), not in a statement of its own per press.
+        self._shown: dict[int, int] = {}
+        self._notes: dict[int, dict[str, Any]] = {}
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -115,6 +124,66 @@ class TableService:
                 return str(chosen)
         guild = interaction.guild
         return lang_of(guild.preferred_locale if guild is not None else interaction.guild_locale)
+
+    # --------------------------------------------------------- what is shown
+
+    def mark_shown(self, table_id: int, version: int) -> None:
+        """The table message now shows ``version`` (the screen follower)."""
+        if version > self._shown.get(table_id, -1):
+            self._shown[table_id] = version
+
+    def shown_version(self, row: TableRow) -> int:
+        """The version on the table message, as far as this process knows."""
+        return max(row.shown, self._shown.get(row.id, -1))
+
+    def behind(self, row: TableRow) -> bool:
+        """Whether the table message shows an older version than the row."""
+        return self.shown_version(row) < row.version
+
+    def note_ui(self, table_id: int, key: str, value: Any) -> None:
+        """Keep ``key`` of the table's UI state (``None`` removes it), written
+        with its next save or the next :meth:`flush`."""
+        self._notes.setdefault(table_id, {})[key] = value
+
+    def _apply_notes(self, row: TableRow) -> None:
+        for key, value in self._notes.get(row.id, {}).items():
+            if value is None:
+                row.ui.pop(key, None)
+            else:
+                row.ui[key] = value
+
+    async def flush(self) -> None:
+        """Write what was noted since the last flush (shown versions, UI keys)."""
+        shown, self._shown = self._shown, {}
+        notes, self._notes = self._notes, {}
+        try:
+            await self.store.set_shown(shown)
+            await self.store.patch_ui(notes)
+        except sqlite3.Error:
+            log.warning("could not record the tables' bookkeeping; the repair sweep will redraw")
+
+    async def repair(
+        self,
+        before: TableRow,
+        row: TableRow,
+        *,
+        origin: str = "repair",
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> TableCommitted:
+        """The screen is behind the database: announce the stored table again
+        (nothing is written) so the followers redraw the table message and
+        re-send the private messages owed."""
+        state = None
+        if row.state is not None:
+            state = registry.engine(row.game).from_json(row.state)
+        change = TableCommitted(
+            before=before, after=row, state=state, events=[], kind=REPAIRED,
+            origin=origin, interaction=interaction,
+        )  # fmt: skip
+        log.info("table %d: the screen was behind (v%d shown, v%d stored)", row.id,
+                 self.shown_version(row), row.version)  # fmt: skip
+        await self.bus.publish(change)
+        return change
 
     # ----------------------------------------------------------------- commit
 
@@ -156,24 +225,38 @@ class TableService:
             if eng.is_finished(state):
                 kind = FINISHED
                 standings = the.standings(eng.settle(state), row.ui)
-        if kind == FINISHED:
-            result = await results.build(self.store, row, state, standings, now=now)
-            result_id = await self.store.finish_table(row, result)
-            stored = result_id is not None
-        elif kind in REMOVED:
-            stored = await self.store.delete_table(row)
-            if stored:
-                row.version += 1
-        else:
-            if rearm:
-                await self._arm(row, state, actor)
-            stored = await self.store.save_table(row, now=now)
+        try:
+            if kind == FINISHED:
+                result = await results.build(self.store, row, state, standings, now=now)
+                result_id = await self.store.finish_table(row, result)
+                stored = result_id is not None
+            elif kind in REMOVED:
+                stored = await self.store.delete_table(row)
+                if stored:
+                    row.version += 1
+            else:
+                if rearm:
+                    await self._arm(row, state, actor)
+                row.shown = self.shown_version(row)  # noted since the last write: goes along
+                self._apply_notes(row)
+                stored = await self.store.save_table(row, now=now)
+                if stored:
+                    self._notes.pop(row.id, None)
+                    if self._shown.get(row.id, -1) <= row.shown:
+                        self._shown.pop(row.id, None)
+        except sqlite3.Error as err:
+            # a full disk, a read-only file: nothing was changed; say so
+            log.warning("table %d: the database could not be written (%s)", row.id, err)
+            if interaction is not None:
+                await self.reply(interaction, "error.db_unavailable")
+            return None
         if not stored:
             if interaction is not None:
                 await self.reply(interaction, "error.stale")
             return None
         if kind in REMOVED:
             self._locks.pop(row.id, None)  # the table is gone; a late press finds no row
+            self._notes.pop(row.id, None)
             log.info("table %d: %s %s", row.id, row.game, kind)
         elif before.phase == "lobby" and row.phase == "playing":
             log.info("table %d: %s started with %d players", row.id, row.game, len(row.seats))
@@ -202,7 +285,9 @@ class TableService:
         seconds = 0
         if row.phase == "playing":
             seconds = await turns.turn_seconds(self.store, row.guild_id, row.game)
-        turns.arm(row, state, now=self.clock(), seconds=seconds, actor=actor)
+        seat = next((s for s in row.seats if s["name"] == actor), None)
+        human = seat is not None and not is_cpu(seat)
+        turns.arm(row, state, now=self.clock(), seconds=seconds, actor=actor, human=human)
 
     # ------------------------------------------------------------------ /play
 
@@ -254,7 +339,10 @@ class TableService:
     async def load(self, table_id: int) -> tuple[TableRow, TableRow] | None:
         """The stored row and a snapshot of it as loaded (call under the lock)."""
         row = await self.store.get_table(table_id)
-        return None if row is None else (snapshot(row), row)
+        if row is None:
+            return None
+        self._apply_notes(row)
+        return snapshot(row), row
 
     async def press(
         self,
@@ -265,19 +353,52 @@ class TableService:
         values: list[str],
     ) -> None:
         """A button or select on a table message (or a private message)."""
+        if table_id > MAX_ID:  # a crafted custom id: no table has such an id
+            await self.reply(interaction, "error.no_table")
+            return
         async with self.lock(table_id):
             loaded = await self.load(table_id)
             if loaded is None:
                 await self.reply(interaction, "error.no_table")
                 return
             before, row = loaded
+            if not self._pressed_here(interaction, row):
+                await self.reply(interaction, "error.no_table")
+                return
+            if row.message_id is None and _on_message(interaction, row):
+                # the lobby was posted but its id never stored: adopt it
+                row.message_id = interaction.message.id  # type: ignore[union-attr]
+                await self.store.set_message(row.id, row.message_id)
             if row.version != version:
-                await self.reply(interaction, "error.stale")
+                await self._stale(interaction, before, row, action)
                 return
             if row.phase == "lobby":
                 await self._lobby_action(interaction, before, row, action)
             else:
                 await self._game_action(interaction, before, row, action, values)
+
+    def _pressed_here(self, interaction: discord.Interaction[Any], row: TableRow) -> bool:
+        """A press belongs to its table: on the table's channel, or (private
+        controls) in a DM of a seated player. A crafted payload naming
+        another channel's or server's table is refused."""
+        if interaction.guild_id is None:
+            return row.phase == "playing" and row.seat_of(interaction.user.id) is not None
+        return interaction.channel_id == row.channel_id and interaction.guild_id == row.guild_id
+
+    async def _stale(
+        self, interaction: discord.Interaction[Any], before: TableRow, row: TableRow, action: str
+    ) -> None:
+        """A press from an older version of a message. If the table message
+        itself is behind the database, it is redrawn at once (the presser is
+        told); otherwise the press was a double click or an old window."""
+        if self.behind(row) and _on_message(interaction, row):
+            await self.repair(before, row, origin="press", interaction=interaction)
+            return
+        spec = registry.spec(row.game)
+        if row.phase == "lobby" and action == "join" and len(row.seats) >= spec.max_players:
+            await self.reply(interaction, "lobby.full", max=spec.max_players)  # the last seat went
+            return
+        await self.reply(interaction, "error.stale")
 
     async def _lobby_action(
         self, interaction: discord.Interaction[Any], before: TableRow, row: TableRow, action: str
@@ -530,3 +651,15 @@ class TableService:
             await self.commit(
                 before, row, origin="command", kind=ABANDONED, interaction=interaction, by=user_id
             )
+
+
+def _on_message(interaction: discord.Interaction[Any], row: TableRow) -> bool:
+    """Whether the press came from the table message (not a DM)."""
+    message = interaction.message
+    return (
+        interaction.type is discord.InteractionType.component
+        and message is not None
+        and interaction.guild_id is not None
+        and interaction.channel_id == row.channel_id
+        and (row.message_id is None or message.id == row.message_id)
+    )

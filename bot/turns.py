@@ -21,6 +21,7 @@ LOBBY_IDLE = 600  # seconds a lobby may sit without a change
 WARN_BEFORE = 20  # seconds left when the player is warned
 MAX_TIMEOUTS = 3  # timeouts in a row that remove a player
 MIN_TURN, MAX_TURN = 30, 3600  # what /config accepts
+MAX_IDLE = 3  # turn clocks in a row with no person acting that end a game, unrated
 MAX_AUTO_MOVES = 4  # moves one timeout may play (Six Dice: take, roll, take, stop)
 
 
@@ -33,12 +34,16 @@ async def turn_seconds(store: Store, guild_id: int | None, game: str) -> int:
     return registry.spec(game).turn_seconds
 
 
-def arm(row: TableRow, state: Any, *, now: float, seconds: int, actor: str | None) -> None:
+def arm(
+    row: TableRow, state: Any, *, now: float, seconds: int, actor: str | None, human: bool = False
+) -> None:
     """Set the next deadline of ``row`` before it is saved.
 
-    ``actor`` made the move (their timeouts in a row start again at 0). A
-    lobby gets :data:`LOBBY_IDLE`; a game ``seconds`` for the player to move;
-    a finished game none.
+    ``actor`` made the move (their timeouts in a row start again at 0);
+    ``human``: a person made it (the turn clocks in a row that ran out with
+    nobody acting, ``idle``, start again at 0). A lobby gets
+    :data:`LOBBY_IDLE`; a game ``seconds`` for the player to move; a
+    finished game none.
     """
     if row.phase == "lobby":
         row.deadline = now + LOBBY_IDLE
@@ -48,10 +53,13 @@ def arm(row: TableRow, state: Any, *, now: float, seconds: int, actor: str | Non
     timeouts = dict(row.clock.get("timeouts") or {})
     if actor is not None:
         timeouts.pop(actor, None)
+    idle = 0 if human else int(row.clock.get("idle") or 0)
     movers = eng.to_move(state)
     if eng.is_finished(state) or not movers:
         row.deadline = None
         row.clock = {"timeouts": timeouts}
         return
     row.clock = {"player": movers[0], "warned": False, "timeouts": timeouts}
+    if idle:
+        row.clock["idle"] = idle
     row.deadline = now + seconds

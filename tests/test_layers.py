@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the one commit path and what it announces
     ("events", ("bot.events", "bot.results")),
     ("service", ("bot.tables",)),
-    ("ai", ("bot.ai",)),
+    ("ai", ("bot.ai", "bot.ai_worker")),
     # what reacts to a commit (they import the service, never the reverse)
     ("followers", ("bot.followers", "bot.followers.*")),
     ("commands", ("bot.commands", "bot.commands.*")),

@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands, tasks
 
-from bot.events import EXPIRED, TableCommitted
-from bot.followers.screen import Screen
+from bot import turns
+from bot.events import ABANDONED, EXPIRED, TableCommitted
+from bot.followers.screen import UNREACHABLE, Screen
 from bot.i18n import t
 from bot.model import seat_named, table_link
 from bot.store import TableRow
 from bot.tables import TableService
-from bot.turns import MAX_AUTO_MOVES, MAX_TIMEOUTS, WARN_BEFORE
+from bot.turns import MAX_AUTO_MOVES, MAX_IDLE, MAX_TIMEOUTS, WARN_BEFORE
 from games import core, registry
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 
 SWEEP_EVERY = 5.0  # seconds between sweeps
 RECHECK = 60.0  # at most this long without asking the database
+REPAIR_EVERY = 30.0  # seconds between repair sweeps
+REPAIR_GRACE = 10.0  # a table changed this recently may still be being shown
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
@@ -71,6 +74,7 @@ class Sweeper:
         # process lower it through :meth:`on_commit`, others are seen within
         # RECHECK seconds.
         self.next_due: float | None = None
+        self.repaired_at: float | None = None  # the last repair sweep (None: not yet)
 
     def hint(self, when: float) -> None:
         """A deadline (or its warning) at ``when`` was just set."""
@@ -83,10 +87,34 @@ class Sweeper:
             return
         self.hint(row.deadline if row.phase == "lobby" else row.deadline - WARN_BEFORE)
 
+    async def repair(self, now: float) -> int:
+        """Redraw the tables whose message is behind the database (a failed
+        answer, a process killed between commit and answer, a deleted
+        message) and re-send the private messages owed. Cheap: one query
+        for the tables behind, changed at least :data:`REPAIR_GRACE` seconds
+        ago (a press still being answered is not one); at start-up all."""
+        service = self.service
+        await service.flush()
+        first = self.repaired_at is None
+        if not first and self.repaired_at is not None and now - self.repaired_at < REPAIR_EVERY:
+            return 0
+        self.repaired_at = now
+        behind = await service.store.behind_tables(now if first else now - REPAIR_GRACE)
+        for row in behind:
+            try:
+                async with service.lock(row.id):
+                    loaded = await service.load(row.id)
+                    if loaded is not None and service.behind(loaded[1]):
+                        await service.repair(*loaded)
+            except Exception:
+                log.exception("table %d: the repair failed", row.id)
+        return len(behind)
+
     async def sweep(self, *, force: bool = False) -> int:
-        """Fire every deadline that is due (or due for its warning); returns
-        how many tables were looked at."""
+        """Repair what is behind, then fire every deadline that is due (or
+        due for its warning); returns how many tables were due."""
         now = self.service.clock()
+        await self.repair(now)
         if not force and self.next_due is not None and now < self.next_due:
             return 0
         store = self.service.store
@@ -160,6 +188,23 @@ class Sweeper:
             row.deadline = None
             await service.store.save_table(row, now=service.clock())
             return
+        seconds = await turns.turn_seconds(service.store, row.guild_id, row.game)
+        since = row.ui.get(UNREACHABLE)
+        if since is not None:
+            # nobody can see or reach the table: never play it out (and rate
+            # it) by the clock; after one turn clock it ends, unrated
+            if service.clock() - float(since) >= seconds:
+                log.warning("table %d: unreachable for a turn clock; abandoned", row.id)
+                await service.commit(before, row, origin="clock", kind=ABANDONED)
+            else:
+                row.deadline = float(since) + seconds
+                await service.store.save_table(row, now=service.clock())
+            return
+        idle = int(row.clock.get("idle") or 0) + 1
+        if idle >= MAX_IDLE:
+            log.info("table %d: no one played for %d turn clocks; abandoned", row.id, idle)
+            await service.commit(before, row, origin="clock", kind=ABANDONED)
+            return
         owner = row.clock.get("player")
         player = str(owner) if owner in movers else str(movers[0])
         timeouts = dict(row.clock.get("timeouts") or {})
@@ -176,7 +221,7 @@ class Sweeper:
                 "data": {"count": count, "max": MAX_TIMEOUTS},
             }
             timeouts[player] = count
-        row.clock = {**row.clock, "timeouts": timeouts}
+        row.clock = {**row.clock, "timeouts": timeouts, "idle": idle}
         row.ui.setdefault("log", []).append(note)
         log.info("table %d: %s timed out (%d in a row)", row.id, player, count)
         await service.commit(before, row, origin="clock", state=state, events=events)

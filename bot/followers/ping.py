@@ -5,7 +5,8 @@ The table message is edited in place, and Discord does not notify anyone of
 an edit, so when the turn passes to a different human player the bot sends
 "@alice, your turn — <link to the table>" in the table's language. Only the
 latest ping of a table stays: its message id is kept in the table's UI state
-(``ui["ping"]``) and the previous one is deleted when the turn changes again
+(``ui["ping"]``, noted with :meth:`bot.tables.TableService.note_ui`: it goes
+to the database with the table's next save) and the previous one is deleted when the turn changes again
 or the table goes away. This runs after the move is committed and the press
 is answered; a ping that cannot be sent or deleted is logged, never raised.
 """
@@ -20,7 +21,7 @@ import discord
 from bot.events import TableCommitted
 from bot.i18n import t
 from bot.model import mover, seat_named, table_link
-from bot.store import Store
+from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +32,9 @@ MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 class Pings:
     """Sends and deletes turn pings for one bot."""
 
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, service: TableService) -> None:
         self.client = client
-        self.store = store
+        self.service = service
 
     async def on_commit(self, change: TableCommitted) -> None:
         """Ping the player to move now if that is a different human player
@@ -64,7 +65,9 @@ class Pings:
         if old is not None:
             await delete(channel, int(old), row.id)
         if change.live and (old is not None or KEY in row.ui):
-            await self.store.set_ui(row)  # no version bump: the table's buttons stay valid
+            # kept without a version bump (the table's buttons stay valid),
+            # written with the table's next save
+            self.service.note_ui(row.id, KEY, row.ui.get(KEY))
 
 
 async def delete(channel: Any, message_id: int, table_id: int) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.events import TableCommitted
+from bot.events import FINISHED, REPAIRED, SAVED, TableCommitted
 from bot.games import plugin
 from bot.store import Store, TableRow
 from bot.ui import secrets as hidden
@@ -37,9 +37,12 @@ class Private:
         row, state = change.after, change.state
         if not registry.spec(row.game).secrets or state is None or row.phase != "playing":
             return
-        if change.kind not in ("saved", "finished"):
+        if change.kind == REPAIRED:
+            names = hidden.repair_targets(row, state)
+        elif change.kind in (SAVED, FINISHED):
+            names = hidden.targets(row, state, change.events, started=change.started)
+        else:
             return
-        names = hidden.targets(row, state, change.events, started=change.started)
         if not names:
             return
         lang = row.ui.get("lang", "en")

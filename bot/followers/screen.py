@@ -1,6 +1,20 @@
 """The table message follows the database: after every commit it is drawn
 from the stored row and shown — as the answer to a press on it, else edited
-by id (a new lobby is posted as the answer to ``/play``).
+by id (a new lobby is posted as the answer to ``/play``) — and the version
+shown is noted (:meth:`bot.tables.TableService.mark_shown`), so a table
+whose message fell behind is found and redrawn.
+
+When showing fails:
+
+- the answer to the press fails (more than 3 s: 10062, a 5xx, a 429): the
+  message is edited by id instead;
+- the message was deleted (404 Unknown Message): it is posted again in the
+  channel, its new id stored, and the players told once (on the new message);
+- the channel is gone or closed to the bot (404 Unknown Channel, 403): the
+  table is marked unreachable (``ui["unreachable"]``, the time it was first
+  seen); the turn clock then ends it unrated (:mod:`bot.followers.clock`);
+- anything else (a 5xx, a 429 on the edit): the table stays behind and the
+  repair sweep redraws it.
 """
 
 from __future__ import annotations
@@ -13,34 +27,61 @@ import discord
 from bot import events as ev
 from bot.events import TableCommitted
 from bot.i18n import t
-from bot.store import Store, TableRow
+from bot.store import TableRow
+from bot.tables import TableService
 from bot.ui import present
 
 log = logging.getLogger(__name__)
+
+UNREACHABLE = "unreachable"  # ui key: when the table's channel was first found unreachable
+GONE_CODES = (10003, 50001, 50013)  # Unknown Channel, Missing Access, Missing Permissions
 
 
 class Screen:
     """Draws and shows table messages for one bot."""
 
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, service: TableService) -> None:
         self.client = client
-        self.store = store
+        self.service = service
+        self.store = service.store
 
     async def on_commit(self, change: TableCommitted) -> None:
         row = change.after
-        lang = row.ui.get("lang", "en")
-        interaction = change.interaction
         if change.kind == ev.OPENED:
-            assert interaction is not None
-            msg = present.lobby_message(row, lang)
-            await interaction.response.send_message(**msg.send_kwargs())
-            original = await interaction.original_response()
-            row.message_id = original.id
-            await self.store.set_message(row.id, original.id)
-            log.info("table %d: lobby for %s in channel %d", row.id, row.game, row.channel_id)
+            await self.post_lobby(change)
             return
         msg = await self.draw(change)
-        await self.show(interaction, row, msg)
+        await self.show(change.interaction, row, msg)
+
+    async def post_lobby(self, change: TableCommitted) -> None:
+        """The new lobby, as the answer to ``/play``. If it cannot be posted,
+        the lobby is removed so the channel is free, and the user told."""
+        row, interaction = change.after, change.interaction
+        assert interaction is not None
+        msg = present.lobby_message(row, row.ui.get("lang", "en"))
+        try:
+            await interaction.response.send_message(**msg.send_kwargs())
+        except discord.HTTPException as err:
+            log.warning("table %d: the lobby could not be posted (%s/%s)", row.id, err.status,
+                        err.code)  # fmt: skip
+            await self.store.delete_table(row)
+            try:
+                await interaction.followup.send(
+                    t("error.lobby_not_posted", interaction.locale), ephemeral=True
+                )
+            except discord.HTTPException:
+                pass  # the interaction itself is gone: nobody to tell
+            return
+        try:
+            original = await interaction.original_response()
+        except discord.HTTPException:
+            # posted, but its id unknown: the first press on it adopts it
+            log.warning("table %d: the lobby's message id is unknown", row.id)
+            return
+        row.message_id = original.id
+        await self.store.set_message(row.id, original.id)
+        self.service.mark_shown(row.id, row.version)
+        log.info("table %d: lobby for %s in channel %d", row.id, row.game, row.channel_id)
 
     async def draw(self, change: TableCommitted) -> present.TableMessage:
         row = change.after
@@ -82,24 +123,85 @@ class Screen:
             and interaction.message.id == row.message_id
         )
         if on_table and interaction is not None and not interaction.response.is_done():
-            await interaction.response.edit_message(**msg.edit_kwargs())
-            return
+            try:
+                await interaction.response.edit_message(**msg.edit_kwargs())
+            except discord.HTTPException as err:
+                log.warning("table %d: the answer failed (%s/%s); editing by id", row.id,
+                            err.status, err.code)  # fmt: skip
+            else:
+                self.service.mark_shown(row.id, row.version)
+                return
         await self.edit(row, msg)
 
-    async def edit(self, row: TableRow, msg: present.TableMessage) -> None:
-        """Edit the table message by id (a failure is logged)."""
+    async def edit(self, row: TableRow, msg: present.TableMessage) -> bool:
+        """Edit the table message by id; ``True`` = it shows ``msg`` now."""
         if row.message_id is None:
-            return
+            return False
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         try:
             await channel.get_partial_message(row.message_id).edit(**msg.edit_kwargs())
-        except discord.HTTPException:
-            log.warning("table %d: could not edit the table message", row.id)
+        except discord.NotFound as err:
+            if err.code == 10008 and row.id is not None:  # the message was deleted
+                return await self.repost(row, msg)
+            await self.unreachable(row, err)
+            return False
+        except discord.Forbidden as err:
+            await self.unreachable(row, err)
+            return False
+        except discord.HTTPException as err:
+            log.warning("table %d: could not edit the table message (%s/%s)", row.id,
+                        err.status, err.code)  # fmt: skip
+            return False
+        await self.reachable(row)
+        self.service.mark_shown(row.id, row.version)
+        return True
+
+    async def repost(self, row: TableRow, msg: present.TableMessage) -> bool:
+        """The table message was deleted: post it again, with a line that says so."""
+        lang = row.ui.get("lang", "en")
+        msg.content = t("table.reposted", lang) + "\n" + msg.content
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        try:
+            sent = await channel.send(**msg.send_kwargs())
+        except discord.HTTPException as err:
+            await self.unreachable(row, err)
+            return False
+        row.message_id = sent.id
+        await self.store.set_message(row.id, sent.id)
+        self.service.mark_shown(row.id, row.version)
+        log.info("table %d: the table message was deleted; posted again", row.id)
+        return True
+
+    async def unreachable(self, row: TableRow, err: discord.HTTPException) -> None:
+        """The channel is gone or closed to the bot: note when it was first seen."""
+        if UNREACHABLE in row.ui or not _live(row):
+            return
+        log.warning("table %d: the channel is unreachable (%s/%s)", row.id, err.status, err.code)
+        row.ui[UNREACHABLE] = self.service.clock()
+        await self.store.set_ui(row)
+
+    async def reachable(self, row: TableRow) -> None:
+        if row.ui.pop(UNREACHABLE, None) is not None and _live(row):
+            await self.store.set_ui(row)
 
     async def acknowledge(self, change: TableCommitted) -> None:
         """A press or command nothing answered yet (a press in a DM that
-        changed no DM, ``/game end``…) gets a plain "Done"."""
+        changed no DM, ``/game end``…) gets a plain "Done"; a press that
+        found the table behind is told it was redrawn."""
         interaction = change.interaction
-        if interaction is not None and not interaction.response.is_done():
-            text = t("ok.done", interaction.locale)
-            await interaction.response.send_message(text, ephemeral=True)
+        if interaction is None:
+            return
+        key = "table.redrawn" if change.kind == ev.REPAIRED else "ok.done"
+        if change.kind == ev.REPAIRED or not interaction.response.is_done():
+            text = t(key, interaction.locale)
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(text, ephemeral=True)
+            except discord.HTTPException as err:
+                log.warning("an answer could not be sent (%s/%s)", err.status, err.code)
+
+
+def _live(row: TableRow) -> bool:
+    return row.phase in ("lobby", "playing")

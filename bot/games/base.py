@@ -139,6 +139,12 @@ class GamePlugin:
         """The players whose private message changes after ``events``."""
         return []
 
+    def repair_targets(self, views: dict[str, dict[str, Any]]) -> list[str]:
+        """The players owed their private message when the table is redrawn
+        after a fault (``views``: each player's own view): by default those
+        a game start would send to."""
+        return self.private_targets([Event("start")], list(views))
+
     def private_lines(self, view: dict[str, Any], lang: str) -> list[str]:
         """A player's private content in words, from their own view."""
         return []

@@ -149,6 +149,10 @@ class Plugin(GamePlugin):
         """Only a look under the cup sends a DM (to the one who looked)."""
         return [e.player for e in events if e.kind == "peek" and e.player]
 
+    def repair_targets(self, views: dict[str, dict[str, Any]]) -> list[str]:
+        """The one who looked under the cup (their dice are still the cup's)."""
+        return [p for p, view in views.items() if view.get("cup_seen")]
+
     def private_lines(self, view: dict[str, Any], lang: str) -> list[str]:
         seen = view.get("cup_seen")
         lines = [t("bluff.private.game", lang, n=view.get("game_number", 1))]

@@ -119,6 +119,15 @@ def targets(row: TableRow, state: Any, events: list[Event], *, started: bool) ->
     return plugin(row.game).private_targets([Event("start")] if started else events, players)
 
 
+def repair_targets(row: TableRow, state: Any) -> list[str]:
+    """The players owed their private message after a fault (the table is
+    redrawn from the database): asked of the game's plugin, with each
+    player's own view."""
+    eng = registry.engine(row.game)
+    views = {p: eng.view(state, p) for p in state.history.players}
+    return plugin(row.game).repair_targets(views)
+
+
 async def ephemeral(interaction: discord.Interaction[Any], msg: PrivateMessage) -> None:
     """The private content as an ephemeral answer (only the presser sees it)."""
     kwargs = msg.send_kwargs()

@@ -246,7 +246,10 @@ class Table(Screen):
         return self.night.env.backend.get_message(self.message.channel_id, self.message.id)
 
     async def row(self) -> TableRow | None:
-        """The table as stored now (``None`` once it is gone)."""
+        """The table as stored now (``None`` once it is gone), with the
+        bookkeeping the bot noted since its last write (what is on screen,
+        the turn ping's id) flushed first, as its next sweep would."""
+        await self.night.bot.tables.flush()
         rows = await self.night.store.live_tables()
         return next((r for r in rows if r.channel_id == self.message.channel_id), None)
 

@@ -48,6 +48,8 @@ async def test_version_check_refuses_a_second_writer(tmp_path):
 def _downgrade_to_v1(path):
     """Make the database look like one written by the first release."""
     with sqlite3.connect(path) as db:
+        db.execute("DROP INDEX tables_behind")
+        db.execute("ALTER TABLE tables DROP COLUMN shown")
         db.execute("ALTER TABLE tables DROP COLUMN clock")
         db.execute("DELETE FROM schema_version WHERE version > 1")
 
