@@ -20,19 +20,26 @@ CPU_ADD = "cpu:"  # lobby actions cpu:easy, cpu:normal, cpu:strong, cpu:remove
 CPU_REMOVE = "cpu:remove"
 
 
-def parse_options_text(text: str | None) -> dict[str, str]:
+def parse_options_text(text: str | None, limit: int = 200) -> dict[str, str]:
     """``"target=5000 start=500 kinds=additive"`` → a dict of raw values.
 
-    A bare name means ``on``.
+    A bare name means ``on``. Text longer than ``limit`` characters is
+    refused (``option.too_long``): every option of a game fits in about 120,
+    and a word an error repeats is clipped (:meth:`RuleError.clip`), so no
+    answer about options can outgrow a Discord message.
 
     >>> parse_options_text("target=5000  six_kind_gift")
     {'target': '5000', 'six_kind_gift': 'on'}
     """
+    text = (text or "").strip()
+    if len(text) > limit:
+        raise RuleError("option.too_long", f"options longer than {limit} characters", limit=limit)
     out: dict[str, str] = {}
-    for word in (text or "").replace(",", " ").split():
+    for word in text.replace(",", " ").split():
         name, sep, value = word.partition("=")
         if not name or (sep and not value):
-            raise RuleError("option.syntax", f"cannot read option {word!r}", word=word)
+            shown = RuleError.clip(word)
+            raise RuleError("option.syntax", f"cannot read option {shown!r}", word=shown)
         out[name.strip().lower()] = value.strip() if sep else "on"
     return out
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
@@ -60,12 +61,17 @@ CARDS = tuple(r + s for s in SUITS for r in RANKS)
 # Errors
 
 
+ECHO_LIMIT = 40  # characters of a user's own text that a rule error repeats
+
+
 class RuleError(ValueError):
     """A move or a setting that the rules forbid.
 
     ``key`` is a message key for the bot's catalogues (``"sixdice.stop_before_start"``),
     ``args`` its placeholders. ``str(err)`` is a plain English sentence for
-    logs and the command-line tools.
+    logs and the command-line tools. A placeholder that repeats what a user
+    typed goes through :meth:`clip`, so that no error message grows with the
+    user's text.
     """
 
     def __init__(self, key: str, message: str | None = None, **args: Any) -> None:
@@ -77,6 +83,18 @@ class RuleError(ValueError):
     def __str__(self) -> str:
         return self.message
 
+    @staticmethod
+    def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+        """A user's text as an error repeats it: at most ``limit`` characters,
+        the cut marked with "…".
+
+        >>> RuleError.clip("target=5000")
+        'target=5000'
+        >>> RuleError.clip("x" * 100, 8)
+        'xxxxxxx…'
+        """
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class RecordError(ValueError):
     """A game record that cannot be read (not a rule break: bad JSON, unknown game…)."""
@@ -86,13 +104,39 @@ class RecordError(ValueError):
 # Options
 
 
+INT_DIGITS = 18  # digits of the longest integer option text read (a 64-bit integer has 19)
+INT_BOUND = 2**63  # every integer option fits a signed 64-bit column (SQLite)
+
+
+def _shown(value: Any) -> str:
+    """A raw option value as an error repeats it (clipped; an integer too
+    long to print whole is shown by its size).
+
+    >>> _shown("9" * 50)
+    '999999999999999999999999999999999999999…'
+    >>> _shown(-(10**5000))
+    '-≈10^5000'
+    """
+    if isinstance(value, int) and abs(value).bit_length() > 4 * ECHO_LIMIT:
+        # more digits than an error shows (and str() refuses above 4300)
+        return ("-" if value < 0 else "") + f"≈10^{int(math.log10(abs(value)))}"
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except ValueError:  # a container holding an integer too long for str()
+        text = type(value).__name__
+    return RuleError.clip(text)
+
+
 @dataclass(frozen=True)
 class Option:
     """One house option of RULES.md.
 
     ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. Values coming from
     records or commands may be JSON booleans/integers, or the strings
-    ``"on"``/``"off"`` and digit strings.
+    ``"on"``/``"off"`` and digit strings. An ``"int"`` option of a game has a
+    ``minimum`` and a ``maximum`` (docs/rules/<game>.md "House option limits");
+    a digit string longer than :data:`INT_DIGITS` digits is refused before it
+    is converted, and no value reaches ±2⁶³ (:data:`INT_BOUND`).
     """
 
     name: str
@@ -104,11 +148,12 @@ class Option:
     optional: bool = False  # an int option that may be ``None`` (= off)
 
     def coerce(self, value: Any) -> Any:
+        shown = _shown(value)
         bad = RuleError(
             "option.bad_value",
-            f"option {self.name!r} cannot be {value!r}",
+            f"option {self.name!r} cannot be {shown!r}",
             option=self.name,
-            value=str(value),
+            value=shown,
         )
         if self.kind == "bool":
             if isinstance(value, bool):
@@ -125,10 +170,13 @@ class Option:
                 raise bad
             if isinstance(value, str):
                 text = value.strip()
-                if not (text.lstrip("-").isdigit()):
+                digits = text[1:] if text.startswith("-") else text
+                # decimal digits only (full-width ones too: int() reads them),
+                # and never so many that int() is slow or refuses
+                if len(digits) > INT_DIGITS or not digits.isdecimal():
                     raise bad
                 value = int(text)
-            if not isinstance(value, int):
+            if not isinstance(value, int) or not -INT_BOUND < value < INT_BOUND:
                 raise bad
             if self.minimum is not None and value < self.minimum:
                 raise bad
@@ -157,7 +205,8 @@ def parse_options(specs: Sequence[Option], raw: Mapping[str, Any] | None) -> dic
     out = {o.name: o.default for o in specs}
     for name, value in (raw or {}).items():
         if name not in by_name:
-            raise RuleError("option.unknown", f"unknown option {name!r}", option=name)
+            shown = RuleError.clip(str(name))
+            raise RuleError("option.unknown", f"unknown option {shown!r}", option=shown)
         out[name] = by_name[name].coerce(value)
     return out
 
