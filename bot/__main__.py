@@ -13,6 +13,7 @@ import os
 import sys
 
 DEFAULT_DB = "data/chabudai.sqlite3"
+QUIET = ("discord.gateway", "discord.webhook", "discord.state", "discord.client")
 
 NO_TOKEN = """\
 chabudai: DISCORD_TOKEN is not set.
@@ -53,6 +54,10 @@ def setup_logging(token: str) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger("discord.http").setLevel(logging.WARNING)
+    # discord.py logs whole gateway events and webhook bodies at DEBUG — DM
+    # interactions carry a player's hand: never below INFO, whatever the level
+    for name in QUIET:
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,13 +35,9 @@ async def build(
         for s in standings
         if s.player in by_name and not by_name[s.player].get("bot")
     ]
-    new_ratings: dict[int, tuple[float, float]] = {}
     rated = not has_bots
     if has_bots and row.guild_id is not None:
         rated = bool(await store.guild_setting(row.guild_id, "bots_rated"))
-    if rated and len(players) >= 2:
-        current = await store.ratings(row.game, [p.user_id for p in players])
-        new_ratings = ratings.rate({p.user_id: p.rank for p in players}, current)
     return Result(
         table_id=row.id,
         guild_id=row.guild_id,
@@ -53,6 +49,7 @@ async def build(
         seed=row.seed,
         has_bots=has_bots,
         finished_at=now,
-        ratings=new_ratings,
         rated=rated,
+        # the ratings are read and written in the finishing transaction
+        rate=ratings.rate if rated and len(players) >= 2 else None,
     )

@@ -10,9 +10,10 @@ seat, for leaderboards and statistics).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,6 +160,12 @@ class Result:
     finished_at: float
     ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
     rated: bool | None = None  # None = rated unless has_bots (/config bots_rated)
+    # (user → place, their ratings now) → new ratings: applied inside the
+    # finishing transaction, so two games finishing at once both count
+    rate: (
+        Callable[[dict[int, int], dict[int, tuple[float, float]]], dict[int, tuple[float, float]]]
+        | None
+    ) = None
 
 
 _TABLE_COLS = (
@@ -203,6 +210,10 @@ class Store:
         # guild settings change rarely and are read on every move (turn
         # clocks): kept here once read, replaced when written
         self._settings: dict[tuple[int, str], Any] = {}
+        # One connection: a transaction (finishing a game, a migration) must
+        # not take in another coroutine's write, which its ROLLBACK would
+        # undo. Every write waits for the open transaction, and vice versa.
+        self._tx = asyncio.Lock()
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -245,15 +256,16 @@ class Store:
             if number <= current:
                 continue
             log.info("applying database migration %d", number)
-            await self._x("BEGIN IMMEDIATE")
-            try:
-                for statement in _statements(sql):
-                    await self._x(statement)
-                await self._x("INSERT INTO schema_version (version) VALUES (?)", (number,))
-                await self._x("COMMIT")
-            except BaseException:
-                await self._x("ROLLBACK")
-                raise
+            async with self._tx:
+                await self._x("BEGIN IMMEDIATE")
+                try:
+                    for statement in _statements(sql):
+                        await self._x(statement)
+                    await self._x("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                    await self._x("COMMIT")
+                except BaseException:
+                    await self._x("ROLLBACK")
+                    raise
             current = number
         return current
 
@@ -272,11 +284,14 @@ class Store:
     ) -> TableRow | None:
         """A new lobby; ``None`` if the channel already has a table."""
         try:
-            async with self.db.execute(
-                "INSERT INTO tables (guild_id, channel_id, game, phase, host_id, seats, options,"
-                " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                (guild_id, channel_id, game, host_id, _dumps(seats), _dumps(options), now, now),
-            ) as cur:
+            async with (
+                self._tx,
+                self.db.execute(
+                    "INSERT INTO tables (guild_id, channel_id, game, phase, host_id, seats, options,"
+                    " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                    (guild_id, channel_id, game, host_id, _dumps(seats), _dumps(options), now, now),
+                ) as cur,
+            ):
                 table_id = cur.lastrowid
         except aiosqlite.IntegrityError:
             return None
@@ -304,41 +319,49 @@ class Store:
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Where the table message is (not a game change: no version bump)."""
-        await self._x("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        async with self._tx:
+            await self._x("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
     async def set_ui(self, row: TableRow) -> bool:
         """Write only ``row.ui`` (bookkeeping such as where a player's DM is),
         if the stored version is still ``row.version``; no version bump, so
         the buttons already drawn stay valid."""
-        async with self.db.execute(
-            "UPDATE tables SET ui = ? WHERE id = ? AND version = ?",
-            (_dumps(row.ui), row.id, row.version),
-        ) as cur:
+        async with (
+            self._tx,
+            self.db.execute(
+                "UPDATE tables SET ui = ? WHERE id = ? AND version = ?",
+                (_dumps(row.ui), row.id, row.version),
+            ) as cur,
+        ):
             return cur.rowcount == 1
 
     async def save_table(self, row: TableRow, *, now: float) -> bool:
         """Write ``row`` if the stored version is still ``row.version``; on
         success ``row.version`` is incremented. ``False`` = someone was first.
         ``row.shown`` (what is on screen) is written along, never backwards."""
-        async with self.db.execute(
-            "UPDATE tables SET phase = ?, seats = ?, options = ?, state = ?, ui = ?, seed = ?,"
-            " deadline = ?, clock = ?, shown = MAX(shown, ?), version = version + 1,"
-            " updated_at = ? WHERE id = ? AND version = ?",
-            (
-                row.phase,
-                _dumps(row.seats),
-                _dumps(row.options),
-                _dumps(row.state) if row.state is not None else None,
-                _dumps(row.ui),
-                row.seed,
-                row.deadline,
-                _dumps(row.clock),
-                row.shown,
-                now,
-                row.id,
-                row.version,
-            ),
-        ) as cur:
+        async with (
+            self._tx,
+            self.db.execute(
+                "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?, ui = ?,"
+                " seed = ?, deadline = ?, clock = ?, shown = MAX(shown, ?), version = version + 1,"
+                " updated_at = ? WHERE id = ? AND version = ?",
+                (
+                    row.phase,
+                    row.host_id,
+                    _dumps(row.seats),
+                    _dumps(row.options),
+                    _dumps(row.state) if row.state is not None else None,
+                    _dumps(row.ui),
+                    row.seed,
+                    row.deadline,
+                    _dumps(row.clock),
+                    row.shown,
+                    now,
+                    row.id,
+                    row.version,
+                ),
+            ) as cur,
+        ):
             ok = cur.rowcount == 1
         if ok:
             row.version += 1
@@ -349,10 +372,11 @@ class Store:
         version``), in one statement; never moves a table's ``shown`` back."""
         if not shown:
             return
-        await self.db.executemany(
-            "UPDATE tables SET shown = ? WHERE id = ? AND shown < ?",
-            [(version, table_id, version) for table_id, version in shown.items()],
-        )
+        async with self._tx:
+            await self.db.executemany(
+                "UPDATE tables SET shown = ? WHERE id = ? AND shown < ?",
+                [(version, table_id, version) for table_id, version in shown.items()],
+            )
 
     async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
         """Set keys of tables' UI state (``None`` removes a key), whatever
@@ -360,10 +384,11 @@ class Store:
         one statement (a JSON merge patch per table)."""
         if not patches:
             return
-        await self.db.executemany(
-            "UPDATE tables SET ui = json_patch(ui, ?) WHERE id = ?",
-            [(_dumps(patch), table_id) for table_id, patch in patches.items()],
-        )
+        async with self._tx:
+            await self.db.executemany(
+                "UPDATE tables SET ui = json_patch(ui, ?) WHERE id = ?",
+                [(_dumps(patch), table_id) for table_id, patch in patches.items()],
+            )
 
     async def behind_tables(self, changed_before: float) -> list[TableRow]:
         """Tables whose message shows an older version than the stored one,
@@ -398,22 +423,32 @@ class Store:
         """Write only ``row.clock`` (the turn-clock warning), if the version is
         unchanged and the stored clock is still ``expected``: whoever writes
         first wins, so a warning is given once. No version bump."""
-        async with self.db.execute(
-            "UPDATE tables SET clock = ? WHERE id = ? AND version = ? AND clock = ?",
-            (_dumps(row.clock), row.id, row.version, _dumps(expected)),
-        ) as cur:
+        async with (
+            self._tx,
+            self.db.execute(
+                "UPDATE tables SET clock = ? WHERE id = ? AND version = ? AND clock = ?",
+                (_dumps(row.clock), row.id, row.version, _dumps(expected)),
+            ) as cur,
+        ):
             return cur.rowcount == 1
 
     async def delete_table(self, row: TableRow) -> bool:
         """Remove a table (cancelled lobby) if its version is unchanged."""
-        async with self.db.execute(
-            "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
-        ) as cur:
+        async with (
+            self._tx,
+            self.db.execute(
+                "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
+            ) as cur,
+        ):
             return cur.rowcount == 1
 
     async def finish_table(self, row: TableRow, result: Result) -> int | None:
         """In one transaction: check the version, store the result, its
         players and ratings, and remove the live table. ``None`` = stale."""
+        async with self._tx:
+            return await self._finish(row, result)
+
+    async def _finish(self, row: TableRow, result: Result) -> int | None:
         db = self.db
         await self._x("BEGIN IMMEDIATE")
         try:
@@ -423,6 +458,15 @@ class Store:
                 if cur.rowcount != 1:
                     await self._x("ROLLBACK")
                     return None
+            if result.rate is not None:
+                ranks = {p.user_id: p.rank for p in result.players}
+                marks = ",".join("?" * len(ranks))
+                async with db.execute(
+                    f"SELECT user_id, mu, sigma FROM ratings WHERE game = ? AND user_id IN ({marks})",
+                    (result.game, *ranks),
+                ) as cur:
+                    current = {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
+                result.ratings = result.rate(ranks, current)
             settlement = {str(p.user_id): p.points for p in result.players}
             async with db.execute(
                 "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
@@ -610,11 +654,12 @@ class Store:
         return value
 
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
-        await self._x(
-            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
-            " ON CONFLICT(guild_id, key) DO UPDATE SET value = excluded.value",
-            (guild_id, key, _dumps(value)),
-        )
+        async with self._tx:
+            await self._x(
+                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT(guild_id, key) DO UPDATE SET value = excluded.value",
+                (guild_id, key, _dumps(value)),
+            )
         self._settings[guild_id, key] = value
 
 

@@ -613,6 +613,11 @@ class TableService:
             except RuleError as err:
                 await self.say(interaction, rule_error(err, interaction.locale))
                 return
+            if row.host_id == seat["id"]:
+                # who left is no longer the host: the next seated person is
+                # (or, with none, the server's managers alone)
+                others = [s for s in humans(row.seats) if s["id"] != seat["id"]]
+                row.host_id = others[0]["id"] if others else 0
             await self.commit(
                 before, row, origin="command", state=state, events=events, interaction=interaction
             )
@@ -632,7 +637,12 @@ class TableService:
             before, row = loaded
             if row.phase == "lobby":
                 await self.commit(
-                    before, row, origin="command", kind=CANCELLED, interaction=interaction, by=user_id
+                    before,
+                    row,
+                    origin="command",
+                    kind=CANCELLED,
+                    interaction=interaction,
+                    by=user_id,
                 )
                 return
             assert row.state is not None
