@@ -63,6 +63,7 @@ log = logging.getLogger(__name__)
 
 LOG_KEEP = 12  # public events kept with the table for the "last moves" lines
 MAX_ID = 2**63 - 1  # SQLite's largest integer
+MEMBER_TTL = 300.0  # seconds a server membership, once checked, is trusted
 
 
 class TableService:
@@ -89,6 +90,7 @@ class TableService:
         # sweep (:meth:`flush`), not in a statement of its own per press.
         self._shown: dict[int, int] = {}
         self._notes: dict[int, dict[str, Any]] = {}
+        self._members: dict[tuple[int, int], float] = {}  # (server, user) → known until
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -365,6 +367,9 @@ class TableService:
             if not self._pressed_here(interaction, row):
                 await self.reply(interaction, "error.no_table")
                 return
+            if interaction.guild_id is None and not await self._still_member(interaction, row):
+                await self.reply(interaction, "error.not_in_game")
+                return
             if row.message_id is None and _on_message(interaction, row):
                 # the lobby was posted but its id never stored: adopt it
                 row.message_id = interaction.message.id  # type: ignore[union-attr]
@@ -384,6 +389,26 @@ class TableService:
         if interaction.guild_id is None:
             return row.phase == "playing" and row.seat_of(interaction.user.id) is not None
         return interaction.channel_id == row.channel_id and interaction.guild_id == row.guild_id
+
+    async def _still_member(self, interaction: discord.Interaction[Any], row: TableRow) -> bool:
+        """A press from a DM: is the player still a member of the table's
+        server? (Asked of Discord, remembered for a few minutes.)"""
+        key = (row.guild_id or 0, interaction.user.id)
+        if self._members.get(key, 0.0) > self.clock():
+            return True
+        guild = interaction.client.get_guild(row.guild_id) if row.guild_id else None
+        try:
+            if guild is not None:
+                await guild.fetch_member(interaction.user.id)
+            else:
+                await interaction.client.http.get_member(row.guild_id or 0, interaction.user.id)
+        except discord.NotFound:
+            self._members.pop(key, None)
+            return False
+        except discord.HTTPException:
+            return True  # Discord could not say: do not lock a player out
+        self._members[key] = self.clock() + MEMBER_TTL
+        return True
 
     async def _stale(
         self, interaction: discord.Interaction[Any], before: TableRow, row: TableRow, action: str

@@ -263,3 +263,18 @@ def test_secrets_never_reach_a_debug_log(monkeypatch):
             assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
     finally:
         root.handlers[:], _ = saved[0], root.setLevel(saved[1])
+
+
+async def test_a_member_who_left_the_server_cannot_play_from_a_dm(game_night):
+    from games.core import SeededSource as Seeded
+
+    decks = [Seeded(f"stranded-{i}").deck() for i in range(4)]
+    async with game_night(decks=decks, aux=[1]) as night:
+        table = await night.table("sixtysix")
+        player = table.mover
+        hand = night.hand(player)
+        before = await table.row()
+        night.guild.remove_member(player)
+        res = await hand.choose(hand.choices[0])
+        assert refused(res, "error.not_in_game")
+        assert (await table.row()).version == before.version
