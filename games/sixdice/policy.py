@@ -23,7 +23,8 @@ default rules is a multiple of 50; an odd ``straight=N`` is rounded to its
 bucket) up to :data:`CAP`; a total above the cap is worth itself (the player
 stops there; reaching it is rarer than 1 in 10⁴).
 
-Two tables are built lazily, cached per scoring rules, and pure:
+Two tables are built lazily, cached per scoring rules (the last
+:data:`TABLES` rule sets), and pure:
 
 - :func:`points_table` — expected points: contexts "started with score S"
   (S = 0, 50, …, 16000) and "not started with score S" (S = 0, −1000, …,
@@ -37,7 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, Protocol
 
@@ -53,6 +54,12 @@ CAP = 16000  # turn totals above this are worth themselves
 NB = CAP // STEP + 1  # buckets 0…CAP
 PAD = 8000 // STEP * 3 + 1  # the largest single take (several kinds of six 1s) fits
 NEG = -1e12  # "not allowed"
+# Bounded caches (least recently used out), so that no run of options or
+# positions grows the process without end: the tables of this many scoring
+# rules and start/target pairs (≈ 15 MB each for the points and win tables
+# at the default rules), and this many race turn tables (≈ 50 KB each).
+TABLES = 8
+TURNS = 1024
 STARTED_MAX = 16000  # started contexts S = 0…STARTED_MAX by 50
 UNSTARTED_MIN = -12000  # unstarted contexts S = 0…UNSTARTED_MIN by −1000
 
@@ -89,7 +96,7 @@ class RollClasses:
     classes: tuple[tuple[tuple[float, tuple[tuple[int, int], ...]], ...], ...]
 
 
-@cache
+@lru_cache(maxsize=TABLES)
 def roll_classes(key: tuple[str, bool, int]) -> RollClasses:
     """Exact outcome classes of rolling 1…6 dice under these scoring rules."""
     opts = _opts(key)
@@ -199,7 +206,7 @@ class PointsTable:
         return n_started + k
 
 
-@cache
+@lru_cache(maxsize=TABLES)
 def points_table(
     key: tuple[str, bool, int], start: int, target: int = 0, finish_bonus: float = 0.0
 ) -> PointsTable:
@@ -224,7 +231,7 @@ def points_table(
     return PointsTable(_solve(key, stop, buta, np.zeros(nc)), start)
 
 
-@cache
+@lru_cache(maxsize=TABLES)
 def win_table(key: tuple[str, bool, int]) -> Table:
     """Chance to end the turn with a total ≥ need, context c = need bucket."""
     nc = NB
@@ -234,7 +241,7 @@ def win_table(key: tuple[str, bool, int]) -> Table:
     return _solve(key, stop, np.zeros(nc), np.zeros(nc))
 
 
-@cache
+@lru_cache(maxsize=7 * TABLES)
 def fail_chance(n: int, key: tuple[str, bool, int]) -> float:
     """The exact chance that n dice score nothing (ドボン; ブタ for six).
 
@@ -310,7 +317,7 @@ class GoalTurns:
     buta: F64
 
 
-@cache
+@lru_cache(maxsize=TABLES)
 def goal_turns(key: tuple[str, bool, int]) -> GoalTurns:
     """Forward pass of the :func:`win_table` policy for every goal at once."""
     wt = win_table(key)
@@ -381,7 +388,7 @@ class Opponent(Protocol):
         ...
 
 
-@cache
+@lru_cache(maxsize=TABLES)
 def race_table(key: tuple[str, bool, int], start: int, target: int) -> Race:
     """The two-player race against an opponent that plays for its own win."""
     return solve_race(key, start, target)
@@ -453,7 +460,7 @@ def solve_race(
     return Race(key, start, target, ns, (me[0], me[1]), (op[0], op[1]), (fin[0], fin[1]))
 
 
-@cache
+@lru_cache(maxsize=TURNS)
 def race_turn(race: Race, i: int, j: int, f: int) -> Table:
     """The exact turn policy (one context) for the mover in state i, seat f,
     against state j: stopping with total T is worth ``op`` at the new score

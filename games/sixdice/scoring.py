@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 KINDS = ("doubling", "additive")
@@ -44,6 +44,9 @@ KIND_FACTORS: dict[str, tuple[int, ...]] = {
 SINGLE_POINTS = (0, 100, 0, 0, 0, 50, 0)  # by face; only 1 and 5 score alone
 NIKONIKO_POINTS = 2000
 DEFAULT_STRAIGHT = 3000
+# the cached scores and selections: ≤ 923 dice multisets per scoring rules,
+# so about the last eight sets of rules (least recently used out)
+CACHED = 8192
 
 
 def triple_value(face: int) -> int:
@@ -92,7 +95,7 @@ def _best_face(face: int, count: int, factors: tuple[int, ...]) -> int | None:
     return best
 
 
-@cache
+@lru_cache(maxsize=CACHED)
 def _score_counts(counts: tuple[int, ...], key: tuple[str, bool, int]) -> int | None:
     kinds, four_and_pair, straight = key
     factors = KIND_FACTORS[kinds]
@@ -138,7 +141,7 @@ def score_dice(values: Iterable[int], options: Mapping[str, Any]) -> int | None:
     return _score_counts(counts, _key(options))
 
 
-@cache
+@lru_cache(maxsize=CACHED)
 def _selections(
     roll: tuple[int, ...], key: tuple[str, bool, int]
 ) -> tuple[tuple[tuple[int, ...], int], ...]:
