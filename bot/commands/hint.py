@@ -76,7 +76,13 @@ async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
         # table: seconds): answer "thinking…" within Discord's 3 s
         await interaction.response.defer(ephemeral=True, thinking=True)
     await ai.prepare(row.game, row.options)
-    advice = await ai.hint(row.game, view, name, legal)
+    try:
+        advice = await ai.hint(row.game, view, name, legal)
+    except ai.AIUnavailable:  # logged: the turn clock's default move, without numbers
+        move = spec.timeout_move(state, name, legal, [])[0]
+        game = t(f"game.{row.game}", interaction.locale)
+        await service.say(interaction, t("hint.title", interaction.locale, game=game, move=move))
+        return
     await mark(bot, row.id, name)
     await service.say(interaction, hint_text(row.game, advice, interaction.locale))
 

@@ -159,7 +159,10 @@ class ComputerPlayers(commands.Cog):
             view = eng.view(state, name)  # all the computer ever sees
             await ai.prepare(row.game, row.options)
             level = seat.get("level", "normal")
-            move = await ai.choose(row.game, view, name, legal, level, ai.rng_for(row, name))
+            try:
+                move = await ai.choose(row.game, view, name, legal, level, ai.rng_for(row, name))
+            except ai.AIUnavailable:  # logged: the turn clock's default move instead
+                move = spec.timeout_move(state, name, legal, [])[0]
             if move not in legal:
                 log.error("table %d: the %s AI chose an illegal move", table_id, row.game)
                 move = legal[0]
