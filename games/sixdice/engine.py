@@ -87,9 +87,10 @@ MAX_PLAYERS = 8
 OPTIONS: tuple[core.Option, ...] = (
     core.Option("kinds", "choice", "doubling", choices=KINDS),
     core.Option("four_and_pair_is_nikoniko", "bool", False),
-    core.Option("straight", "int", DEFAULT_STRAIGHT, minimum=1),
-    core.Option("start", "int", 1000, minimum=0),
-    core.Option("target", "int", 10000, minimum=1),
+    # limits and their reasons: docs/rules/sixdice.md "House option limits"
+    core.Option("straight", "int", DEFAULT_STRAIGHT, minimum=50, maximum=8000),
+    core.Option("start", "int", 1000, minimum=0, maximum=2000),
+    core.Option("target", "int", 10000, minimum=1000, maximum=10000),
     core.Option("bowl_mishaps", "bool", False),
     core.Option("six_kind_gift", "bool", True),
 )

@@ -440,6 +440,21 @@ def test_options_validated() -> None:
     assert g.options["target"] == 5000 and g.options["bowl_mishaps"] is True
 
 
+@pytest.mark.parametrize(
+    ("name", "low", "high"), [("straight", 50, 8000), ("start", 0, 2000), ("target", 1000, 10000)]
+)
+def test_option_limits(name: str, low: int, high: int) -> None:
+    """docs/rules/sixdice.md "House option limits": the bounds are accepted
+    (as numbers and as text), one step beyond them is refused."""
+    for value in (low, high, str(high)):
+        g = sd.new_game(["a"], {name: value}, "a", ScriptedSource([]))
+        assert g.options[name] == int(value)
+    for value in (low - 1, high + 1, str(high + 1)):
+        with pytest.raises(RuleError) as err:
+            sd.new_game(["a"], {name: value}, "a", ScriptedSource([]))
+        assert err.value.key == "option.bad_value" and err.value.args_["option"] == name
+
+
 # --------------------------------------------------------------------------
 # Recorded games
 
