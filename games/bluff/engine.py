@@ -49,8 +49,9 @@ from games.core import Event, History, Option, Outcome, Played, RuleError, Sourc
 
 NAME = "bluff"
 OPTIONS: tuple[Option, ...] = (
-    Option("losses", "int", 3, minimum=1),
-    Option("games", "int", None, minimum=1, optional=True),
+    # limits and their reasons: docs/rules/bluff.md "House option limits"
+    Option("losses", "int", 3, minimum=1, maximum=10),
+    Option("games", "int", None, minimum=1, maximum=100, optional=True),
 )
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10

@@ -241,6 +241,19 @@ def test_options_are_validated() -> None:
     assert state.history.options == {"losses": 2, "games": None}
 
 
+@pytest.mark.parametrize(("name", "high"), [("losses", 10), ("games", 100)])
+def test_option_limits(name: str, high: int) -> None:
+    """docs/rules/bluff.md "House option limits": 1…high accepted, 0 and
+    high + 1 refused."""
+    for value in (1, high, str(high)):
+        state = bluff.new_game(["a", "b"], {name: value}, "a", ScriptedSource())
+        assert state.history.options[name] == int(value)
+    for value in (0, high + 1, str(high + 1)):
+        with pytest.raises(RuleError) as err:
+            bluff.new_game(["a", "b"], {name: value}, "a", ScriptedSource())
+        assert err.value.key == "option.bad_value" and err.value.args_["option"] == name
+
+
 def test_forfeit_takes_the_loss_limit_and_ends_the_match() -> None:
     state = match([2, 3, 4, 4])
     play(state, "a roll", "a announce 32", "b roll")
