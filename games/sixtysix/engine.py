@@ -74,7 +74,8 @@ NAME = "sixtysix"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 OPTIONS: tuple[Option, ...] = (
-    Option("target", "int", 7, minimum=1, maximum=1000),
+    # limits and their reasons: docs/rules/sixtysix.md "House option limits"
+    Option("target", "int", 7, minimum=1, maximum=21),
     Option("strict", "bool", False),
     Option("show_points", "bool", True),
 )

@@ -159,7 +159,7 @@ def test_first_dealer_random_by_randbelow() -> None:
 
 
 def test_dealer_alternates_every_deal() -> None:
-    s = start(PLAIN, PLAIN, PLAIN, target=50)
+    s = start(PLAIN, PLAIN, PLAIN, target=21)
     dealers = []
     for _ in range(3):
         dealers.append(g.view(s, None)["dealer"])
@@ -714,7 +714,7 @@ def test_closer_below_66_when_opponent_had_a_trick_uses_the_table() -> None:
 
 
 def test_unclosed_deal_both_pass_scores_nothing_and_carries() -> None:
-    s = start(PLAIN, PLAIN, PLAIN, PLAIN, target=30)
+    s = start(PLAIN, PLAIN, PLAIN, PLAIN, target=21)
     play_out_without_declaring(s)
     first = g.to_move(s)
     assert first == ["ann", "bob"]
@@ -733,7 +733,7 @@ def test_unclosed_deal_both_pass_scores_nothing_and_carries() -> None:
 
 
 def test_carry_grows_with_each_no_score_deal_in_a_row() -> None:
-    s = start(PLAIN, PLAIN, PLAIN, target=30)
+    s = start(PLAIN, PLAIN, PLAIN, target=21)
     for deal in (1, 2):
         while s.phase != "speak":
             who = g.to_move(s)[0]
@@ -843,6 +843,17 @@ def test_new_game_validates_players_and_options() -> None:
     assert s.options == {"target": 3, "strict": True, "show_points": True}
 
 
+def test_target_limits() -> None:
+    """docs/rules/sixtysix.md "House option limits": 1…21 game points."""
+    for value in (1, 21, "21"):
+        s = g.new_game(P, {"target": value}, "ann", SeededSource("x"))
+        assert s.options["target"] == int(value)
+    for value in (0, 22, "22"):
+        with pytest.raises(RuleError) as err:
+            g.new_game(P, {"target": value}, "ann", SeededSource("x"))
+        assert err.value.key == "option.bad_value" and err.value.args_["option"] == "target"
+
+
 def test_unknown_moves_are_refused() -> None:
     s = start(STRONG)
     for bad in ("", "play", "play XX", "play as", "marry", "draw now", "DECLARE", "declare 66"):
@@ -896,7 +907,7 @@ def shuffle_hidden(s: g.State, me: int, rng: random.Random) -> g.State:
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 60), me=st.integers(0, 1))
 def test_hidden_cards_do_not_leak_into_views(seed: int, steps: int, me: int) -> None:
     rng = random.Random(seed)
-    s = g.new_game(P, {"target": 50}, None, SeededSource(str(seed)))
+    s = g.new_game(P, {"target": 21}, None, SeededSource(str(seed)))
     for _ in range(steps):
         who = g.to_move(s)[0]
         legal = [m for m in g.legal_moves(s, who) if m != "declare"] or ["declare"]
