@@ -26,6 +26,16 @@ def bad(option: Option, value: object) -> RuleError:
     return err.value
 
 
+@pytest.mark.parametrize("game", registry.names())
+def test_every_integer_option_has_both_bounds(game: str) -> None:
+    for option in registry.engine(game).OPTIONS:
+        if option.kind == "int":
+            assert option.minimum is not None and option.maximum is not None, option.name
+            assert option.minimum <= option.maximum
+            if option.default is not None:
+                assert option.minimum <= option.default <= option.maximum
+
+
 def test_a_3000_digit_value_is_refused_cleanly() -> None:
     err = bad(N, "9" * 3000)
     assert len(err.args_["value"]) == ECHO_LIMIT and err.args_["value"].endswith("…")
@@ -79,6 +89,18 @@ def test_option_text_is_limited() -> None:
     with pytest.raises(RuleError) as err:
         parse_options_text("a" * 201)
     assert err.value.key == "option.too_long" and err.value.args_ == {"limit": 200}
+
+
+def test_every_option_of_a_game_fits_the_text_limit() -> None:
+    for game in registry.names():
+        words = []
+        for o in registry.engine(game).OPTIONS:
+            if o.kind == "int":
+                value = f"-{o.maximum}"
+            else:
+                value = max(o.choices, key=len) if o.kind == "choice" else "false"
+            words.append(f"{o.name}={value}")
+        assert len(" ".join(words)) <= 150, game
 
 
 def worst_inputs() -> list[str]:
