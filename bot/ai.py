@@ -58,7 +58,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_WORKERS = 2
 DEFAULT_MEMORY_MB = 2048
-NICE = 10  # the workers' priority below the bot's
+DEFAULT_NICE = 10
 DECISION_SECONDS = 60.0  # the longest a decision or a hint may run in a worker
 BUILD_SECONDS = 900.0  # the longest a table build may run in a worker
 TABLES = 8  # warm-up keys remembered (least recently used first out)
@@ -87,6 +87,12 @@ def workers() -> int:
     if os.name != "posix":
         return 0
     return max(0, int(os.environ.get("CHABUDAI_AI_WORKERS", DEFAULT_WORKERS)))
+
+
+def nice() -> int:
+    """How much lower the workers' priority is (``CHABUDAI_AI_NICE``: ``nice``
+    steps, 0-19), so the bot's event loop gets a core first."""
+    return min(19, max(0, int(os.environ.get("CHABUDAI_AI_NICE", DEFAULT_NICE))))
 
 
 def memory_mb() -> int:
@@ -135,7 +141,14 @@ class _Slot:
         path = os.pathsep.join(p or os.getcwd() for p in sys.path)
         try:
             process = subprocess.Popen(
-                [sys.executable, "-c", _WORKER_MAIN, str(fd), str(self.pool.memory_mb), str(NICE)],
+                [
+                    sys.executable,
+                    "-c",
+                    _WORKER_MAIN,
+                    str(fd),
+                    str(self.pool.memory_mb),
+                    str(self.pool.nice),
+                ],
                 pass_fds=(fd,),
                 stdin=subprocess.DEVNULL,
                 env={**os.environ, "PYTHONPATH": path},
@@ -253,6 +266,7 @@ class _Pool:
         on_lost: Callable[[int, concurrent.futures.Future[Any] | None], None],
     ) -> None:
         self.memory_mb = memory_mb
+        self.nice = nice()
         self.on_lost = on_lost
         self.cond = threading.Condition()
         self.shared: deque[_Job] = deque()

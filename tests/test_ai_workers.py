@@ -25,15 +25,21 @@ from games.sixtysix import ai as sixtysix_ai
 SMALL = {"target": 2000, "start": 300}
 
 
+@pytest.fixture(scope="module")
+def pool():
+    """The workers of this module's tests (none left behind)."""
+    ai.shutdown()
+    yield
+    ai.shutdown()
+
+
 @pytest.fixture
-def workers(monkeypatch):
-    """Fresh workers for the test (and none left behind)."""
+def workers(pool, monkeypatch):
+    """Workers, and nothing asked of them yet as far as this process knows."""
     monkeypatch.setenv("CHABUDAI_AI_WORKERS", "2")
     monkeypatch.setattr(ai, "_READY", {})
     monkeypatch.setattr(ai, "_WHERE", {})
-    ai.shutdown()
-    yield ai
-    ai.shutdown()
+    return ai
 
 
 def sixtysix_position(seed: int = 5, plies: int = 4) -> tuple[dict[str, Any], str, list[str]]:
