@@ -6,8 +6,8 @@ Used by the computer players (:mod:`bot.followers.cpu`) and the coach
 (:class:`games.registry.GameSpec`: ``ai``, ``warm_up_key``, ``warm_up``).
 
 **Workers** (the default). ``CHABUDAI_AI_WORKERS`` (default 2) processes
-(:mod:`bot.ai_worker`: forkserver or spawn, so nothing of the bot is copied),
-started on first use, each with its address space capped at
+(:mod:`bot.ai_worker`: fresh interpreters, so nothing of the bot is copied
+or imported there), started on first use, each with its address space capped at
 ``CHABUDAI_AI_MEMORY_MB`` (default 2048; 0 = no cap) and a lower priority.
 A game whose AI builds tables (its spec has a ``warm_up``) is pinned to one
 worker, where its builds, decisions and hints all run (its tables live
@@ -86,18 +86,29 @@ def workers() -> int:
     always where there is no POSIX: the workers need ``pass_fds``)."""
     if os.name != "posix":
         return 0
-    return max(0, int(os.environ.get("CHABUDAI_AI_WORKERS", DEFAULT_WORKERS)))
+    return max(0, _setting("CHABUDAI_AI_WORKERS", DEFAULT_WORKERS))
 
 
 def nice() -> int:
     """How much lower the workers' priority is (``CHABUDAI_AI_NICE``: ``nice``
     steps, 0-19), so the bot's event loop gets a core first."""
-    return min(19, max(0, int(os.environ.get("CHABUDAI_AI_NICE", DEFAULT_NICE))))
+    return min(19, max(0, _setting("CHABUDAI_AI_NICE", DEFAULT_NICE)))
 
 
 def memory_mb() -> int:
     """Each worker's address-space cap (``CHABUDAI_AI_MEMORY_MB``; 0 = none)."""
-    return max(0, int(os.environ.get("CHABUDAI_AI_MEMORY_MB", DEFAULT_MEMORY_MB)))
+    return max(0, _setting("CHABUDAI_AI_MEMORY_MB", DEFAULT_MEMORY_MB))
+
+
+def _setting(name: str, default: int) -> int:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        log.warning("%s=%r is not a whole number: %d instead", name, text, default)
+        return default
 
 
 # --------------------------------------------------------------------------
@@ -345,7 +356,7 @@ def _pool() -> _Pool:
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = _Pool(workers(), memory_mb(), _forget_worker)
+            _POOL = _Pool(max(1, workers()), memory_mb(), _forget_worker)
         return _POOL
 
 
