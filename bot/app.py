@@ -64,7 +64,7 @@ class ChabudaiBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         store = self.tables.store
-        if store._db is None:
+        if not store.is_open:
             await store.open()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(Tables(self))
@@ -83,7 +83,7 @@ class ChabudaiBot(commands.Bot):
         try:
             await super().close()
         finally:
-            if self.tables.store._db is not None:
+            if self.tables.store.is_open:
                 await self.tables.flush()  # what is on screen, for the next start
             await self.tables.store.close()
 

@@ -1,6 +1,11 @@
-"""The database: aiosqlite on a local file (WAL), numbered migrations.
+"""The database: one interface (:class:`Store`), two backends — SQLite
+(aiosqlite on a local file, WAL; this module) and PostgreSQL (asyncpg, a
+pool; :mod:`bot.store_pg`). :func:`open_store` picks one from a path or a
+``postgresql://`` URL. Numbered migrations per backend run at open.
 
-All SQL of the bot lives in this module. A live game is one row of
+All SQL of the bot lives in these two modules, and the queries are written
+once (``?`` placeholders, translated to ``$1…`` for PostgreSQL) wherever both
+databases accept them. A live game is one row of
 ``tables``; every write to it is a versioned read-modify-write
 (``UPDATE … WHERE id=? AND version=?``) so a stale or duplicate press, or a
 second process, can never overwrite a newer state. Finished games move to
@@ -10,10 +15,14 @@ seat, for leaderboards and statistics).
 
 from __future__ import annotations
 
+import abc
 import asyncio
+import importlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,8 +31,12 @@ import aiosqlite
 
 log = logging.getLogger(__name__)
 
+# how long SQLite waits for another process's write lock
+BUSY_SECONDS = 5.0
+
 # Migration N brings the schema from version N-1 to N. Never edit a released
-# migration: add the next one.
+# migration: add the next one (and the same step for PostgreSQL in
+# bot/store_pg.py: a version number means the same schema on both).
 MIGRATIONS: list[str] = [
     # 1: the first schema
     """
@@ -201,72 +214,146 @@ def _dumps(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
-class Store:
-    """The bot's database. ``await store.open()`` connects and migrates."""
+class StoreError(sqlite3.Error):
+    """A database failure, whichever the backend: PostgreSQL's are raised as
+    this, SQLite's are ``sqlite3.Error`` already, so ``except sqlite3.Error``
+    (or ``except StoreError`` for PostgreSQL alone) keeps working."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._db: aiosqlite.Connection | None = None
+
+class Conn(abc.ABC):
+    """One connection as the shared queries see it (``?`` placeholders)."""
+
+    @abc.abstractmethod
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+    @abc.abstractmethod
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    @abc.abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Sequence[Any] | None:
+        rows = await self.fetch(sql, args)
+        return rows[0] if rows else None
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def _backend(target: str | Path) -> type[Store]:
+    if is_postgres_url(target):
+        # bot.store_pg builds on this module, so it is loaded by name, and
+        # only when a PostgreSQL URL is given (asyncpg is needed only then)
+        module = importlib.import_module("bot.store_pg")
+        backend: type[Store] = module.PostgresStore
+        return backend
+    return SqliteStore
+
+
+def open_store(url_or_path: str | Path) -> Store:
+    """The store for ``url_or_path`` (not yet connected: ``await
+    store.open()``, which the bot does at start-up): a file path → SQLite,
+    ``postgresql://…`` → PostgreSQL."""
+    return _backend(url_or_path)(url_or_path)
+
+
+class Store(abc.ABC):
+    """The bot's database, whichever the backend. ``await store.open()``
+    connects and migrates.
+
+    The public methods are the interface the bot uses; their SQL is written
+    here once, over three ways in for each backend: ``_reading()`` (any
+    connection), ``_writing()`` (one statement that changes something) and
+    ``_transaction()`` (several statements, all or nothing).
+    ``Store(path_or_url)`` is :func:`open_store`.
+    """
+
+    #: the backend's numbered migrations
+    migrations: Sequence[str] = ()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Store:
+        if cls is Store:
+            target = args[0] if args else kwargs["path"]
+            return object.__new__(_backend(target))
+        return object.__new__(cls)
+
+    def __init__(self) -> None:
         # guild settings change rarely and are read on every move (turn
         # clocks): kept here once read, replaced when written
         self._settings: dict[tuple[int, str], Any] = {}
-        # One connection: a transaction (finishing a game, a migration) must
-        # not take in another coroutine's write, which its ROLLBACK would
-        # undo. Every write waits for the open transaction, and vice versa.
-        self._tx = asyncio.Lock()
+
+    # ----------------------------------------------------- the backend's part
+
+    @abc.abstractmethod
+    async def open(self) -> None: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
 
     @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise RuntimeError("store is not open")
-        return self._db
+    @abc.abstractmethod
+    def is_open(self) -> bool: ...
 
-    async def _x(self, sql: str, args: Sequence[Any] = ()) -> None:
-        """Execute one statement and close its cursor."""
-        async with self.db.execute(sql, args):
-            pass
+    @abc.abstractmethod
+    def _reading(self) -> AbstractAsyncContextManager[Conn]: ...
 
-    async def open(self) -> None:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._x("PRAGMA journal_mode=WAL")
-        await self._x("PRAGMA synchronous=NORMAL")
-        await self._x("PRAGMA foreign_keys=ON")
-        await self.migrate()
+    @abc.abstractmethod
+    def _writing(self) -> AbstractAsyncContextManager[Conn]: ...
 
-    async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+    @abc.abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Conn]: ...
+
+    @abc.abstractmethod
+    async def _lock_schema(self, tx: Conn) -> None:
+        """Inside a migration's transaction, before the version is read: make
+        every other process wait (SQLite's ``BEGIN IMMEDIATE`` already does)."""
+
+    @abc.abstractmethod
+    async def _lock_ratings(self, tx: Conn, game: str) -> None:
+        """Inside a finishing transaction, before the ratings are read: make
+        another finishing game of ``game`` wait until this one commits."""
+
+    @abc.abstractmethod
+    async def _has_table(self, conn: Conn, name: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
+        """Set keys of tables' UI state (``None`` removes a key), whatever
+        their version: bookkeeping such as the id of a table's turn ping, in
+        one statement (a merge patch per table)."""
 
     # ------------------------------------------------------------ migrations
 
     async def schema_version(self) -> int:
-        await self._x("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
-            row = await cur.fetchone()
+        async with self._reading() as c:
+            return await self._schema_version(c)
+
+    async def _schema_version(self, c: Conn) -> int:
+        if not await self._has_table(c, "schema_version"):
+            return 0
+        row = await c.fetchone("SELECT MAX(version) FROM schema_version")
         return int(row[0]) if row and row[0] is not None else 0
 
     async def migrate(self, migrations: Sequence[str] | None = None) -> int:
-        """Apply every migration newer than the database; returns the version."""
-        steps = MIGRATIONS if migrations is None else migrations
-        current = await self.schema_version()
-        for number, sql in enumerate(steps, start=1):
-            if number <= current:
-                continue
-            log.info("applying database migration %d", number)
-            async with self._tx:
-                await self._x("BEGIN IMMEDIATE")
-                try:
-                    for statement in _statements(sql):
-                        await self._x(statement)
-                    await self._x("INSERT INTO schema_version (version) VALUES (?)", (number,))
-                    await self._x("COMMIT")
-                except BaseException:
-                    await self._x("ROLLBACK")
-                    raise
-            current = number
+        """Apply every migration newer than the database, in one transaction
+        that first locks the schema (several processes may open one database
+        at once: one migrates, the others wait and find it done); returns the
+        version."""
+        steps = self.migrations if migrations is None else migrations
+        async with self._transaction() as tx:
+            await self._lock_schema(tx)
+            await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = await self._schema_version(tx)
+            for number, sql in enumerate(steps, start=1):
+                if number <= current:
+                    continue
+                log.info("applying database migration %d", number)
+                for statement in _statements(sql):
+                    await tx.execute(statement)
+                await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                current = number
         return current
 
     # ---------------------------------------------------------------- tables
@@ -283,67 +370,58 @@ class Store:
         now: float,
     ) -> TableRow | None:
         """A new lobby; ``None`` if the channel already has a table."""
-        try:
-            async with (
-                self._tx,
-                self.db.execute(
-                    "INSERT INTO tables (guild_id, channel_id, game, phase, host_id, seats, options,"
-                    " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                    (guild_id, channel_id, game, host_id, _dumps(seats), _dumps(options), now, now),
-                ) as cur,
-            ):
-                table_id = cur.lastrowid
-        except aiosqlite.IntegrityError:
+        async with self._writing() as c:
+            r = await c.fetchone(
+                "INSERT INTO tables (guild_id, channel_id, game, phase, host_id, seats, options,"
+                " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)"
+                " ON CONFLICT (channel_id) DO NOTHING RETURNING id",
+                (guild_id, channel_id, game, host_id, _dumps(seats), _dumps(options), now, now),
+            )
+        if r is None:
             return None
-        assert table_id is not None
-        return await self.get_table(table_id)
+        return await self.get_table(r[0])
+
+    async def _tables(self, where: str, args: Sequence[Any] = ()) -> list[TableRow]:
+        async with self._reading() as c:
+            rows = await c.fetch(f"SELECT {_TABLE_COLS} FROM tables {where}", args)
+        return [_row(r) for r in rows]
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        async with self.db.execute(
-            f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,)
-        ) as cur:
-            r = await cur.fetchone()
-        return _row(r) if r else None
+        rows = await self._tables("WHERE id = ?", (table_id,))
+        return rows[0] if rows else None
 
     async def table_in_channel(self, channel_id: int) -> TableRow | None:
-        async with self.db.execute(
-            f"SELECT {_TABLE_COLS} FROM tables WHERE channel_id = ?", (channel_id,)
-        ) as cur:
-            r = await cur.fetchone()
-        return _row(r) if r else None
+        rows = await self._tables("WHERE channel_id = ?", (channel_id,))
+        return rows[0] if rows else None
 
     async def live_tables(self) -> list[TableRow]:
-        async with self.db.execute(f"SELECT {_TABLE_COLS} FROM tables ORDER BY id") as cur:
-            rows = await cur.fetchall()
-        return [_row(r) for r in rows]
+        return await self._tables("ORDER BY id")
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Where the table message is (not a game change: no version bump)."""
-        async with self._tx:
-            await self._x("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        async with self._writing() as c:
+            await c.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
     async def set_ui(self, row: TableRow) -> bool:
         """Write only ``row.ui`` (bookkeeping such as where a player's DM is),
         if the stored version is still ``row.version``; no version bump, so
         the buttons already drawn stay valid."""
-        async with (
-            self._tx,
-            self.db.execute(
+        async with self._writing() as c:
+            n = await c.execute(
                 "UPDATE tables SET ui = ? WHERE id = ? AND version = ?",
                 (_dumps(row.ui), row.id, row.version),
-            ) as cur,
-        ):
-            return cur.rowcount == 1
+            )
+        return n == 1
 
     async def save_table(self, row: TableRow, *, now: float) -> bool:
         """Write ``row`` if the stored version is still ``row.version``; on
         success ``row.version`` is incremented. ``False`` = someone was first.
         ``row.shown`` (what is on screen) is written along, never backwards."""
-        async with (
-            self._tx,
-            self.db.execute(
+        async with self._writing() as c:
+            n = await c.execute(
                 "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?, ui = ?,"
-                " seed = ?, deadline = ?, clock = ?, shown = MAX(shown, ?), version = version + 1,"
+                " seed = ?, deadline = ?, clock = ?,"
+                " shown = CASE WHEN shown > ? THEN shown ELSE ? END, version = version + 1,"
                 " updated_at = ? WHERE id = ? AND version = ?",
                 (
                     row.phase,
@@ -356,180 +434,152 @@ class Store:
                     row.deadline,
                     _dumps(row.clock),
                     row.shown,
+                    row.shown,
                     now,
                     row.id,
                     row.version,
                 ),
-            ) as cur,
-        ):
-            ok = cur.rowcount == 1
-        if ok:
+            )
+        if n == 1:
             row.version += 1
-        return ok
+        return n == 1
 
     async def set_shown(self, shown: dict[int, int]) -> None:
         """Record the versions now shown on table messages (``table id →
         version``), in one statement; never moves a table's ``shown`` back."""
         if not shown:
             return
-        async with self._tx:
-            await self.db.executemany(
+        async with self._writing() as c:
+            await c.executemany(
                 "UPDATE tables SET shown = ? WHERE id = ? AND shown < ?",
                 [(version, table_id, version) for table_id, version in shown.items()],
-            )
-
-    async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
-        """Set keys of tables' UI state (``None`` removes a key), whatever
-        their version: bookkeeping such as the id of a table's turn ping, in
-        one statement (a JSON merge patch per table)."""
-        if not patches:
-            return
-        async with self._tx:
-            await self.db.executemany(
-                "UPDATE tables SET ui = json_patch(ui, ?) WHERE id = ?",
-                [(_dumps(patch), table_id) for table_id, patch in patches.items()],
             )
 
     async def behind_tables(self, changed_before: float) -> list[TableRow]:
         """Tables whose message shows an older version than the stored one,
         last changed at or before ``changed_before`` (the repair sweep)."""
-        async with self.db.execute(
-            f"SELECT {_TABLE_COLS} FROM tables WHERE shown < version AND updated_at <= ?"
-            " ORDER BY id",
-            (changed_before,),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [_row(r) for r in rows]
+        return await self._tables(
+            "WHERE shown < version AND updated_at <= ? ORDER BY id", (changed_before,)
+        )
 
     async def due_tables(self, until: float) -> list[TableRow]:
         """Tables whose deadline is at or before ``until`` (the turn-clock sweeper)."""
-        async with self.db.execute(
-            f"SELECT {_TABLE_COLS} FROM tables WHERE deadline IS NOT NULL AND deadline <= ?"
-            " ORDER BY deadline",
-            (until,),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [_row(r) for r in rows]
+        return await self._tables(
+            "WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline", (until,)
+        )
 
     async def next_deadline(self, after: float) -> float | None:
         """The earliest deadline later than ``after`` (the sweeper's next wake)."""
-        async with self.db.execute(
-            "SELECT MIN(deadline) FROM tables WHERE deadline > ?", (after,)
-        ) as cur:
-            r = await cur.fetchone()
+        async with self._reading() as c:
+            r = await c.fetchone("SELECT MIN(deadline) FROM tables WHERE deadline > ?", (after,))
         return float(r[0]) if r and r[0] is not None else None
 
     async def set_clock(self, row: TableRow, expected: dict[str, Any]) -> bool:
         """Write only ``row.clock`` (the turn-clock warning), if the version is
         unchanged and the stored clock is still ``expected``: whoever writes
         first wins, so a warning is given once. No version bump."""
-        async with (
-            self._tx,
-            self.db.execute(
+        async with self._writing() as c:
+            n = await c.execute(
                 "UPDATE tables SET clock = ? WHERE id = ? AND version = ? AND clock = ?",
                 (_dumps(row.clock), row.id, row.version, _dumps(expected)),
-            ) as cur,
-        ):
-            return cur.rowcount == 1
+            )
+        return n == 1
 
     async def delete_table(self, row: TableRow) -> bool:
         """Remove a table (cancelled lobby) if its version is unchanged."""
-        async with (
-            self._tx,
-            self.db.execute(
+        async with self._writing() as c:
+            n = await c.execute(
                 "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
-            ) as cur,
-        ):
-            return cur.rowcount == 1
+            )
+        return n == 1
 
     async def finish_table(self, row: TableRow, result: Result) -> int | None:
         """In one transaction: check the version, store the result, its
-        players and ratings, and remove the live table. ``None`` = stale."""
-        async with self._tx:
-            return await self._finish(row, result)
+        players and ratings (read and written inside it, so two games sharing
+        a player that finish at once both count), and remove the live table.
+        ``None`` = stale."""
+        async with self._transaction() as tx:
+            result_id = await self._finish(tx, row, result)
+        if result_id is not None:
+            row.version += 1
+        return result_id
 
-    async def _finish(self, row: TableRow, result: Result) -> int | None:
-        db = self.db
-        await self._x("BEGIN IMMEDIATE")
-        try:
-            async with db.execute(
-                "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
-            ) as cur:
-                if cur.rowcount != 1:
-                    await self._x("ROLLBACK")
-                    return None
-            if result.rate is not None:
-                ranks = {p.user_id: p.rank for p in result.players}
-                marks = ",".join("?" * len(ranks))
-                async with db.execute(
-                    f"SELECT user_id, mu, sigma FROM ratings WHERE game = ? AND user_id IN ({marks})",
-                    (result.game, *ranks),
-                ) as cur:
-                    current = {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
-                result.ratings = result.rate(ranks, current)
-            settlement = {str(p.user_id): p.points for p in result.players}
-            async with db.execute(
-                "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
-                " settlement, seed, has_bots, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    async def _finish(self, tx: Conn, row: TableRow, result: Result) -> int | None:
+        n = await tx.execute(
+            "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
+        )
+        if n != 1:
+            return None
+        if result.rate is not None:
+            await self._lock_ratings(tx, result.game)
+            ranks = {p.user_id: p.rank for p in result.players}
+            current = await self._ratings(tx, result.game, list(ranks))
+            result.ratings = result.rate(ranks, current)
+        settlement = {str(p.user_id): p.points for p in result.players}
+        r = await tx.fetchone(
+            "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
+            " settlement, seed, has_bots, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
+            (
+                result.table_id,
+                result.guild_id,
+                result.channel_id,
+                result.game,
+                _dumps(result.record),
+                _dumps(result.outcome),
+                _dumps(settlement),
+                result.seed,
+                int(result.has_bots),
+                result.finished_at,
+            ),
+        )
+        assert r is not None
+        result_id = int(r[0])
+        await tx.executemany(
+            "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank, won,"
+            " points, best, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
                 (
-                    result.table_id,
+                    result_id,
+                    p.user_id,
                     result.guild_id,
-                    result.channel_id,
                     result.game,
-                    _dumps(result.record),
-                    _dumps(result.outcome),
-                    _dumps(settlement),
-                    result.seed,
-                    int(result.has_bots),
+                    p.name,
+                    p.rank,
+                    int(p.won),
+                    p.points,
+                    p.best,
+                    int(not result.has_bots if result.rated is None else result.rated),
                     result.finished_at,
-                ),
-            ) as cur:
-                result_id = cur.lastrowid
-            assert result_id is not None
-            await db.executemany(
-                "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank, won,"
-                " points, best, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        result_id,
-                        p.user_id,
-                        result.guild_id,
-                        result.game,
-                        p.name,
-                        p.rank,
-                        int(p.won),
-                        p.points,
-                        p.best,
-                        int(not result.has_bots if result.rated is None else result.rated),
-                        result.finished_at,
-                    )
-                    for p in result.players
-                ],
-            )
-            await db.executemany(
+                )
+                for p in result.players
+            ],
+        )
+        if result.ratings:
+            await tx.executemany(
                 "INSERT INTO ratings (game, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, 1)"
-                " ON CONFLICT(game, user_id) DO UPDATE SET mu = excluded.mu,"
-                " sigma = excluded.sigma, games = games + 1",
+                " ON CONFLICT (game, user_id) DO UPDATE SET mu = excluded.mu,"
+                " sigma = excluded.sigma, games = ratings.games + 1",
                 [(result.game, uid, mu, sigma) for uid, (mu, sigma) in result.ratings.items()],
             )
-            await self._x("COMMIT")
-        except BaseException:
-            await self._x("ROLLBACK")
-            raise
-        row.version += 1
         return result_id
 
     # --------------------------------------------------------------- ratings
 
     async def ratings(self, game: str, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        async with self._reading() as c:
+            return await self._ratings(c, game, user_ids)
+
+    async def _ratings(
+        self, c: Conn, game: str, user_ids: Sequence[int]
+    ) -> dict[int, tuple[float, float]]:
         if not user_ids:
             return {}
         marks = ",".join("?" * len(user_ids))
-        async with self.db.execute(
+        rows = await c.fetch(
             f"SELECT user_id, mu, sigma FROM ratings WHERE game = ? AND user_id IN ({marks})",
             (game, *user_ids),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return {r[0]: (r[1], r[2]) for r in rows}
 
     # ------------------------------------------------- leaderboards and stats
@@ -565,11 +615,11 @@ class Store:
             extra = " WHERE best IS NOT NULL" if by == "best" else ""
             sql = (
                 f"SELECT user_id, name, games, wins, points, best, {column} AS value"
-                f" FROM ({agg}){extra} ORDER BY value DESC, wins DESC, user_id LIMIT ?"
+                f" FROM ({agg}) a{extra} ORDER BY value DESC, wins DESC, user_id LIMIT ?"
             )
             args.append(limit)
-        async with self.db.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+        async with self._reading() as c:
+            rows = await c.fetch(sql, args)
         keys = ("user_id", "name", "games", "wins", "points", "best", "value")
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
@@ -585,35 +635,27 @@ class Store:
         if guild_id is not None:
             where += " AND guild_id = ?"
             args.append(guild_id)
-        async with self.db.execute(
-            "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
-            f" FROM result_players WHERE {where} GROUP BY game ORDER BY game",
-            args,
-        ) as cur:
-            rows = await cur.fetchall()
-        out = []
-        for g, games, wins, points, best, top in rows:
-            out.append(
-                {
-                    "game": g,
-                    "games": games,
-                    "wins": wins,
-                    "points": points,
-                    "best": best,
-                    "top": top,
-                }
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
+                f" FROM result_players WHERE {where} GROUP BY game ORDER BY game",
+                args,
             )
-        if out:
-            ratings = {}
-            async with self.db.execute(
-                "SELECT game, mu, sigma, games FROM ratings WHERE user_id = ?", (user_id,)
-            ) as cur:
-                for g, mu, sigma, n in await cur.fetchall():
-                    ratings[g] = (mu, sigma, n)
-            for item in out:
-                if item["game"] in ratings:
-                    mu, sigma, n = ratings[item["game"]]
-                    item["rating"] = mu - 3 * sigma
+            out = [
+                {"game": g, "games": n, "wins": wins, "points": points, "best": best, "top": top}
+                for g, n, wins, points, best, top in rows
+            ]
+            if out:
+                ratings = {
+                    g: (mu, sigma)
+                    for g, mu, sigma in await c.fetch(
+                        "SELECT game, mu, sigma FROM ratings WHERE user_id = ?", (user_id,)
+                    )
+                }
+                for item in out:
+                    if item["game"] in ratings:
+                        mu, sigma = ratings[item["game"]]
+                        item["rating"] = mu - 3 * sigma
         return out
 
     async def results(self, *, game: str | None = None) -> list[dict[str, Any]]:
@@ -623,8 +665,8 @@ class Store:
         if game is not None:
             sql += " WHERE game = ?"
             args = (game,)
-        async with self.db.execute(sql + " ORDER BY id", args) as cur:
-            rows = await cur.fetchall()
+        async with self._reading() as c:
+            rows = await c.fetch(sql + " ORDER BY id", args)
         return [
             {
                 "id": r[0],
@@ -645,22 +687,138 @@ class Store:
         """A server setting (``None`` = not set); cached once read."""
         if (guild_id, key) in self._settings:
             return self._settings[guild_id, key]
-        async with self.db.execute(
-            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-        ) as cur:
-            r = await cur.fetchone()
+        async with self._reading() as c:
+            r = await c.fetchone(
+                "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+            )
         value = json.loads(r[0]) if r else None
         self._settings[guild_id, key] = value
         return value
 
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
-        async with self._tx:
-            await self._x(
+        async with self._writing() as c:
+            await c.execute(
                 "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT(guild_id, key) DO UPDATE SET value = excluded.value",
+                " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
                 (guild_id, key, _dumps(value)),
             )
         self._settings[guild_id, key] = value
+
+
+class _SqliteConn(Conn):
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        async with self.db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        async with self.db.execute(sql, args) as cur:
+            return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        async with self.db.executemany(sql, rows):
+            pass
+
+
+class SqliteStore(Store):
+    """SQLite on a local file (aiosqlite, WAL): zero set-up.
+
+    One connection: a transaction (finishing a game, a migration) must not
+    take in another coroutine's write, which its ROLLBACK would undo, so
+    every write waits for the open transaction, and vice versa (``_tx``).
+    Several processes on one file are serialized by SQLite's write lock
+    (``BEGIN IMMEDIATE`` for a transaction, a busy wait of 5 s)."""
+
+    migrations = MIGRATIONS
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+        self._tx = asyncio.Lock()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("store is not open")
+        return self._db
+
+    @property
+    def is_open(self) -> bool:
+        return self._db is not None
+
+    async def _x(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Execute one statement and close its cursor."""
+        async with self.db.execute(sql, args):
+            pass
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None, timeout=BUSY_SECONDS)
+        # a fresh file opened by several processes at once: switching it to
+        # WAL needs the file to itself for a moment, and SQLite's busy wait
+        # does not cover that step, so it is tried again for a while
+        for attempt in range(int(BUSY_SECONDS / 0.05)):
+            try:
+                await self._x("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as err:
+                if "locked" not in str(err) or attempt == int(BUSY_SECONDS / 0.05) - 1:
+                    raise
+                await asyncio.sleep(0.05)
+        await self._x("PRAGMA synchronous=NORMAL")
+        await self._x("PRAGMA foreign_keys=ON")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Conn]:
+        yield _SqliteConn(self.db)
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[Conn]:
+        async with self._tx:
+            yield _SqliteConn(self.db)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Conn]:
+        async with self._tx:
+            # the write lock first, then reads: nobody writes between them
+            await self._x("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteConn(self.db)
+            except BaseException:
+                await self._x("ROLLBACK")
+                raise
+            await self._x("COMMIT")
+
+    async def _lock_schema(self, tx: Conn) -> None:
+        pass  # BEGIN IMMEDIATE took the write lock
+
+    async def _lock_ratings(self, tx: Conn, game: str) -> None:
+        pass  # BEGIN IMMEDIATE took the write lock
+
+    async def _has_table(self, conn: Conn, name: str) -> bool:
+        row = await conn.fetchone(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        )
+        return row is not None
+
+    async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
+        if not patches:
+            return
+        async with self._writing() as c:
+            await c.executemany(
+                "UPDATE tables SET ui = json_patch(ui, ?) WHERE id = ?",
+                [(_dumps(patch), table_id) for table_id, patch in patches.items()],
+            )
 
 
 def _statements(sql: str) -> list[str]:
