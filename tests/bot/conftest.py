@@ -21,6 +21,11 @@ game starts further on in the script), ``cpu_delay=``, ``locales={"alice":
 ``closed_dms=["bob"]`` (users who take no DMs from the bot).
 A second night in one test gets a database of its own (twin runs).
 
+The database is SQLite unless a test asks for more: ``@on_both_databases``
+(from :mod:`simtable`) runs it on SQLite and on PostgreSQL (a throwaway
+server started once per test process, a database per process, a schema per
+test; the PostgreSQL runs are marked ``postgres``).
+
 Messages are checked against the catalogues, never against English copied
 into a test: ``table.shows("error.stale")``, ``says(text, "lobby.host_only")``
 (see :mod:`simtable`).
@@ -28,16 +33,21 @@ into a test: ``table.shows("error.stale")``, ``says(text, "lobby.host_only")``
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import os
 import re
-from collections.abc import AsyncIterator, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import discord
 import pytest
 import simcord
+from pgcluster import SERVER_ENV, Cluster, why_not, with_database, with_schema
 from simcord.results import ResponseMessage
 from simlocale import EnvClock
 from simlocale import locales as locales_of_users
@@ -70,9 +80,74 @@ SETTLE = 60.0  # seconds SimCord may wait for a chain of computer moves
 CPU = re.compile(r"CPU\d+")
 
 
+async def _admin(url: str, sql: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A database of this test process's own (each xdist worker has one) on
+    a throwaway PostgreSQL server started once per process, or on the
+    server ``CHABUDAI_TEST_POSTGRES`` names. Skips only where there is no
+    PostgreSQL at all."""
+    reason = why_not()
+    if reason is not None:
+        pytest.skip(reason)
+    cluster = None
+    server = os.environ.get(SERVER_ENV, "")
+    if not server:
+        cluster = Cluster()
+        server = cluster.start()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"chabudai_test_{worker}_{os.getpid()}"
+    try:
+        asyncio.run(_admin(server, f'CREATE DATABASE "{name}"'))
+        yield with_database(server, name)
+    finally:
+        try:
+            if cluster is None:
+                asyncio.run(_admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        finally:
+            if cluster is not None:
+                cluster.stop()
+
+
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(tmp_path / "chabudai.sqlite3")
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database the test's bots use: ``sqlite`` unless parametrized
+    (``@on_both_databases``)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def new_database(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> Callable[[], Awaitable[Path | str]]:
+    """``await new_database()``: an empty database of the test's backend, a
+    new one each call (a SQLite file, or a PostgreSQL schema's URL)."""
+    base = request.getfixturevalue("postgres_url") if backend == "postgres" else ""
+    made = 0
+
+    async def make() -> Path | str:
+        nonlocal made
+        made += 1
+        if backend == "sqlite":
+            name = "chabudai.sqlite3" if made == 1 else f"night-{made}.sqlite3"
+            return tmp_path / name
+        schema = f"t_{uuid.uuid4().hex[:16]}"
+        await _admin(base, f"CREATE SCHEMA {schema}")
+        return with_schema(base, schema)
+
+    return make
+
+
+@pytest.fixture
+async def harness(new_database: Callable[[], Awaitable[Path | str]]) -> AsyncIterator[Harness]:
+    h = Harness(await new_database())
     yield h
     await h.close()
 
@@ -430,8 +505,8 @@ class Night:
         return self.bot.tables.store
 
     @property
-    def database(self) -> Path:
-        """The file the bot keeps its tables and results in."""
+    def database(self) -> Path | str:
+        """The file the bot keeps its tables and results in (a URL on PostgreSQL)."""
         return self.harness.path
 
     @property
@@ -563,7 +638,7 @@ class Night:
 
 @pytest.fixture
 async def game_night(
-    harness: Harness, tmp_path: Path
+    harness: Harness, new_database: Callable[[], Awaitable[Path | str]]
 ) -> AsyncIterator[Callable[..., AbstractAsyncContextManager[Night]]]:
     """``async with game_night(**script) as night:`` — a game night: the dice
     script, computers without a pause, a turn clock on SimCord's time, each
@@ -585,7 +660,7 @@ async def game_night(
         settings: dict[str, Any] | None = None,
         closed_dms: tuple[str, ...] | list[str] = (),
     ) -> AsyncIterator[Night]:
-        h = harness if not nights else Harness(tmp_path / f"night-{len(nights) + 1}.sqlite3")
+        h = harness if not nights else Harness(await new_database())
         nights.append(h)
         clock = EnvClock()
         h.clock = clock

@@ -11,14 +11,23 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import simcord
 
 from bot.app import ChabudaiBot, create_bot
 from bot.i18n import catalogue
-from bot.store import Store
+from bot.store import open_store
 from games.core import CARDS, ScriptedSource, SeededSource, Source
 
 SEED = "test-seed-0123456789abcdef"
+
+# ``@on_both_databases``: the test runs on SQLite and on PostgreSQL (see the
+# ``backend`` fixture in conftest.py)
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+]
+on_both_databases = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 
 
 class Clock:
@@ -30,11 +39,12 @@ class Clock:
 
 
 class Harness:
-    """Builds bots that share one database file and one scripted dice list
-    (and decks); ``seeded``: real seeded dice and cards instead."""
+    """Builds bots that share one database (a file, or a PostgreSQL URL) and
+    one scripted dice list (and decks); ``seeded``: real seeded dice and
+    cards instead."""
 
     def __init__(
-        self, path: Path, dice: list[int] | None = None, aux: list[int] | None = None
+        self, path: Path | str, dice: list[int] | None = None, aux: list[int] | None = None
     ) -> None:
         self.path = path
         self.dice = list(dice or [])
@@ -56,7 +66,7 @@ class Harness:
 
     def bot(self) -> ChabudaiBot:
         bot = create_bot(
-            Store(self.path),
+            open_store(self.path),
             clock=self.clock,
             seed_factory=lambda: SEED,
             source_factory=self.source,

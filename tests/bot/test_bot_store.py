@@ -1,31 +1,80 @@
-"""The store: migrations (an old database with a game in progress), the
-optimistic version check, results."""
+"""The store: migrations (an old database with a game in progress, several
+processes opening a fresh one at once), the optimistic version check, the
+bookkeeping writes, results and ratings — on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
-from bot.store import MIGRATIONS, Store
+import pytest
+from simtable import on_both_databases
+
+from bot.store import (
+    MIGRATIONS,
+    PlayerResult,
+    Result,
+    SqliteStore,
+    Store,
+    StoreError,
+    open_store,
+)
 from games.core import SeededSource
 
 DICE = SeededSource("bot-store-tests").roll(600)
 
 
-async def test_fresh_database_migrates_to_the_latest_schema(tmp_path):
-    store = Store(tmp_path / "db.sqlite3")
+async def _opened(target) -> Store:
+    store = open_store(target)
     await store.open()
+    return store
+
+
+def test_the_path_or_url_picks_the_backend(tmp_path):
+    from bot.store_pg import PostgresStore
+
+    assert type(open_store(tmp_path / "db.sqlite3")) is SqliteStore
+    assert type(open_store("postgresql://u@/db?host=/tmp")) is PostgresStore
+    assert type(Store("postgres://u@h/db")) is PostgresStore  # Store(…) is open_store(…)
+    assert type(Store(tmp_path / "db.sqlite3")) is SqliteStore
+
+
+@on_both_databases
+async def test_fresh_database_migrates_to_the_latest_schema(new_database, backend):
+    target = await new_database()
+    store = await _opened(target)
     assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
     await store.open()  # idempotent
     assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
-    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if backend == "sqlite":
+        with sqlite3.connect(target) as db:
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_version_check_refuses_a_second_writer(tmp_path):
-    store = Store(tmp_path / "db.sqlite3")
-    await store.open()
+@on_both_databases
+async def test_three_processes_open_a_fresh_database_at_once(new_database):
+    """Each opens, reads the schema version and migrates; one migrates, the
+    others wait for its lock and find the schema done (before: ``database is
+    locked`` or ``table tables already exists``)."""
+    target = await new_database()
+    stores = [open_store(target) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))
+    try:
+        assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 3
+        row = await stores[0].create_table(
+            guild_id=1, channel_id=2, game="nine", host_id=3, seats=[], options={}, now=0.0
+        )
+        assert row is not None and (await stores[2].get_table(row.id)) == row
+    finally:
+        for s in stores:
+            await s.close()
+
+
+@on_both_databases
+async def test_version_check_refuses_a_second_writer(new_database):
+    store = await _opened(await new_database())
     row = await store.create_table(
         guild_id=1, channel_id=2, game="nine", host_id=3, seats=[], options={}, now=0.0
     )
@@ -42,7 +91,190 @@ async def test_version_check_refuses_a_second_writer(tmp_path):
     assert not await store.save_table(copy, now=1.0)  # stale version
     fresh = await store.get_table(row.id)
     assert fresh is not None and fresh.ui == {"a": 1} and fresh.version == 1
+    assert await store.delete_table(copy) is False
+    assert await store.delete_table(fresh) is True
+    assert await store.live_tables() == []
     await store.close()
+
+
+@on_both_databases
+async def test_discord_ids_and_times_keep_every_digit(new_database):
+    """64-bit snowflakes and unix times to the millisecond come back as written
+    (PostgreSQL: BIGINT and DOUBLE PRECISION; a REAL would move a clock by a
+    minute)."""
+    store = await _opened(await new_database())
+    big = 1_234_567_890_123_456_789
+    now = 1_767_225_600.125
+    row = await store.create_table(
+        guild_id=big,
+        channel_id=big + 1,
+        game="nine",
+        host_id=big + 2,
+        seats=[],
+        options={},
+        now=now,
+    )
+    assert row is not None
+    assert (row.guild_id, row.channel_id, row.host_id, row.created_at) == (
+        big,
+        big + 1,
+        big + 2,
+        now,
+    )
+    row.deadline = now + 60.5
+    assert await store.save_table(row, now=now + 1)
+    await store.set_message(row.id, big + 3)
+    assert await store.next_deadline(now) == now + 60.5
+    assert [r.id for r in await store.due_tables(now + 60.5)] == [row.id]
+    assert await store.due_tables(now + 60.4) == []
+    again = await store.table_in_channel(big + 1)
+    assert again is not None and again.message_id == big + 3 and again.deadline == now + 60.5
+    await store.close()
+
+
+@on_both_databases
+async def test_bookkeeping_writes_shown_ui_and_clock(new_database):
+    store = await _opened(await new_database())
+    rows = []
+    for channel in (10, 11):
+        row = await store.create_table(
+            guild_id=1, channel_id=channel, game="nine", host_id=3, seats=[], options={}, now=0.0
+        )
+        assert row is not None
+        row.ui = {"keep": [1, 2], "ping": 5}
+        row.shown = row.version
+        assert await store.save_table(row, now=1.0)  # version 1, shown 0: behind
+        rows.append(row)
+    assert [r.id for r in await store.behind_tables(1.0)] == [r.id for r in rows]
+    assert await store.behind_tables(0.5) == []  # changed too recently
+    await store.set_shown({rows[0].id: 1})
+    await store.set_shown({rows[0].id: 0})  # never backwards
+    assert [r.id for r in await store.behind_tables(1.0)] == [rows[1].id]
+    # a save carrying an older shown version does not move it back either
+    rows[0].shown = 0
+    assert await store.save_table(rows[0], now=2.0)
+    assert (await store.get_table(rows[0].id)).shown == 1  # type: ignore[union-attr]
+    # ui patched key by key, whatever the version; None removes a key
+    await store.patch_ui({rows[0].id: {"ping": None, "dm": {"bob": 7}}, rows[1].id: {"ping": 6}})
+    first, second = await store.get_table(rows[0].id), await store.get_table(rows[1].id)
+    assert first is not None and first.ui == {"keep": [1, 2], "dm": {"bob": 7}}
+    assert second is not None and second.ui == {"keep": [1, 2], "ping": 6}
+    # set_ui only at the same version
+    first.ui = {"x": 1}
+    assert await store.set_ui(first)
+    second.version -= 1
+    second.ui = {"x": 2}
+    assert not await store.set_ui(second)
+    # the clock warning: whoever writes first wins
+    expected = dict(first.clock)
+    first.clock = {"warned": 1}
+    assert await store.set_clock(first, expected)
+    first.clock = {"warned": 2}
+    assert not await store.set_clock(first, expected)
+    stored = await store.get_table(first.id)
+    assert stored is not None and stored.clock == {"warned": 1} and stored.ui == {"x": 1}
+    await store.close()
+
+
+@on_both_databases
+async def test_guild_settings_are_cached_and_replaced(new_database):
+    target = await new_database()
+    store, other = await _opened(target), await _opened(target)
+    assert await store.guild_setting(1, "lang") is None
+    await store.set_guild_setting(1, "lang", "ja")
+    await store.set_guild_setting(1, "clock.nine", {"seconds": 45})
+    assert await store.guild_setting(1, "lang") == "ja"
+    assert await other.guild_setting(1, "clock.nine") == {"seconds": 45}
+    await other.set_guild_setting(1, "lang", "en")
+    assert await other.guild_setting(1, "lang") == "en"
+    assert await store.guild_setting(1, "lang") == "ja"  # this process's cache
+    await store.close()
+    await other.close()
+
+
+def _result(row, players, *, rate=None) -> Result:
+    return Result(
+        table_id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        record={"z": 1, "a": [1, 2]},
+        outcome={"winner": players[0][1], "finished": True},
+        players=[
+            PlayerResult(user_id=uid, name=name, rank=rank, won=rank == 1, points=pts, best=pts)
+            for rank, (uid, name, pts) in enumerate(players, start=1)
+        ],
+        seed="s",
+        has_bots=False,
+        finished_at=100.0,
+        rate=rate,
+    )
+
+
+def _plus_one(ranks, current):
+    """A rating rule the test can count: each game adds 1 to mu."""
+    return {uid: (current.get(uid, (0.0, 1.0))[0] + 1, 1.0) for uid in ranks}
+
+
+@on_both_databases
+async def test_two_games_sharing_a_player_finish_at_once_and_both_count(new_database):
+    """Ratings are read and written inside the finishing transaction: the
+    second game rates on the first's result, never on the same old rating."""
+    target = await new_database()
+    stores = [await _opened(target) for _ in range(2)]  # two processes
+    rows = []
+    for channel in range(4):
+        row = await stores[0].create_table(
+            guild_id=1, channel_id=channel, game="nine", host_id=1, seats=[], options={}, now=0.0
+        )
+        assert row is not None
+        rows.append(row)
+    finished = await asyncio.gather(
+        *(
+            stores[i % 2].finish_table(
+                row, _result(row, [(1, "alice", 5), (i + 2, "x", -5)], rate=_plus_one)
+            )
+            for i, row in enumerate(rows)
+        )
+    )
+    assert all(isinstance(n, int) for n in finished)
+    assert all(row.version == 1 for row in rows)
+    assert await stores[1].ratings("nine", [1, 2, 5]) == {
+        1: (4.0, 1.0),
+        2: (1.0, 1.0),
+        5: (1.0, 1.0),
+    }
+    # a stale finish stores nothing
+    rows[0].version = 0
+    assert await stores[0].finish_table(rows[0], _result(rows[0], [(1, "alice", 5)])) is None
+    results = await stores[0].results(game="nine")
+    assert len(results) == 4 and results[0]["record"] == {"z": 1, "a": [1, 2]}
+    assert sorted(tuple(r["settlement"].items()) for r in results) == [
+        (("1", 5), (str(i), -5)) for i in range(2, 6)
+    ]
+    assert await stores[0].live_tables() == []
+    board = await stores[0].leaderboard("nine", guild_id=1, by="rating")
+    assert board[0]["user_id"] == 1 and board[0]["games"] == 4 and board[0]["wins"] == 4
+    assert board[0]["value"] == pytest.approx(4.0 - 3.0)
+    points = await stores[1].leaderboard("nine", guild_id=None, by="points", limit=2)
+    assert [(b["user_id"], b["value"]) for b in points] == [(1, 20), (2, -5)]
+    best = await stores[1].leaderboard("nine", guild_id=None, by="best")
+    assert best[0]["value"] == 5
+    stats = await stores[0].stats(1, game=None, guild_id=None)
+    assert stats == [
+        {"game": "nine", "games": 4, "wins": 4, "points": 20, "best": 5, "top": 5, "rating": 1.0}
+    ]
+    for s in stores:
+        await s.close()
+
+
+async def test_a_postgres_failure_is_a_store_error():
+    """What the bot catches as a database failure (``sqlite3.Error``) covers
+    PostgreSQL's too."""
+    store = open_store("postgresql://nobody@/none?host=/nonexistent-chabudai&port=1")
+    with pytest.raises(sqlite3.Error) as caught:
+        await store.open()
+    assert isinstance(caught.value, StoreError) and not store.is_open
 
 
 def _downgrade_to_v1(path):
