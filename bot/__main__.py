@@ -1,7 +1,8 @@
 """``python -m bot`` / ``chabudai``: run the bot.
 
-Reads ``DISCORD_TOKEN`` (required) and ``CHABUDAI_DB`` (default
-``data/chabudai.sqlite3``) from the environment or a ``.env`` file.
+Reads ``DISCORD_TOKEN`` (required) and ``CHABUDAI_DB`` (a SQLite file, by
+default ``data/chabudai.sqlite3``, or a ``postgresql://`` URL) from the
+environment or a ``.env`` file.
 ``python -m bot sandbox`` runs it against a simulated Discord in a browser
 (see :mod:`bot.sandbox`).
 """
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return sandbox_main(args[1:])
     if args:
-        sys.stderr.write("usage: python -m bot [sandbox [--db FILE] [--port N]]\n")
+        sys.stderr.write("usage: python -m bot [sandbox [--db FILE|URL] [--port N]]\n")
         return 2
     from dotenv import load_dotenv
 
@@ -80,11 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(token)
     from bot.app import create_bot
-    from bot.store import Store
+    from bot.store import is_postgres_url, open_store
 
-    path = os.environ.get("CHABUDAI_DB", DEFAULT_DB)
-    logging.getLogger("chabudai").info("database: %s", path)
-    bot = create_bot(Store(path))
+    target = os.environ.get("CHABUDAI_DB", "").strip() or DEFAULT_DB
+    # a URL may carry a password: name the server, not the credentials
+    shown = target.split("@")[-1] if is_postgres_url(target) else target
+    logging.getLogger("chabudai").info("database: %s", shown)
+    bot = create_bot(open_store(target))
     bot.run(token, log_handler=None)
     return 0
 

@@ -20,7 +20,6 @@ import signal
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 MEMBERS = ("alice", "bob", "carol", "dave")
@@ -33,7 +32,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         prog="python -m bot sandbox",
         description="Play chabudai locally in a browser against a simulated Discord.",
     )
-    ap.add_argument("--db", help="SQLite file to keep games in (default: a temporary file)")
+    ap.add_argument(
+        "--db",
+        help="SQLite file or postgresql:// URL to keep games in (default: a temporary file)",
+    )
     ap.add_argument("--port", type=int, default=0, help="loopback port (default: any free one)")
     ap.add_argument(
         "--members",
@@ -67,7 +69,7 @@ async def open_sandbox(
     import simcord
 
     from bot.app import create_bot
-    from bot.store import Store
+    from bot.store import open_store
 
     world: dict[str, Any] = {}
 
@@ -77,7 +79,7 @@ async def open_sandbox(
         env = world.get("env")
         return env.now().timestamp() if env is not None else 1_767_225_600.0
 
-    bot = create_bot(Store(db), clock=clock)
+    bot = create_bot(open_store(db), clock=clock)
     stop = stop or asyncio.Event()
     # A computer player's first decision may build its tables for a few
     # seconds; let SimCord wait for it rather than call the action failed.
@@ -151,8 +153,7 @@ def main(argv: list[str]) -> int:
         return 2
     tmp: tempfile.TemporaryDirectory[str] | None = None
     if args.db:
-        db = args.db
-        Path(db).parent.mkdir(parents=True, exist_ok=True)
+        db = args.db  # a file (its folder made when the store opens) or a URL
     else:
         tmp = tempfile.TemporaryDirectory(prefix="chabudai-sandbox-")
         db = os.path.join(tmp.name, "sandbox.sqlite3")
