@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(token)
     from bot.app import create_bot
-    from bot.store import is_postgres_url, open_store
+    from bot.storage import open_store
+    from bot.store import is_postgres_url
 
     target = os.environ.get("CHABUDAI_DB", "").strip() or DEFAULT_DB
     # a URL may carry a password: name the server, not the credentials

@@ -69,7 +69,7 @@ async def open_sandbox(
     import simcord
 
     from bot.app import create_bot
-    from bot.store import open_store
+    from bot.storage import open_store
 
     world: dict[str, Any] = {}
 

@@ -1,6 +1,6 @@
 """The database: one interface (:class:`Store`), two backends — SQLite
 (aiosqlite on a local file, WAL; this module) and PostgreSQL (asyncpg, a
-pool; :mod:`bot.store_pg`). :func:`open_store` picks one from a path or a
+pool; :mod:`bot.store_pg`). :func:`bot.storage.open_store` picks one from a path or a
 ``postgresql://`` URL. Numbered migrations per backend run at open.
 
 All SQL of the bot lives in these two modules, and the queries are written
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import abc
 import asyncio
-import importlib
 import json
 import logging
 import sqlite3
@@ -242,23 +241,6 @@ def is_postgres_url(target: str | Path) -> bool:
     return str(target).startswith(("postgresql://", "postgres://"))
 
 
-def _backend(target: str | Path) -> type[Store]:
-    if is_postgres_url(target):
-        # bot.store_pg builds on this module, so it is loaded by name, and
-        # only when a PostgreSQL URL is given (asyncpg is needed only then)
-        module = importlib.import_module("bot.store_pg")
-        backend: type[Store] = module.PostgresStore
-        return backend
-    return SqliteStore
-
-
-def open_store(url_or_path: str | Path) -> Store:
-    """The store for ``url_or_path`` (not yet connected: ``await
-    store.open()``, which the bot does at start-up): a file path → SQLite,
-    ``postgresql://…`` → PostgreSQL."""
-    return _backend(url_or_path)(url_or_path)
-
-
 class Store(abc.ABC):
     """The bot's database, whichever the backend. ``await store.open()``
     connects and migrates.
@@ -267,16 +249,18 @@ class Store(abc.ABC):
     here once, over three ways in for each backend: ``_reading()`` (any
     connection), ``_writing()`` (one statement that changes something) and
     ``_transaction()`` (several statements, all or nothing).
-    ``Store(path_or_url)`` is :func:`open_store`.
+    ``Store(path)`` is SQLite; a URL goes through :func:`bot.storage.open_store`.
     """
 
     #: the backend's numbered migrations
     migrations: Sequence[str] = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Store:
-        if cls is Store:
+        if cls is Store:  # ``Store(path)``: the default, SQLite on a file
             target = args[0] if args else kwargs["path"]
-            return object.__new__(_backend(target))
+            if is_postgres_url(target):
+                raise ValueError("a PostgreSQL URL: open it with bot.storage.open_store")
+            return object.__new__(SqliteStore)
         return object.__new__(cls)
 
     def __init__(self) -> None:

@@ -21,7 +21,18 @@ ROOT = Path(__file__).resolve().parents[1]
 # layers below it, never above. Every module of bot/ must be listed.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # storage, words, small shared helpers
-    ("base", ("bot", "bot.store", "bot.store_pg", "bot.i18n", "bot.i18n.translator", "bot.ratings")),
+    (
+        "base",
+        (
+            "bot",
+            "bot.store",
+            "bot.store_pg",
+            "bot.storage",
+            "bot.i18n",
+            "bot.i18n.translator",
+            "bot.ratings",
+        ),
+    ),
     ("helpers", ("bot.model", "bot.turns")),
     # drawing: pictures, then what a message holds, then each game's plugin,
     # then whole messages — never the service, clocks or computer players

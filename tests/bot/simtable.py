@@ -16,7 +16,7 @@ import simcord
 
 from bot.app import ChabudaiBot, create_bot
 from bot.i18n import catalogue
-from bot.store import open_store
+from bot.storage import open_store
 from games.core import CARDS, ScriptedSource, SeededSource, Source
 
 SEED = "test-seed-0123456789abcdef"

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 from simtable import on_both_databases
 
+from bot.storage import open_store
 from bot.store import (
     MIGRATIONS,
     PlayerResult,
@@ -17,7 +18,6 @@ from bot.store import (
     SqliteStore,
     Store,
     StoreError,
-    open_store,
 )
 from games.core import SeededSource
 
@@ -35,8 +35,9 @@ def test_the_path_or_url_picks_the_backend(tmp_path):
 
     assert type(open_store(tmp_path / "db.sqlite3")) is SqliteStore
     assert type(open_store("postgresql://u@/db?host=/tmp")) is PostgresStore
-    assert type(Store("postgres://u@h/db")) is PostgresStore  # Store(…) is open_store(…)
-    assert type(Store(tmp_path / "db.sqlite3")) is SqliteStore
+    assert type(Store(tmp_path / "db.sqlite3")) is SqliteStore  # Store(path): SQLite
+    with pytest.raises(ValueError):
+        Store("postgres://u@h/db")  # a URL goes through open_store
 
 
 @on_both_databases
