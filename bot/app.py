@@ -21,6 +21,7 @@ from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
 from bot.i18n.translator import Translator
+from bot.ops import Operations
 from bot.store import Store
 from bot.tables import TableService
 from bot.ui.components import DYNAMIC_ITEMS
@@ -52,6 +53,8 @@ class ChabudaiBot(commands.Bot):
         self.pings = Pings(self, tables)
         self.sweeper = Sweeper(self, tables, self.screen)
         self.computers = ComputerPlayers(self)
+        self.ops = Operations(self)  # /healthz and /metrics (CHABUDAI_HTTP)
+        tables.press = self.ops.timed(tables.press)  # type: ignore[method-assign]
         # the order of what follows a commit: the presser's answer and the
         # DMs first, then "Done", pings, the clock and the computers
         bus = tables.bus
@@ -61,6 +64,8 @@ class ChabudaiBot(commands.Bot):
         bus.subscribe(self.pings.on_commit, name="ping")
         bus.subscribe(self.sweeper.on_commit, name="clock")
         bus.subscribe(self.computers.on_commit, name="cpu")
+        bus.subscribe(self.ops.on_commit, name="ops")  # last: counts what was committed
+        bus.on_failure = self.ops.follower_failed
 
     async def setup_hook(self) -> None:
         store = self.tables.store
@@ -78,11 +83,13 @@ class ChabudaiBot(commands.Bot):
             await self.tree.sync()
         live = await store.live_tables()
         log.info("ready to serve %d live table(s)", len(live))
+        await self.ops.start()
 
     async def close(self) -> None:
         try:
             await super().close()
         finally:
+            await self.ops.stop()
             if self.tables.store.is_open:
                 await self.tables.flush()  # what is on screen, for the next start
             await self.tables.store.close()

@@ -89,10 +89,12 @@ class Bus:
 
     A follower that raises is logged and the next one still runs: the move
     is committed, so what follows it must not be lost to one failure.
+    ``on_failure(name)``, if set, hears of each failure (the metrics).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_failure: Callable[[str], None] | None = None) -> None:
         self._followers: list[tuple[str, Follower]] = []
+        self.on_failure = on_failure
 
     def subscribe(self, follower: Follower, *, name: str | None = None) -> None:
         self._followers.append((name or getattr(follower, "__qualname__", "?"), follower))
@@ -110,3 +112,5 @@ class Bus:
                 await follower(event)
             except Exception:
                 log.exception("table %d: the follower %s failed", event.after.id, name)
+                if self.on_failure is not None:
+                    self.on_failure(name)

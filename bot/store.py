@@ -381,6 +381,17 @@ class Store(abc.ABC):
     async def live_tables(self) -> list[TableRow]:
         return await self._tables("ORDER BY id")
 
+    async def ping(self) -> None:
+        """A trivial query: raises if the database does not answer (/healthz)."""
+        async with self._reading() as c:
+            await c.fetchone("SELECT 1")
+
+    async def table_counts(self) -> dict[str, int]:
+        """How many tables there are per phase (/metrics), without loading them."""
+        async with self._reading() as c:
+            rows = await c.fetch("SELECT phase, COUNT(*) FROM tables GROUP BY phase")
+        return {str(phase): int(n) for phase, n in rows}
+
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Where the table message is (not a game change: no version bump)."""
         async with self._writing() as c:

@@ -48,7 +48,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # what reacts to a commit (they import the service, never the reverse)
     ("followers", ("bot.followers", "bot.followers.*")),
     ("commands", ("bot.commands", "bot.commands.*")),
-    ("app", ("bot.app", "bot.__main__", "bot.sandbox")),
+    ("app", ("bot.app", "bot.ops", "bot.__main__", "bot.sandbox")),
 ]
 
 
