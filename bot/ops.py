@@ -166,7 +166,8 @@ class Operations:
     async def health(self) -> str | None:
         """None when healthy, else why not (a few words)."""
         bot = self.bot
-        if bot.is_closed() or not bot.is_ready():
+        ws = bot.ws  # None before the first connection; closed while reconnecting
+        if bot.is_closed() or not bot.is_ready() or ws is None or not ws.open:
             return "not connected to Discord"
         store = bot.tables.store
         if not store.is_open:
