@@ -5,10 +5,19 @@ default ``data/chabudai.sqlite3``, or a ``postgresql://`` URL) from the
 environment or a ``.env`` file.
 ``python -m bot sandbox`` runs it against a simulated Discord in a browser
 (see :mod:`bot.sandbox`).
+
+Operations (no token needed): ``python -m bot migrate [--db FILE|URL]``
+brings the database's schema up to date (the deploy step; the bot also
+migrates at start unless started ``--no-migrate``, which refuses a database
+whose schema is older than the code); ``python -m bot copy-db SRC DST`` copies
+a whole database into an empty one, SQLite or PostgreSQL either way, ids and
+versions kept so the buttons already posted keep working.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
 import os
 import sys
@@ -61,20 +70,146 @@ def setup_logging(token: str) -> None:
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
 
 
+USAGE = (
+    "usage: python -m bot [--no-migrate]\n"
+    "       python -m bot sandbox [--db FILE|URL] [--port N]\n"
+    "       python -m bot migrate [--db FILE|URL]\n"
+    "       python -m bot copy-db SRC DST\n"
+)
+
+
+def shown(target: str) -> str:
+    """A database as a log line names it: a URL may carry a password, so
+    the server, not the credentials."""
+    from bot.store import is_postgres_url
+
+    return target.split("@")[-1] if is_postgres_url(target) else target
+
+
+def configured_db() -> str:
+    """``CHABUDAI_DB`` (environment or ``.env``), else the default file."""
+    from dotenv import load_dotenv
+
+    load_dotenv()
+    return os.environ.get("CHABUDAI_DB", "").strip() or DEFAULT_DB
+
+
+async def _migrate(target: str) -> int:
+    from bot.storage import open_store
+
+    store = open_store(target)
+    await store.open()  # migrates, under the schema lock
+    try:
+        return await store.schema_version()
+    finally:
+        await store.close()
+
+
+def migrate_main(args: list[str]) -> int:
+    """``python -m bot migrate``: bring the schema up to date, print its version."""
+    import sqlite3
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot migrate",
+        description="Apply the database migrations (the bot's deploy step) and exit.",
+    )
+    parser.add_argument("--db", help="a SQLite file or a postgresql:// URL (default: CHABUDAI_DB)")
+    opts = parser.parse_args(args)
+    target = opts.db or configured_db()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        version = asyncio.run(_migrate(target))
+    except (sqlite3.Error, OSError) as err:
+        sys.stderr.write(f"chabudai: cannot migrate {shown(target)}: {err}\n")
+        return 1
+    print(f"chabudai: {shown(target)} is at schema version {version}")
+    return 0
+
+
+async def _copy(source: str, destination: str) -> dict[str, int]:
+    from bot.storage import open_store
+
+    src = open_store(source)
+    await src.open()
+    try:
+        dst = open_store(destination)
+        await dst.open()
+        try:
+            return await dst.import_rows(await src.export_rows())
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+
+
+def copy_main(args: list[str]) -> int:
+    """``python -m bot copy-db SRC DST``: every row of SRC into the empty DST."""
+    import sqlite3
+
+    from bot.store import NotEmpty
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot copy-db",
+        description=(
+            "Copy a whole chabudai database (SQLite file or postgresql:// URL) into an"
+            " empty one, keeping table ids and versions. Stop the bot first."
+        ),
+    )
+    parser.add_argument("source", metavar="SRC", help="the database to copy")
+    parser.add_argument("destination", metavar="DST", help="an empty (or new) database")
+    opts = parser.parse_args(args)
+    if opts.source == opts.destination:
+        sys.stderr.write("chabudai: SRC and DST are the same database\n")
+        return 2
+    try:
+        counts = asyncio.run(_copy(opts.source, opts.destination))
+    except NotEmpty as err:
+        sys.stderr.write(f"chabudai: will not copy into {shown(opts.destination)}: {err}\n")
+        return 2
+    except (sqlite3.Error, OSError) as err:
+        sys.stderr.write(f"chabudai: copy failed, nothing written: {err}\n")
+        return 1
+    moved = ", ".join(f"{n} {name}" for name, n in counts.items())
+    print(f"chabudai: copied {shown(opts.source)} to {shown(opts.destination)}: {moved}")
+    return 0
+
+
+async def _schema_problem(target: str) -> str | None:
+    """Why the bot may not start on ``target`` without migrating (``None``: it may)."""
+    import sqlite3
+
+    from bot.storage import open_store
+    from bot.store import SchemaBehind
+
+    store = open_store(target, migrate=False)
+    try:
+        await store.open()
+    except SchemaBehind as err:
+        return f"chabudai: not starting (--no-migrate): {err}\n"
+    except (sqlite3.Error, OSError) as err:
+        return f"chabudai: cannot open {shown(target)}: {err}\n"
+    await store.close()
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Start the bot; exit 2 without a token. ``sandbox`` plays it locally
-    in a browser against a simulated Discord (no token needed)."""
+    in a browser against a simulated Discord (no token needed); ``migrate``
+    and ``copy-db`` are operations on the database (no token either)."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["sandbox"]:
         from bot.sandbox import main as sandbox_main
 
         return sandbox_main(args[1:])
-    if args:
-        sys.stderr.write("usage: python -m bot [sandbox [--db FILE|URL] [--port N]]\n")
+    if args[:1] == ["migrate"]:
+        return migrate_main(args[1:])
+    if args[:1] == ["copy-db"]:
+        return copy_main(args[1:])
+    migrate = args != ["--no-migrate"]
+    if args and migrate:
+        sys.stderr.write(USAGE)
         return 2
-    from dotenv import load_dotenv
-
-    load_dotenv()
+    target = configured_db()
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         sys.stderr.write(NO_TOKEN)
@@ -82,13 +217,14 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(token)
     from bot.app import create_bot
     from bot.storage import open_store
-    from bot.store import is_postgres_url
 
-    target = os.environ.get("CHABUDAI_DB", "").strip() or DEFAULT_DB
-    # a URL may carry a password: name the server, not the credentials
-    shown = target.split("@")[-1] if is_postgres_url(target) else target
-    logging.getLogger("chabudai").info("database: %s", shown)
-    bot = create_bot(open_store(target))
+    if not migrate:
+        problem = asyncio.run(_schema_problem(target))
+        if problem is not None:
+            sys.stderr.write(problem)
+            return 2
+    logging.getLogger("chabudai").info("database: %s", shown(target))
+    bot = create_bot(open_store(target, migrate=migrate))
     bot.run(token, log_handler=None)
     return 0
 

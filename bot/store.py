@@ -1,7 +1,10 @@
 """The database: one interface (:class:`Store`), two backends — SQLite
 (aiosqlite on a local file, WAL; this module) and PostgreSQL (asyncpg, a
 pool; :mod:`bot.store_pg`). :func:`bot.storage.open_store` picks one from a path or a
-``postgresql://`` URL. Numbered migrations per backend run at open.
+``postgresql://`` URL. Numbered migrations per backend run at open (or as a
+deploy step, ``python -m bot migrate``, with the bot started ``--no-migrate``);
+:meth:`Store.export_rows` and :meth:`Store.import_rows` copy a whole database
+to another one, of either backend (``python -m bot copy-db``).
 
 All SQL of the bot lives in these two modules, and the queries are written
 once (``?`` placeholders, translated to ``$1…`` for PostgreSQL) wherever both
@@ -213,6 +216,75 @@ def _dumps(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
+# What ``copy-db`` moves: every table of the schema with every column, in the
+# order they are filled (a result before its players), and the order their
+# rows are read in. Ids travel as they are: a posted button names its table
+# by id and version, so it keeps working on the copy.
+COPIED: dict[str, tuple[tuple[str, ...], str]] = {
+    "tables": (tuple(_TABLE_COLS.split(", ")), "id"),
+    "results": (
+        (
+            "id",
+            "table_id",
+            "guild_id",
+            "channel_id",
+            "game",
+            "record",
+            "outcome",
+            "settlement",
+            "seed",
+            "has_bots",
+            "finished_at",
+        ),
+        "id",
+    ),
+    "result_players": (
+        (
+            "result_id",
+            "user_id",
+            "guild_id",
+            "game",
+            "name",
+            "rank",
+            "won",
+            "points",
+            "best",
+            "rated",
+            "finished_at",
+        ),
+        "result_id, user_id",
+    ),
+    "ratings": (("game", "user_id", "mu", "sigma", "games"), "game, user_id"),
+    "guild_settings": (("guild_id", "key", "value"), "guild_id, key"),
+}
+# the JSON documents among them: exported decoded, imported in our own
+# spelling (PostgreSQL's JSONB respells what it stores, and SQLite compares
+# a turn clock as text)
+JSON_COLUMNS = frozenset(
+    {"seats", "options", "state", "ui", "clock", "record", "outcome", "settlement", "value"}
+)
+
+#: every row of a database, by table: what :meth:`Store.export_rows` gives
+Rows = dict[str, list[tuple[Any, ...]]]
+
+
+class SchemaBehind(RuntimeError):
+    """The database's schema is older than the code and the store was told
+    not to migrate it (``python -m bot --no-migrate``)."""
+
+    def __init__(self, found: int, needed: int) -> None:
+        super().__init__(
+            f"the database is at schema version {found}, this code needs {needed}:"
+            " run `python -m bot migrate` first (or start the bot without --no-migrate)"
+        )
+        self.found = found
+        self.needed = needed
+
+
+class NotEmpty(RuntimeError):
+    """``copy-db`` into a database that already holds rows."""
+
+
 class StoreError(sqlite3.Error):
     """A database failure, whichever the backend: PostgreSQL's are raised as
     this, SQLite's are ``sqlite3.Error`` already, so ``except sqlite3.Error``
@@ -263,7 +335,10 @@ class Store(abc.ABC):
             return object.__new__(SqliteStore)
         return object.__new__(cls)
 
-    def __init__(self) -> None:
+    def __init__(self, *, migrate: bool = True) -> None:
+        # at open: migrate (the default), or refuse a schema older than the
+        # code (``False``: migrations are a deploy step of their own)
+        self.migrate_at_open = migrate
         # guild settings change rarely and are read on every move (turn
         # clocks): kept here once read, replaced when written
         self._settings: dict[tuple[int, str], Any] = {}
@@ -298,6 +373,16 @@ class Store(abc.ABC):
     async def _lock_ratings(self, tx: Conn, game: str) -> None:
         """Inside a finishing transaction, before the ratings are read: make
         another finishing game of ``game`` wait until this one commits."""
+
+    @abc.abstractmethod
+    async def _snapshot(self, tx: Conn) -> None:
+        """First in an export's transaction: one consistent view of every
+        table, whatever commits meanwhile."""
+
+    @abc.abstractmethod
+    async def _after_import(self, tx: Conn) -> None:
+        """Last in an import's transaction: new rows get ids past the copied
+        ones."""
 
     @abc.abstractmethod
     async def _has_table(self, conn: Conn, name: str) -> bool: ...
@@ -339,6 +424,64 @@ class Store(abc.ABC):
                 await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
                 current = number
         return current
+
+    async def _prepare_schema(self) -> None:
+        """At open: migrate, or (``migrate=False``) make sure nothing needs
+        to be (:class:`SchemaBehind` otherwise)."""
+        if self.migrate_at_open:
+            await self.migrate()
+            return
+        found = await self.schema_version()
+        if found < len(self.migrations):
+            raise SchemaBehind(found, len(self.migrations))
+
+    # ------------------------------------------------------------ copy-db
+
+    async def export_rows(self) -> Rows:
+        """Every row of every table (:data:`COPIED`), read in one
+        transaction; JSON documents decoded."""
+        out: Rows = {}
+        async with self._transaction() as tx:
+            await self._snapshot(tx)
+            for name, (columns, order) in COPIED.items():
+                rows = await tx.fetch(f"SELECT {', '.join(columns)} FROM {name} ORDER BY {order}")
+                out[name] = [
+                    tuple(
+                        json.loads(v) if col in JSON_COLUMNS and v is not None else v
+                        for col, v in zip(columns, r, strict=True)
+                    )
+                    for r in rows
+                ]
+        return out
+
+    async def import_rows(self, rows: Rows) -> dict[str, int]:
+        """Write ``rows`` (from :meth:`export_rows` of any store) into this
+        empty database, ids included, in one transaction; how many rows per
+        table. :class:`NotEmpty` if any table already holds a row."""
+        async with self._transaction() as tx:
+            full = []
+            for name in COPIED:
+                r = await tx.fetchone(f"SELECT COUNT(*) FROM {name}")
+                if r and r[0]:
+                    full.append(f"{name} ({r[0]} rows)")
+            if full:
+                raise NotEmpty("the destination is not empty: " + ", ".join(full))
+            for name, (columns, _order) in COPIED.items():
+                batch = [
+                    tuple(
+                        _dumps(v) if col in JSON_COLUMNS and v is not None else v
+                        for col, v in zip(columns, row, strict=True)
+                    )
+                    for row in rows.get(name, [])
+                ]
+                if batch:
+                    marks = ", ".join("?" * len(columns))
+                    await tx.executemany(
+                        f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({marks})", batch
+                    )
+            await self._after_import(tx)
+        self._settings.clear()
+        return {name: len(rows.get(name, [])) for name in COPIED}
 
     # ---------------------------------------------------------------- tables
 
@@ -728,8 +871,8 @@ class SqliteStore(Store):
 
     migrations = MIGRATIONS
 
-    def __init__(self, path: str | Path) -> None:
-        super().__init__()
+    def __init__(self, path: str | Path, *, migrate: bool = True) -> None:
+        super().__init__(migrate=migrate)
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
         self._tx = asyncio.Lock()
@@ -766,7 +909,11 @@ class SqliteStore(Store):
                 await asyncio.sleep(0.05)
         await self._x("PRAGMA synchronous=NORMAL")
         await self._x("PRAGMA foreign_keys=ON")
-        await self.migrate()
+        try:
+            await self._prepare_schema()
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -799,6 +946,12 @@ class SqliteStore(Store):
 
     async def _lock_ratings(self, tx: Conn, game: str) -> None:
         pass  # BEGIN IMMEDIATE took the write lock
+
+    async def _snapshot(self, tx: Conn) -> None:
+        pass  # BEGIN IMMEDIATE: nobody writes until the export commits
+
+    async def _after_import(self, tx: Conn) -> None:
+        pass  # AUTOINCREMENT's counter follows the largest id inserted
 
     async def _has_table(self, conn: Conn, name: str) -> bool:
         row = await conn.fetchone(

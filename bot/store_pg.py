@@ -110,6 +110,9 @@ SCHEMA_LOCK = 0x6368616275646169
 
 POOL_SIZE = 10
 
+# the tables whose ``id`` is an identity column (copy-db moves their counters)
+IDENTITY_TABLES = ("tables", "results")
+
 
 @functools.lru_cache(maxsize=512)
 def dollars(sql: str) -> str:
@@ -156,8 +159,8 @@ class PostgresStore(Store):
 
     migrations = MIGRATIONS
 
-    def __init__(self, url: str) -> None:
-        super().__init__()
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
+        super().__init__(migrate=migrate)
         self.url = str(url)
         self._pool: asyncpg.Pool | None = None
 
@@ -175,7 +178,7 @@ class PostgresStore(Store):
         with _errors():
             self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_SIZE)
         try:
-            await self.migrate()
+            await self._prepare_schema()
         except BaseException:
             await self.close()
             raise
@@ -208,6 +211,18 @@ class PostgresStore(Store):
         await tx.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (f"chabudai.ratings.{game}",)
         )
+
+    async def _snapshot(self, tx: Conn) -> None:
+        # every table read as of one moment, whatever commits meanwhile
+        await tx.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+
+    async def _after_import(self, tx: Conn) -> None:
+        # the identity columns' next values past the copied ids
+        for name in IDENTITY_TABLES:
+            await tx.execute(
+                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'),"
+                f" COALESCE(MAX(id), 0) + 1, false) FROM {name}"
+            )
 
     async def _has_table(self, conn: Conn, name: str) -> bool:
         row = await conn.fetchone(
