@@ -54,7 +54,7 @@ class ChabudaiBot(commands.Bot):
         self.sweeper = Sweeper(self, tables, self.screen)
         self.computers = ComputerPlayers(self)
         self.ops = Operations(self)  # /healthz and /metrics (CHABUDAI_HTTP)
-        tables.press = self.ops.timed(tables.press)  # type: ignore[method-assign]
+        tables.around_press = self.ops.around_press  # presses timed and counted
         # the order of what follows a commit: the presser's answer and the
         # DMs first, then "Done", pings, the clock and the computers
         bus = tables.bus

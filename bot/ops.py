@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import functools
 import logging
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 from prometheus_client import (
@@ -128,25 +127,20 @@ class Operations:
 
     # ------------------------------------------------------------ counting
 
-    def timed(self, press: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-        """``press`` counted and timed (``TableService.press`` is wrapped so)."""
-
-        @functools.wraps(press)
-        async def timed_press(*args: Any, **kwargs: Any) -> None:
-            outcome: list[str] = []
-            token = _PRESS.set(outcome)
-            start = time.perf_counter()
-            try:
-                await press(*args, **kwargs)
-            except BaseException:
-                outcome.append("error")
-                raise
-            finally:
-                self.press_seconds.observe(time.perf_counter() - start)
-                _PRESS.reset(token)
-                self.presses.labels(outcome[-1] if outcome else "unchanged").inc()
-
-        return timed_press
+    async def around_press(self, press: Awaitable[None]) -> None:
+        """One press, counted and timed (``TableService.around_press``)."""
+        outcome: list[str] = []
+        token = _PRESS.set(outcome)
+        start = time.perf_counter()
+        try:
+            await press
+        except BaseException:
+            outcome.append("error")
+            raise
+        finally:
+            self.press_seconds.observe(time.perf_counter() - start)
+            _PRESS.reset(token)
+            self.presses.labels(outcome[-1] if outcome else "unchanged").inc()
 
     async def on_commit(self, change: TableCommitted) -> None:
         """The last follower: count what was committed."""

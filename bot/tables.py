@@ -22,7 +22,7 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -91,6 +91,8 @@ class TableService:
         self._shown: dict[int, int] = {}
         self._notes: dict[int, dict[str, Any]] = {}
         self._members: dict[tuple[int, int], float] = {}  # (server, user) → known until
+        # wraps every press (the operations endpoint times and counts them)
+        self.around_press: Callable[[Awaitable[None]], Awaitable[None]] | None = None
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -355,6 +357,20 @@ class TableService:
         values: list[str],
     ) -> None:
         """A button or select on a table message (or a private message)."""
+        work = self._press(interaction, table_id, version, action, values)
+        if self.around_press is None:
+            await work
+        else:
+            await self.around_press(work)
+
+    async def _press(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        action: str,
+        values: list[str],
+    ) -> None:
         if table_id > MAX_ID:  # a crafted custom id: no table has such an id
             await self.reply(interaction, "error.no_table")
             return
