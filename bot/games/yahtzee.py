@@ -91,6 +91,20 @@ class Plugin(GamePlugin):
     def after_move(self, events: list[Event], ui: dict[str, Any]) -> None:
         ui["hold"] = [False] * 5
 
+    def describe(self, event: dict[str, Any], lang: str) -> str | None:
+        """A scored box by its name in the table's language (``Three of a
+        kind ×2``), never its engine key."""
+        if event["kind"] == "score":
+            data = event.get("data") or {}
+            return t(
+                "ev.yahtzee.score",
+                lang,
+                player=event.get("player") or "",
+                points=data.get("points"),
+                box=_box(data, lang),
+            )
+        return super().describe(event, lang)
+
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
         if view.get("turn") is None:
             return None

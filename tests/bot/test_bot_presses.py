@@ -151,5 +151,5 @@ async def test_yahtzee_keep_toggles_and_reroll(game_night):
         assert table.shows("yahtzee.status.dice", dice="1 2 3 4 5")
         assert "score large_straight" in table.choices
         await table.choose("score large_straight", by=alice)
-        assert table.shows("ev.yahtzee.score", player="alice", points=40, box="large_straight")
+        assert table.shows("ev.yahtzee.score", player="alice", points=40, box="Large straight")
         assert table.shows("table.turn", player=bob.mention)

@@ -63,7 +63,7 @@ async def test_triple_offers_every_legal_box_of_every_column(game_night):
         assert after.history.moves[-1] == f"{mover.name} score chance x3"
         assert after.sheets[mover.name][2]["chance"] == sum(state.dice)
         points = 3 * sum(state.dice)
-        assert table.shows("ev.yahtzee.score", player=mover.name, points=points, box="chance")
+        assert table.shows("ev.yahtzee.score", player=mover.name, points=points, box="Chance ×3")
 
 
 async def test_triple_played_to_the_end_through_the_selects(game_night):
