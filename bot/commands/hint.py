@@ -27,12 +27,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-def hint_text(game: str, advice: dict[str, Any], lang: Any) -> str:
-    """The coach's answer in words, from the AI's ``hint`` result."""
+def hint_text(game: str, advice: dict[str, Any], lang: Any, view: dict[str, Any]) -> str:
+    """The coach's answer in words, from the AI's ``hint`` result; every move
+    named as its control names it (``view``: the asker's own view)."""
     n = advice.get("numbers") or {}
-    lines = [t("hint.title", lang, game=t(f"game.{game}", lang), move=advice.get("move", ""))]
-    lines += plugin(game).hint_lines(n, lang)
+    the = plugin(game)
+    lines = [hint_title(game, str(advice.get("move", "")), lang, view)]
+    lines += the.hint_words(n, view, lang)
     return "\n".join(lines)
+
+
+def hint_title(game: str, move: str, lang: Any, view: dict[str, Any]) -> str:
+    move_text = plugin(game).move_text(move, view, lang) if move else ""
+    return t("hint.title", lang, game=t(f"game.{game}", lang), move=move_text)
 
 
 class Coach(commands.Cog):
@@ -80,11 +87,10 @@ async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
         advice = await ai.hint(row.game, view, name, legal)
     except ai.AIUnavailable:  # logged: the turn clock's default move, without numbers
         move = spec.timeout_move(state, name, legal, [])[0]
-        game = t(f"game.{row.game}", interaction.locale)
-        await service.say(interaction, t("hint.title", interaction.locale, game=game, move=move))
+        await service.say(interaction, hint_title(row.game, move, interaction.locale, view))
         return
     await mark(bot, row.id, name)
-    await service.say(interaction, hint_text(row.game, advice, interaction.locale))
+    await service.say(interaction, hint_text(row.game, advice, interaction.locale, view))
 
 
 async def mark(bot: ChabudaiBot, table_id: int, name: str) -> None:

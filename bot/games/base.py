@@ -65,6 +65,12 @@ class GamePlugin:
     def move_label(self, move: str, view: dict[str, Any], lang: str) -> str:
         return move
 
+    def move_text(self, move: str, view: dict[str, Any], lang: str) -> str:
+        """A move in words as its button or menu option names it ("Flip 1 +
+        9", "Play 10♦"), for the lines that name a move outside the
+        controls (``/hint``); never the engine's notation."""
+        return self.move_label(move, view, lang)
+
     def ui_action(
         self, action: str, view: dict[str, Any], player: str, ui: dict[str, Any]
     ) -> dict[str, Any] | None:
@@ -132,6 +138,12 @@ class GamePlugin:
     def hint_lines(self, numbers: dict[str, Any], lang: str) -> list[str]:
         """The coach's numbers in words (under the title line)."""
         return []
+
+    def hint_words(self, numbers: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
+        """The coach's numbers in words with the asker's ``view`` at hand, so
+        that each move is named by :meth:`move_text`; by default
+        :meth:`hint_lines`."""
+        return self.hint_lines(numbers, lang)
 
     # ----------------------------------------------------------- secrets
 

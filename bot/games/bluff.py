@@ -69,6 +69,16 @@ class Plugin(GamePlugin):
             out.append(Button(SHOW, t("bluff.btn.show", lang), "secondary", row=2))
         return out
 
+    def move_label(self, move: str, view: dict[str, Any], lang: str) -> str:
+        """As the buttons name it (Reveal, Roll), an announcement with its
+        value as the menu shows it ("Announce 32")."""
+        if move.startswith("announce "):
+            key = "bluff.move.announce" if view.get("phase") == "announce" else "bluff.move.pass"
+            return t(key, lang, value=self.value_label(move.split()[1], lang))
+        if move in ("reveal", "roll"):
+            return t(f"bluff.btn.{move}", lang)
+        return move
+
     @staticmethod
     def value_label(value: str, lang: str) -> str:
         if value == "21":
@@ -177,7 +187,7 @@ class Plugin(GamePlugin):
         order = sorted(view["players"], key=lambda p: losses.get(p, 0))
         return [(p, f"{losses.get(p, 0)} ✕", None) for p in order]
 
-    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+    def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         lines = []
         if n.get("dice"):
             reach = pct(chance_at_least(str(n["dice"])))
@@ -198,7 +208,8 @@ class Plugin(GamePlugin):
         if loss:
             lines.append(t("hint.bluff.header", lang))
             for move, value in sorted(loss.items(), key=lambda mv: mv[1])[:MAX_LINES]:
-                lines.append(t("hint.choice", lang, move=move, value=pct(value)))
+                label = self.move_text(move, view, lang)
+                lines.append(t("hint.choice", lang, move=label, value=pct(value)))
         return lines
 
 

@@ -36,6 +36,8 @@ class Plugin(GamePlugin):
         words = move.split()
         if words[0] == "flip":
             return t("nine.btn.flip", lang, cards=" + ".join(words[1:]))
+        if move == "roll":
+            return t("nine.btn.roll", lang)
         return move
 
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
@@ -66,7 +68,7 @@ class Plugin(GamePlugin):
             for p in order
         ]
 
-    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+    def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         lines = []
         if "chance_agari" in n:
             lines.append(
@@ -83,7 +85,7 @@ class Plugin(GamePlugin):
                 t(
                     "hint.nine.flip",
                     lang,
-                    move=move,
+                    move=self.move_text(move, view, lang),
                     chance=pct(v.get("chance_agari")),
                     left=num(v.get("expected_remaining"), 2),
                 )

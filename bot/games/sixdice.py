@@ -59,6 +59,18 @@ class Plugin(GamePlugin):
             )
         return out
 
+    def move_label(self, move: str, view: dict[str, Any], lang: str) -> str:
+        """As the take menu and the Roll/Stop buttons name it."""
+        if move.startswith("take"):
+            points = score_dice(_dice(move), view.get("options") or {}) or 0
+            return t("sixdice.option.take", lang, dice=" ".join(move.split()[1:]), points=points)
+        if move == "roll":
+            key = "sixdice.btn.roll_hot" if view.get("hot_dice") else "sixdice.btn.roll"
+            return t(key, lang, count=view.get("dice_left", 6))
+        if move == "stop":
+            return t("sixdice.btn.stop", lang, total=view.get("turn_total", 0))
+        return move
+
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
         player = view.get("turn_player")
         if player is None:
@@ -99,7 +111,7 @@ class Plugin(GamePlugin):
             for p in order
         ]
 
-    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+    def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         goal = n.get("goal")
         lines = [
             t("hint.sixdice.dobon", lang, dice=n.get("dice"), chance=pct(n.get("dobon_chance")))
@@ -141,13 +153,14 @@ class Plugin(GamePlugin):
                         t(
                             "hint.sixdice.choice_race",
                             lang,
-                            move=move,
+                            move=self.move_text(move, view, lang),
                             value=show(value),
                             points=num(points[move]),
                         )
                     )
                 else:
-                    lines.append(t("hint.choice", lang, move=move, value=show(value)))
+                    label = self.move_text(move, view, lang)
+                    lines.append(t("hint.choice", lang, move=label, value=show(value)))
         return lines
 
 

@@ -249,6 +249,31 @@ class Plugin(GamePlugin):
                 out.append(Button(f"m:{move}", t(key, lang), style, row=2))
         return out
 
+    def move_label(self, move: str, view: dict[str, Any], lang: str) -> str:
+        """As the hand's menu and buttons name it ("Play 10♦", "Marriage ♥
+        (20): lead Q♥", "Draw")."""
+        verb, *rest = move.split()
+        trump = view.get("trump")
+        if verb == "play" and rest:
+            card = self.card_label(rest[0], trump, lang)
+            return t("sixtysix.move.play", lang, card=card)
+        if verb == "marry" and rest:
+            card = rest[0]
+            return t(
+                "sixtysix.option.marry",
+                lang,
+                suit=SUIT_SIGNS[card[1]],
+                points=40 if card[1] == trump else 20,
+                card=card_text(card),
+            )
+        if verb == "close":
+            moves = view.get("moves") or []
+            key = "sixtysix.btn.close_no_draw" if "draw" in moves else "sixtysix.btn.close"
+            return t(key, lang)
+        if verb in ("draw", "exchange", "declare", "pass"):
+            return t(f"sixtysix.btn.{verb}", lang)
+        return move
+
     @staticmethod
     def card_label(card: str, trump: str | None, lang: str) -> str:
         label = card_text(card)
@@ -267,7 +292,7 @@ class Plugin(GamePlugin):
         order = sorted(view["players"], key=lambda p: -gp.get(p, 0))
         return [(p, str(gp.get(p, 0)), None) for p in order]
 
-    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+    def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         lines = [
             t("hint.sixtysix.win", lang, chance=pct(n.get("win_chance")), points=n.get("points"))
         ]
@@ -278,7 +303,7 @@ class Plugin(GamePlugin):
                 t(
                     "hint.sixtysix.move",
                     lang,
-                    move=move,
+                    move=self.move_text(move, view, lang),
                     points=f"{float(v['game_points']):+.2f}",
                     chance=pct(v.get("win_chance")),
                 )

@@ -71,6 +71,24 @@ class Plugin(GamePlugin):
             out.append(Select("m", t("yahtzee.select.box", lang), options, row=2))
         return out
 
+    def move_label(self, move: str, view: dict[str, Any], lang: str) -> str:
+        """Roll, the dice kept for a reroll, or the box with the points it
+        would score (as the box menu names it)."""
+        verb, *rest = move.split()
+        if verb == "roll":
+            return t("yahtzee.btn.roll", lang)
+        if verb == "keep":
+            if not rest:
+                return t("yahtzee.move.reroll_all", lang)
+            return t("yahtzee.move.keep", lang, dice=" ".join(rest))
+        if verb == "score":
+            for p in view.get("potential") or []:
+                if p["move"] == move:
+                    return t("yahtzee.option.box", lang, box=_box(p, lang), points=p["points"])
+            column = int(rest[1][1:]) if len(rest) > 1 and rest[1][1:].isdigit() else None
+            return _box({"box": rest[0], "column": column}, lang) if rest else move
+        return move
+
     def ui_action(
         self, action: str, view: dict[str, Any], player: str, ui: dict[str, Any]
     ) -> dict[str, Any] | None:
@@ -129,14 +147,19 @@ class Plugin(GamePlugin):
         order = sorted(view["players"], key=lambda p: -tot.get(p, 0))
         return [(p, str(tot.get(p, 0)), None) for p in order]
 
-    def hint_lines(self, n: dict[str, Any], lang: str) -> list[str]:
+    def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         lines = [t("hint.yahtzee.expected", lang, expected=num(n.get("expected"), 2))]
         choices = n.get("choices") or []
         if choices:
             lines.append(t("hint.yahtzee.header", lang))
             for c in choices[:MAX_LINES]:
                 lines.append(
-                    t("hint.yahtzee.choice", lang, move=c["move"], expected=num(c["expected"], 2))
+                    t(
+                        "hint.yahtzee.choice",
+                        lang,
+                        move=self.move_text(c["move"], view, lang),
+                        expected=num(c["expected"], 2),
+                    )
                 )
         return lines
 
