@@ -617,7 +617,8 @@ class TableService:
             return
         assert row.state is not None
         eng = registry.engine(row.game)
-        movers = ", ".join(eng.to_move(eng.from_json(row.state)))
+        shown = {s["name"]: s.get("display") or s["name"] for s in row.seats}
+        movers = ", ".join(shown.get(m, m) for m in eng.to_move(eng.from_json(row.state)))
         await self.reply(
             interaction, "status.playing", game=game, players=players, turn=movers, link=link
         )

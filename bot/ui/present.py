@@ -248,13 +248,28 @@ def clock_lines(row: TableRow, lang: str) -> list[str]:
 
 
 def log_lines(row: TableRow, lang: str) -> list[str]:
+    """The last public events in words, each person by the display name of
+    their seat (the stored events keep the engine names)."""
     ui = plugin(row.game)
+    names = {s["name"]: str(s.get("display") or s["name"]) for s in row.seats}
     lines = []
     for event in row.ui.get("log", [])[-LOG_LINES:]:
-        text = ui.describe(event, lang)
+        text = ui.describe(displayed(event, names), lang)
         if text:
             lines.append("• " + text)
     return lines
+
+
+def displayed(value: Any, names: dict[str, str]) -> Any:
+    """``value`` (an event in JSON form) with every engine name of a seat —
+    a string, or a key — replaced by that seat's display name."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [displayed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): displayed(v, names) for k, v in value.items()}
+    return value
 
 
 def points_text(points: int, game: str) -> str:

@@ -66,3 +66,19 @@ async def test_hint_names_moves_as_the_controls_do(game_night, game, lang):
                 assert not line.startswith(move + " "), line
                 if " " in move:
                     assert not re.search(rf"(?<!\w){re.escape(move)}(?!\w)", line), line
+
+
+async def test_display_names_in_the_log_and_status(game_night):
+    async with game_night(seeded=True) as night:
+        bob = night.member("Bob Smith")
+        table = await night.table("nine", players=[night.alice, bob])
+        mover = table.mover
+        await table.press("Roll", by=mover)
+        assert "Bob Smith" in table.content or mover is night.alice, table.content
+        assert "Bob_Smith" not in table.content, table.content
+        (row,) = await night.store.live_tables()
+        assert "Bob_Smith" in [s["name"] for s in row.seats]  # the record keeps it
+        text = await table.ask(bob, "game status")
+        assert "Bob_Smith" not in text and "Bob Smith" in text, text
+        if table.mover is bob:
+            assert "Turn: Bob Smith" in text, text
