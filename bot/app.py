@@ -16,7 +16,7 @@ from bot.commands.hint import Coach
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
 from bot.followers.clock import Clocks, Sweeper
-from bot.followers.cpu import ComputerPlayers
+from bot.followers.cpu import DELAY, ComputerPlayers
 from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
@@ -47,6 +47,8 @@ class ChabudaiBot(commands.Bot):
         )
         self.tables = tables
         self.sync_commands = sync_commands
+        # the pause before a computer's move: seconds, or a (low, high) range
+        self.cpu_delay: float | tuple[float, float] = DELAY
         store = tables.store
         self.screen = Screen(self, tables)
         self.private = Private(self, store)

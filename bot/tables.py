@@ -386,10 +386,11 @@ class TableService:
             if interaction.guild_id is None and not await self._still_member(interaction, row):
                 await self.reply(interaction, "error.not_in_game")
                 return
-            if row.message_id is None and _on_message(interaction, row):
+            message = interaction.message
+            if row.message_id is None and message is not None and _on_message(interaction, row):
                 # the lobby was posted but its id never stored: adopt it
-                row.message_id = interaction.message.id  # type: ignore[union-attr]
-                await self.store.set_message(row.id, row.message_id)
+                row.message_id = message.id
+                await self.store.set_message(row.id, message.id)
             if row.version != version:
                 await self._stale(interaction, before, row, action)
                 return

@@ -75,7 +75,7 @@ class ComputerPlayers(commands.Cog):
     def delay(self) -> float:
         """The pause before a computer's move (``bot.cpu_delay``: a number or
         a (low, high) range; default :data:`DELAY`)."""
-        chosen: Any = getattr(self.bot, "cpu_delay", DELAY)
+        chosen: float | tuple[float, float] = self.bot.cpu_delay
         if isinstance(chosen, (int, float)):
             return float(chosen)
         low, high = chosen
