@@ -183,7 +183,7 @@ async def plain_message(row: TableRow, lang: str) -> TableMessage:
                 view = eng.view(state, None)
                 controls = the.controls(view, movers[0], legal, row.ui, lang)
             elif legal:
-                options = [(m, m) for m in legal[:MAX_OPTIONS]]
+                options = [(m, _label(the, m, state, eng, lang)) for m in legal[:MAX_OPTIONS]]
                 controls = [Select("m", t("ui.choose_move", lang), options)]
     return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
 
@@ -270,6 +270,15 @@ def displayed(value: Any, names: dict[str, str]) -> Any:
     if isinstance(value, dict):
         return {names.get(k, k): displayed(v, names) for k, v in value.items()}
     return value
+
+
+def _label(the: Any, move: str, state: Any, eng: Any, lang: str) -> str:
+    """A move as its button names it; its notation if even that fails (the
+    words-only table is the fallback of a drawing bug)."""
+    try:
+        return str(the.move_text(move, eng.view(state, None), lang))
+    except Exception:
+        return move
 
 
 def points_text(points: int, game: str) -> str:

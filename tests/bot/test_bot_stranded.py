@@ -278,3 +278,24 @@ async def test_a_member_who_left_the_server_cannot_play_from_a_dm(game_night):
         res = await hand.choose(hand.choices[0])
         assert refused(res, "error.not_in_game")
         assert (await table.row()).version == before.version
+
+
+async def test_a_drawing_bug_shows_the_words_only_table_with_labelled_moves(
+    game_night, monkeypatch, caplog
+):
+    from bot.games import plugin
+
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+
+        def broken(view, lang):
+            raise RuntimeError("a drawing bug")
+
+        monkeypatch.setattr(plugin("nine"), "status_line", broken)
+        assert taken(await table.press("Roll", by=night.alice))
+        assert not table.attachments and table.choices  # words only, a select of the moves
+        labels = [o["label"] for s in table.selects for o in s["options"]]
+        assert labels and all(says(label, "nine.btn.flip") for label in labels), labels
+        assert taken(await table.choose(table.choices[0], by=night.alice))  # it plays
+    assert any("presenting failed" in r.getMessage() for r in caplog.records)
+    caplog.clear()  # the failure was logged, as it must be
