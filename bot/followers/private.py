@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.events import FINISHED, REPAIRED, SAVED, TableCommitted
+from bot.events import ABANDONED, FINISHED, REPAIRED, SAVED, TableCommitted
 from bot.games import plugin
 from bot.store import Store, TableRow
 from bot.ui import secrets as hidden
@@ -39,6 +39,9 @@ class Private:
             return
         if change.kind == REPAIRED:
             names = hidden.repair_targets(row, state)
+        elif change.kind == ABANDONED and plugin(row.game).has_private_controls:
+            # the table is gone: private controls (a hand's cards) must not stay pressable
+            names = hidden.repair_targets(row, state)
         elif change.kind in (SAVED, FINISHED):
             names = hidden.targets(row, state, change.events, started=change.started)
         else:
@@ -56,7 +59,9 @@ class Private:
             if seat is None or seat.get("bot"):
                 continue
             # a DM speaks the player's language (their locale when they sat down)
-            msg = await hidden.private_message(row, state, seat, seat.get("lang") or lang)
+            msg = await hidden.private_message(
+                row, state, seat, seat.get("lang") or lang, live=change.kind != ABANDONED
+            )
             mine = presser is not None and seat["id"] == presser
             if mine and interaction is not None and mode == "edit":
                 if _pressed_on_private(interaction, row) and not interaction.response.is_done():

@@ -82,9 +82,10 @@ class PrivateMessage:
 
 
 async def private_message(
-    row: TableRow, state: Any, seat: dict[str, Any], lang: str
+    row: TableRow, state: Any, seat: dict[str, Any], lang: str, *, live: bool = True
 ) -> PrivateMessage:
-    """The private content of ``seat`` at this table, from their own view."""
+    """The private content of ``seat`` at this table, from their own view;
+    ``live=False``: the table is gone (abandoned), so no controls."""
     eng = registry.engine(row.game)
     the = plugin(row.game)
     name = seat["name"]
@@ -100,7 +101,7 @@ async def private_message(
     ]
     lines.extend(the.private_lines(view, lang))
     controls: list[Control] = []
-    if not eng.is_finished(state):
+    if live and not eng.is_finished(state):
         controls = the.private_controls(view, eng.legal_moves(state, name), lang)
     msg = PrivateMessage("\n".join(lines), controls=controls, table_id=row.id, version=row.version)
     try:

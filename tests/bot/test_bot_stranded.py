@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from simtable import privately, refused, says, taken
+from simtable import privately, refused, says, taken, walk
 
 from bot.followers.clock import REPAIR_EVERY, REPAIR_GRACE
 from games import registry
@@ -178,7 +178,7 @@ async def test_a_press_naming_another_channels_table_is_refused(game_night):
         other = await night.table("nine", players=[night.carol, night.dave])
         before = await other.row()
         forged = other.message.components  # a control of the other table …
-        cid = next(c["custom_id"] for c in _walk(forged) if c.get("type") == 2)
+        cid = next(c["custom_id"] for c in walk(forged) if c.get("type") == 2)
         res = await mine.snapshot().press(by=night.alice, custom_id=cid)  # … pressed here
         assert refused(res, "error.no_table")
         assert (await other.row()).version == before.version
@@ -196,14 +196,8 @@ async def test_the_race_for_the_last_seat_says_full(game_night):
         assert refused(await old.press("Join", by=night.carol), "lobby.full", max=2)
 
 
-def _walk(components):
-    for c in components or []:
-        yield c
-        yield from _walk(c.get("components") or [])
-
-
 def _components(message):
-    return list(_walk(getattr(message, "components", None) or []))
+    return list(walk(getattr(message, "components", None) or []))
 
 
 async def test_two_games_finishing_at_once_both_rate_the_shared_player(tmp_path):
@@ -299,3 +293,16 @@ async def test_a_drawing_bug_shows_the_words_only_table_with_labelled_moves(
         assert taken(await table.choose(table.choices[0], by=night.alice))  # it plays
     assert any("presenting failed" in r.getMessage() for r in caplog.records)
     caplog.clear()  # the failure was logged, as it must be
+
+
+async def test_an_abandoned_sixty_six_leaves_no_playable_hand(game_night):
+    from games.core import SeededSource as Seeded
+
+    decks = [Seeded(f"stranded-{i}").deck() for i in range(4)]
+    async with game_night(decks=decks, aux=[1]) as night:
+        table = await night.table("sixtysix")
+        assert night.hand(night.alice).controls and night.hand(night.bob).controls
+        for _ in range(3):  # nobody plays: abandoned, unrated
+            await night.wait(registry.spec("sixtysix").turn_seconds + 5)
+        assert await table.row() is None and table.shows("result.abandoned", game="Sixty-Six")
+        assert not night.hand(night.alice).controls and not night.hand(night.bob).controls
