@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bot"))
 
 import simcord  # noqa: E402
-from simtable import controls, first_choice, mover_of, press  # noqa: E402
+from simtable import first_choice, mover_of, press, table_controls  # noqa: E402
 
 from bot.app import create_bot  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -168,7 +168,7 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
             # warm up (imports, font and sprite caches)
             for _ in range(5):
                 channel, msg = seats[0]
-                if not controls(msg):
+                if not table_controls(msg):
                     seats[0][1] = await open_started(alice, bob, channel, game)
                     continue
                 await press(mover_of(msg, users), msg, first_choice(msg))
@@ -181,7 +181,7 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
             while len(outer) < presses:
                 channel, msg = seats[i % tables]
                 i += 1
-                if not controls(msg):  # game over: open the next one here
+                if not table_controls(msg):  # game over: open the next one here
                     seats[(i - 1) % tables][1] = await open_started(alice, bob, channel, game)
                     continue
                 user = mover_of(msg, users)
@@ -292,7 +292,7 @@ async def live(count: int, presses: int, game: str) -> dict[str, Any]:
             times: list[float] = []
             while len(times) < presses:
                 channel, msg = seats[rng.randrange(len(seats))]
-                if not controls(msg):
+                if not table_controls(msg):
                     continue
                 t1 = time.perf_counter()
                 await press(mover_of(msg, [alice, bob]), msg, first_choice(msg))

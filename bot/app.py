@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.commands.boards import Boards
 from bot.commands.config import Config
 from bot.commands.hint import Coach
+from bot.commands.history import History
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
 from bot.followers.clock import Clocks, Sweeper
@@ -28,6 +31,9 @@ from bot.ui.components import DYNAMIC_ITEMS
 from games.core import SeededSource, Source
 
 log = logging.getLogger(__name__)
+
+# a press of a button under a result message: (interaction, result id, arg)
+ResultHandler = Callable[[discord.Interaction[Any], int, str], Awaitable[None]]
 
 
 class ChabudaiBot(commands.Bot):
@@ -47,6 +53,8 @@ class ChabudaiBot(commands.Bot):
         )
         self.tables = tables
         self.sync_commands = sync_commands
+        # the result message's buttons: action → handler (bot.ui.controls.RESULT_ACTIONS)
+        self.result_actions: dict[str, ResultHandler] = {}
         # the pause before a computer's move: seconds, or a (low, high) range
         self.cpu_delay: float | tuple[float, float] = DELAY
         store = tables.store
@@ -75,17 +83,29 @@ class ChabudaiBot(commands.Bot):
             await store.open()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(Tables(self))
+        await self.add_cog(Boards(self))  # /leaderboard, /stats
         await self.add_cog(Rules(self))
         await self.add_cog(Config(self))
         await self.add_cog(Clocks(self, self.sweeper))  # the turn-clock sweeper
         await self.add_cog(self.computers)  # computer players' moves
         await self.add_cog(Coach(self))  # /hint
+        await self.add_cog(History(self))  # result buttons, /history
         await self.tree.set_translator(Translator())
         if self.sync_commands:
             await self.tree.sync()
         live = await store.live_tables()
         log.info("ready to serve %d live table(s)", len(live))
         await self.ops.start()
+
+    async def on_result_action(
+        self, interaction: discord.Interaction[Any], result_id: int, action: str, arg: str
+    ) -> None:
+        """A press of a button under a result message (``cr:`` custom id)."""
+        handler = self.result_actions.get(action)
+        if handler is None:  # a button of a feature this version does not have
+            await self.tables.reply(interaction, "error.unknown_action")
+            return
+        await handler(interaction, result_id, arg)
 
     async def close(self) -> None:
         try:

@@ -819,6 +819,48 @@ class Store(abc.ABC):
             for r in rows
         ]
 
+    async def get_result(self, result_id: int) -> dict[str, Any] | None:
+        """One finished game: its record, outcome, places and where it was
+        played (``None`` if there is no such result)."""
+        async with self._reading() as c:
+            r = await c.fetchone(
+                "SELECT id, table_id, guild_id, channel_id, game, record, outcome, settlement,"
+                " seed, has_bots, finished_at FROM results WHERE id = ?",
+                (result_id,),
+            )
+            if r is None:
+                return None
+            players = await c.fetch(
+                "SELECT user_id, name, rank, won, points, best, rated FROM result_players"
+                " WHERE result_id = ? ORDER BY rank, name",
+                (result_id,),
+            )
+        return {
+            "id": r[0],
+            "table_id": r[1],
+            "guild_id": r[2],
+            "channel_id": r[3],
+            "game": r[4],
+            "record": json.loads(r[5]),
+            "outcome": json.loads(r[6]),
+            "settlement": json.loads(r[7]),
+            "seed": r[8],
+            "has_bots": bool(r[9]),
+            "finished_at": float(r[10]),
+            "players": [
+                {
+                    "user_id": p[0],
+                    "name": p[1],
+                    "rank": p[2],
+                    "won": bool(p[3]),
+                    "points": p[4],
+                    "best": p[5],
+                    "rated": bool(p[6]),
+                }
+                for p in players
+            ],
+        }
+
     # -------------------------------------------------------- guild settings
 
     async def guild_setting(self, guild_id: int, key: str) -> Any:

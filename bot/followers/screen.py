@@ -94,7 +94,9 @@ class Screen:
             return await present.abandoned_message(row, lang, by=change.by)
         if change.kind == ev.FINISHED:
             ended_by = change.by if change.origin == "command" else None
-            return await present.result_message(row, lang, change.standings, ended_by=ended_by)
+            return await present.result_message(
+                row, lang, change.standings, ended_by=ended_by, result_id=change.result_id
+            )
         if row.phase == "lobby":
             return present.lobby_message(row, lang)
         return await self.table(row)

@@ -4,7 +4,10 @@ Custom ids carry only the table id, the row version the message was drawn
 from, and the action — never a secret:
 
 - ``cb:<table>:<version>:<action>`` a button,
-- ``cs:<table>:<version>:<action>`` a select (the chosen value is the move).
+- ``cs:<table>:<version>:<action>`` a select (the chosen value is the move);
+- ``cr:<result>:<action>[:<arg>]`` a button under a finished game's result
+  (rematch, record, replay step…), answered by the app's handler for
+  ``action``.
 
 Both classes are registered with the client at start-up, so a message sent
 before a restart keeps working; every press goes to
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.ui.controls import Button, Control, Select
+from bot.ui.controls import RESULT_ACTIONS, Button, Control, Select
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -126,4 +129,62 @@ def build_view(table_id: int, version: int, controls: list[Control]) -> discord.
     return view
 
 
-DYNAMIC_ITEMS = (TableButton, TableSelect)
+class ResultButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"cr:(?P<result>[0-9]+):(?P<action>[a-z_]+)(?::(?P<arg>.*))?",
+):
+    """A button about a stored result; ``arg`` is the action's own (a replay
+    step). Never carries a secret: the result id is public."""
+
+    def __init__(
+        self, result_id: int, action: str, arg: str, button: discord.ui.Button[Any]
+    ) -> None:
+        super().__init__(button)
+        self.result_id = result_id
+        self.action = action
+        self.arg = arg
+
+    @classmethod
+    def build(
+        cls,
+        result_id: int,
+        action: str,
+        label: str,
+        *,
+        arg: str = "",
+        style: str = "secondary",
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> ResultButton:
+        cid = f"cr:{result_id}:{action}" + (f":{arg}" if arg else "")
+        if len(cid) > 100:
+            raise ValueError(f"custom id too long: {cid!r}")
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label[:80], style=_STYLES[style], custom_id=cid, row=row, disabled=disabled
+        )
+        return cls(result_id, action, arg, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ResultButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["result"]), match["action"], match["arg"] or "", item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client: ChabudaiBot = interaction.client
+        await client.on_result_action(interaction, self.result_id, self.action, self.arg)
+
+
+def result_view(result_id: int, labels: dict[str, str]) -> discord.ui.View:
+    """The buttons under a result message (:data:`RESULT_ACTIONS`), labelled
+    from ``labels`` (action → translated label)."""
+    view = discord.ui.View(timeout=None)
+    for spec in RESULT_ACTIONS:
+        view.add_item(
+            ResultButton.build(result_id, spec.action, labels[spec.action], style=spec.style)
+        )
+    return view
+
+
+DYNAMIC_ITEMS = (TableButton, TableSelect, ResultButton)

@@ -38,6 +38,25 @@ Control = Button | Select
 
 
 @dataclass(frozen=True)
+class ResultAction:
+    """A button under a finished game's result message (custom id
+    ``cr:<result>:<action>``): its label's catalogue key and style. The app
+    answers a press through the handler registered for ``action``
+    (:meth:`bot.app.ChabudaiBot.on_result_action`)."""
+
+    action: str
+    label_key: str
+    style: str = "secondary"
+
+
+# The result message's buttons, in order; a feature adds its own here and
+# registers its handler in the app.
+RESULT_ACTIONS: list[ResultAction] = [
+    ResultAction("record", "result.btn.record"),
+]
+
+
+@dataclass(frozen=True)
 class Standing:
     """One player's place in a finished game."""
 

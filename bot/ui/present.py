@@ -20,8 +20,8 @@ from bot.i18n import t
 from bot.model import CPU_ADD, CPU_REMOVE, LEVELS, is_cpu, seat_named
 from bot.store import TableRow
 from bot.turns import LOBBY_IDLE, WARN_BEFORE
-from bot.ui.components import build_view
-from bot.ui.controls import MAX_OPTIONS, Button, Control, Select, Standing
+from bot.ui.components import build_view, result_view
+from bot.ui.controls import MAX_OPTIONS, RESULT_ACTIONS, Button, Control, Select, Standing
 from games import registry
 from games.core import seed_hash
 
@@ -189,7 +189,12 @@ async def plain_message(row: TableRow, lang: str) -> TableMessage:
 
 
 async def result_message(
-    row: TableRow, lang: str, standings: list[Standing], *, ended_by: int | None = None
+    row: TableRow,
+    lang: str,
+    standings: list[Standing],
+    *,
+    ended_by: int | None = None,
+    result_id: int | None = None,
 ) -> TableMessage:
     """The finished game: places and settlement, and the seed to verify."""
     assert row.state is not None
@@ -220,7 +225,11 @@ async def result_message(
         files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
     except Exception:  # the words carry everything; a missing picture must not lose a result
         log.exception("result picture failed for %s", row.game)
-    return TableMessage("\n".join(lines), files, None)
+    view_ = None
+    if result_id is not None:  # the buttons under the result (record, rematch…)
+        labels = {a.action: t(a.label_key, lang) for a in RESULT_ACTIONS}
+        view_ = result_view(result_id, labels)
+    return TableMessage("\n".join(lines), files, view_)
 
 
 async def picture_files(view: dict[str, Any], lang: str) -> list[discord.File]:

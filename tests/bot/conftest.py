@@ -282,8 +282,9 @@ class Table(Screen):
 
     @property
     def over(self) -> bool:
-        """No controls left: the game is over (or gone)."""
-        return not self.controls
+        """No table controls left: the game is over (or gone); a result
+        message keeps only its own buttons (``cr:``)."""
+        return not any(c["custom_id"].startswith(("cb:", "cs:")) for c in self.controls)
 
     @property
     def turn(self) -> Any:

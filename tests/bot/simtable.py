@@ -184,6 +184,12 @@ def controls(message: Any) -> list[dict[str, Any]]:
     return [c for c in walk(message.components) if c.get("type") in (2, 3)]
 
 
+def table_controls(message: Any) -> list[dict[str, Any]]:
+    """The table's own controls (``cb:``/``cs:``): none left once the game is
+    over — a result message keeps only its own buttons (``cr:``)."""
+    return [c for c in controls(message) if c["custom_id"].startswith(("cb:", "cs:"))]
+
+
 TURN = re.compile(r"Turn: <@(\d+)>")
 
 

@@ -4,6 +4,8 @@ language in a played game, and no user-facing text outside the catalogues."""
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
 import re
 import string
 import sys
@@ -11,13 +13,11 @@ from pathlib import Path
 
 from discord import Locale
 from discord.app_commands import locale_str
+from discord.ext import commands
 from simtable import privately, says
 
+import bot.commands as bot_commands
 from bot.app import create_bot
-from bot.commands.config import Config
-from bot.commands.hint import Coach
-from bot.commands.rules import Rules
-from bot.commands.tables import Tables
 from bot.i18n import catalogue, t
 from bot.i18n.translator import Translator
 from bot.store import Store
@@ -55,6 +55,22 @@ def test_the_seed_terms_are_in_japanese_in_both_catalogues():
             assert term in text, (lang, term)
 
 
+def command_cogs(bot):
+    """One of each cog in bot.commands (every module's own Cog classes)."""
+    found = []
+    for info in pkgutil.iter_modules(bot_commands.__path__):
+        module = importlib.import_module(f"bot.commands.{info.name}")
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, commands.Cog)
+                and value.__module__ == module.__name__
+            ):
+                found.append(value(bot))
+    assert len(found) >= 6, found
+    return found
+
+
 async def test_every_slash_command_option_and_choice_is_translated(tmp_path):
     bot = create_bot(Store(tmp_path / "db.sqlite3"), sync_commands=False)
     translator = Translator()
@@ -78,7 +94,7 @@ async def test_every_slash_command_option_and_choice_is_translated(tmp_path):
             for choice in option.get("choices", []):
                 assert "ja" in choice.get("name_localizations", {}), choice
 
-    for cog in (Tables(bot), Config(bot), Rules(bot), Coach(bot)):
+    for cog in command_cogs(bot):
         for command in cog.get_app_commands():
             payload = await command.get_translated_payload(bot.tree, translator)
             check(payload, f"cmd.{command.name}")

@@ -37,7 +37,7 @@ from typing import Any
 import discord
 import simcord
 from simcord.results import ResponseMessage
-from simtable import Clock, controls, first_choice, mover_of, press
+from simtable import Clock, controls, first_choice, mover_of, press, table_controls
 
 from bot.app import create_bot
 from bot.store import Store
@@ -153,7 +153,7 @@ async def play_to_the_end(
     played in the DMs. Every press must be accepted."""
     policy = POLICIES.get(game, first_choice)
     for step in range(800):
-        if not controls(table):
+        if not table_controls(table):
             return step
         who = mover_of(table, members)
         if game == "sixtysix":
