@@ -49,6 +49,8 @@ async def build(
         seed=row.seed,
         has_bots=has_bots,
         finished_at=now,
+        seats=[dict(s) for s in row.seats],  # a rematch seats them again
+        host_id=row.host_id,
         rated=rated,
         # the ratings are read and written in the finishing transaction
         rate=ratings.rate if rated and len(players) >= 2 else None,

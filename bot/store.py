@@ -116,6 +116,12 @@ MIGRATIONS: list[str] = [
     UPDATE tables SET shown = version;
     CREATE INDEX tables_behind ON tables(updated_at) WHERE shown < version;
     """,
+    # 4: who sat at a finished game and who hosted it (a rematch seats them
+    # again: people by id, computers at their level); null before it
+    """
+    ALTER TABLE results ADD COLUMN seats TEXT;
+    ALTER TABLE results ADD COLUMN host_id INTEGER;
+    """,
 ]
 
 
@@ -174,6 +180,10 @@ class Result:
     has_bots: bool
     finished_at: float
     ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
+    # the table's seats as they ended (people, computers with their level)
+    # and its host: what a rematch seats again
+    seats: list[dict[str, Any]] | None = None
+    host_id: int | None = None
     rated: bool | None = None  # None = rated unless has_bots (/config bots_rated)
     # (user → place, their ratings now) → new ratings: applied inside the
     # finishing transaction, so two games finishing at once both count
@@ -235,6 +245,8 @@ COPIED: dict[str, tuple[tuple[str, ...], str]] = {
             "seed",
             "has_bots",
             "finished_at",
+            "seats",
+            "host_id",
         ),
         "id",
     ),
@@ -656,8 +668,8 @@ class Store(abc.ABC):
         settlement = {str(p.user_id): p.points for p in result.players}
         r = await tx.fetchone(
             "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
-            " settlement, seed, has_bots, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " RETURNING id",
+            " settlement, seed, has_bots, finished_at, seats, host_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 result.table_id,
                 result.guild_id,
@@ -669,6 +681,8 @@ class Store(abc.ABC):
                 result.seed,
                 int(result.has_bots),
                 result.finished_at,
+                _dumps(result.seats) if result.seats is not None else None,
+                result.host_id,
             ),
         )
         assert r is not None
@@ -825,7 +839,7 @@ class Store(abc.ABC):
         async with self._reading() as c:
             r = await c.fetchone(
                 "SELECT id, table_id, guild_id, channel_id, game, record, outcome, settlement,"
-                " seed, has_bots, finished_at FROM results WHERE id = ?",
+                " seed, has_bots, finished_at, seats, host_id FROM results WHERE id = ?",
                 (result_id,),
             )
             if r is None:
@@ -847,6 +861,9 @@ class Store(abc.ABC):
             "seed": r[8],
             "has_bots": bool(r[9]),
             "finished_at": float(r[10]),
+            # the seats and host (None for games finished before migration 4)
+            "seats": json.loads(r[11]) if r[11] is not None else None,
+            "host_id": r[12],
             "players": [
                 {
                     "user_id": p[0],

@@ -103,6 +103,11 @@ MIGRATIONS: list[str] = [
     UPDATE tables SET shown = version;
     CREATE INDEX tables_behind ON tables(updated_at) WHERE shown < version;
     """,
+    # 4: who sat at a finished game and who hosted it
+    """
+    ALTER TABLE results ADD COLUMN seats JSON;
+    ALTER TABLE results ADD COLUMN host_id BIGINT;
+    """,
 ]
 
 # the advisory lock a migration holds ("chabudai" in ASCII)

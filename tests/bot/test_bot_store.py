@@ -284,6 +284,8 @@ def _downgrade_to_v1(path):
         db.execute("DROP INDEX tables_behind")
         db.execute("ALTER TABLE tables DROP COLUMN shown")
         db.execute("ALTER TABLE tables DROP COLUMN clock")
+        db.execute("ALTER TABLE results DROP COLUMN seats")
+        db.execute("ALTER TABLE results DROP COLUMN host_id")
         db.execute("DELETE FROM schema_version WHERE version > 1")
 
 
