@@ -18,11 +18,13 @@ imports none of them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -41,7 +43,8 @@ from bot.events import (
     snapshot,
 )
 from bot.games import plugin
-from bot.i18n import lang_of, rule_error, t
+from bot.games.base import CONFIRMED, DISMISS
+from bot.i18n import lang_of, option_error, rule_error, t
 from bot.model import (
     CPU_ADD,
     CPU_REMOVE,
@@ -54,7 +57,8 @@ from bot.model import (
     message_link,
     parse_options_text,
 )
-from bot.store import Store, TableRow
+from bot.store import Ledger, Store, TableRow
+from bot.ui import present
 from bot.ui import secrets as hidden
 from games import core, registry
 from games.core import RuleError, SeededSource, Source
@@ -64,6 +68,37 @@ log = logging.getLogger(__name__)
 LOG_KEEP = 12  # public events kept with the table for the "last moves" lines
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 MEMBER_TTL = 300.0  # seconds a server membership, once checked, is trusted
+
+
+@dataclass
+class Again:
+    """A lobby that seats a finished game's players again (a rematch): its
+    house options as the game had them, who sits at once (the presser, the
+    computers), who is invited to press Join (``{"id", "display"}``), the
+    host, and everyone's id in the old seat order."""
+
+    result_id: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    host_id: int
+    invited: list[dict[str, Any]] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+
+
+def invited(row: TableRow) -> list[dict[str, Any]]:
+    """The people a rematch lobby still waits for (they press Join)."""
+    return list(row.ui.get("rematch", {}).get("invited", []))
+
+
+def _answer_invite(row: TableRow, user_id: int) -> bool:
+    """``user_id`` joined or declined: no longer invited. Whether they were."""
+    again = row.ui.get("rematch")
+    if not again or not any(p["id"] == user_id for p in again["invited"]):
+        return False
+    again["invited"] = [p for p in again["invited"] if p["id"] != user_id]
+    order = again.get("order", [])  # seats as they were in the game played
+    row.seats.sort(key=lambda s: order.index(s["id"]) if s["id"] in order else len(order))
+    return True
 
 
 class TableService:
@@ -94,11 +129,17 @@ class TableService:
         # wraps every press (the operations endpoint times and counts them)
         self.around_press: Callable[[Awaitable[None]], Awaitable[None]] | None = None
 
-    def lock(self, table_id: int) -> asyncio.Lock:
+    @contextlib.asynccontextmanager
+    async def lock(self, table_id: int) -> AsyncIterator[None]:
+        """The table to oneself: this process's lock, then the database's
+        lock across processes (PostgreSQL; nothing on SQLite). Held around a
+        press — load, apply, commit and the followers that draw it — so two
+        processes never present one table out of order."""
         lock = self._locks.get(table_id)
         if lock is None:
             lock = self._locks[table_id] = asyncio.Lock()
-        return lock
+        async with lock, self.store.table_lock(table_id):
+            yield
 
     # ---------------------------------------------------------------- replies
 
@@ -229,21 +270,29 @@ class TableService:
             if eng.is_finished(state):
                 kind = FINISHED
                 standings = the.standings(eng.settle(state), row.ui)
+        ledger = Ledger(ledger_move(before, row, state, kind), origin, actor)
         try:
             if kind == FINISHED:
                 result = await results.build(self.store, row, state, standings, now=now)
-                result_id = await self.store.finish_table(row, result)
+                result_id = await self.store.finish_table(row, result, ledger=ledger)
                 stored = result_id is not None
             elif kind in REMOVED:
-                stored = await self.store.delete_table(row)
+                stored = await self.store.delete_table(row, ledger=ledger, now=now)
                 if stored:
                     row.version += 1
             else:
                 if rearm:
                     await self._arm(row, state, actor)
+                row.cpu_due = None
+                if row.phase == "playing" and row.state is not None:
+                    live = state if state is not None else registry.engine(row.game).from_json(
+                        row.state
+                    )
+                    if turns.next_cpu(row, live) is not None:
+                        row.cpu_due = now  # moved by this process at once; claimed if overdue
                 row.shown = self.shown_version(row)  # noted since the last write: goes along
                 self._apply_notes(row)
-                stored = await self.store.save_table(row, now=now)
+                stored = await self.store.save_table(row, now=now, ledger=ledger)
                 if stored:
                     self._notes.pop(row.id, None)
                     if self._shown.get(row.id, -1) <= row.shown:
@@ -266,6 +315,10 @@ class TableService:
             log.info("table %d: %s started with %d players", row.id, row.game, len(row.seats))
         if state is None and row.state is not None:  # a start, a UI change, a removal
             state = registry.engine(row.game).from_json(row.state)
+        if kind not in REMOVED and (row.deadline, row.cpu_due) != (before.deadline, before.cpu_due):
+            wake = turns.wake_time(row)
+            if wake is not None:  # other processes' sweepers hear of it at once
+                await self.store.announce_due(wake)
         committed = TableCommitted(
             before=before,
             after=row,
@@ -296,15 +349,27 @@ class TableService:
     # ------------------------------------------------------------------ /play
 
     async def open_lobby(
-        self, interaction: discord.Interaction[Any], game: str, options_text: str | None
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        options_text: str | None,
+        *,
+        again: Again | None = None,
     ) -> None:
+        """``/play``: a new lobby in the interaction's channel, its host the
+        user; ``again``: a rematch of a finished game (its options, seats,
+        invitations and host instead)."""
         spec = registry.spec(game)
         try:
-            raw = await self.server_options(interaction.guild_id, game)
-            raw.update(parse_options_text(options_text))
-            options = core.parse_options(spec.options, raw)
+            if again is not None:
+                options = core.parse_options(spec.options, again.options)
+            else:
+                raw = await self.server_options(interaction.guild_id, game)
+                raw.update(parse_options_text(options_text))
+                options = core.parse_options(spec.options, raw)
         except RuleError as err:
-            reason = rule_error(err, interaction.locale)
+            name = t(f"game.{game}", interaction.locale)
+            reason = option_error(err, spec.options, name, interaction.locale)
             await self.reply(interaction, "error.bad_options", reason=reason)
             return
         channel_id = interaction.channel_id
@@ -318,8 +383,8 @@ class TableService:
             guild_id=interaction.guild_id,
             channel_id=channel_id,
             game=game,
-            host_id=interaction.user.id,
-            seats=[human_seat(interaction.user, set(), interaction.locale)],
+            host_id=again.host_id if again else interaction.user.id,
+            seats=again.seats if again else [human_seat(interaction.user, set(), interaction.locale)],
             options=options,
             now=self.clock(),
         )
@@ -331,6 +396,9 @@ class TableService:
         before = snapshot(row)
         row.seed = self.seed_factory()
         row.ui = {"lang": lang, "log": []}
+        if again is not None:
+            row.ui["rematch"] = {"of": again.result_id, "invited": again.invited,
+                                 "order": again.order}  # fmt: skip
         await self.commit(before, row, origin="command", kind=OPENED, interaction=interaction)
 
     async def _already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
@@ -456,9 +524,18 @@ class TableService:
             if len(row.seats) >= spec.max_players:
                 await self.reply(interaction, "lobby.full", max=spec.max_players)
                 return
+            waiting = invited(row)
+            if not any(p["id"] == user.id for p in waiting):
+                if len(row.seats) + len(waiting) >= spec.max_players:  # held for a rematch
+                    await self.reply(interaction, "lobby.reserved")
+                    return
             row.seats.append(human_seat(user, {s["name"] for s in row.seats}, interaction.locale))
+            _answer_invite(row, user.id)
         elif action == "leave":
             if not seated:
+                if _answer_invite(row, user.id):  # an invitation declined
+                    await self.commit(before, row, origin="press", interaction=interaction)
+                    return
                 await self.reply(interaction, "error.not_in_game")
                 return
             await self._leave_lobby(interaction, before, row, seated)
@@ -556,6 +633,9 @@ class TableService:
         if action == "show":  # "Show my hand/dice": private content, ephemerally
             await hidden.show(interaction, row)
             return
+        if action == DISMISS:  # "no" to a question (Cancel): nothing changes
+            await hidden.dismiss(interaction)
+            return
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             await self.reply(interaction, "error.not_in_game")
@@ -570,8 +650,11 @@ class TableService:
             return
         the = plugin(row.game)
         mapped = the.action_move(action)  # a game's own action that plays a move
+        confirmed = action.startswith(CONFIRMED)  # "yes" to the game's question
         if mapped is not None:
             move = mapped
+        elif confirmed:
+            move = action[len(CONFIRMED) :]
         elif action.startswith("m:"):
             move = action[2:]
         elif (action == "m" or action.startswith("m.")) and values:  # a select
@@ -584,6 +667,11 @@ class TableService:
             row.ui = new_ui
             await self.commit(before, row, origin="press", interaction=interaction, rearm=False)
             return
+        lang = lang_of(interaction.locale)
+        question = None if confirmed else the.confirm(state, name, move, lang)
+        if question is not None:  # asked of the player alone; nothing changes yet
+            await hidden.ask(interaction, row, *question)
+            return
         try:
             events = eng.apply(state, name, move)
             # what follows a move in the same commit (Bluff: a Roll looks under the cup)
@@ -591,6 +679,8 @@ class TableService:
         except RuleError as err:
             await self.say(interaction, rule_error(err, interaction.locale))
             return
+        if confirmed:  # the question keeps its words, loses its buttons
+            await hidden.answered(interaction)
         await self.commit(
             before, row, origin="press", state=state, events=events,
             interaction=interaction, actor=name,
@@ -610,19 +700,21 @@ class TableService:
         if row is None:
             return
         loc = interaction.locale
-        players = ", ".join(s["display"] for s in row.seats)
+        sep = t("list.sep", loc)
+        players = sep.join(s["display"] for s in row.seats)
         link = message_link(row.guild_id, row.channel_id, row.message_id)
         game = t(f"game.{row.game}", loc)
+        seed = ["\n" + present.seed_line(row, loc, full=True)] if row.seed else []  # the whole hash
         if row.phase == "lobby":
-            await self.reply(interaction, "status.lobby", game=game, players=players, link=link)
+            text = t("status.lobby", loc, game=game, players=players, link=link)
+            await self.say(interaction, "".join([text, *seed]))
             return
         assert row.state is not None
         eng = registry.engine(row.game)
         shown = {s["name"]: s.get("display") or s["name"] for s in row.seats}
-        movers = ", ".join(shown.get(m, m) for m in eng.to_move(eng.from_json(row.state)))
-        await self.reply(
-            interaction, "status.playing", game=game, players=players, turn=movers, link=link
-        )
+        movers = sep.join(shown.get(m, m) for m in eng.to_move(eng.from_json(row.state)))
+        text = t("status.playing", loc, game=game, players=players, turn=movers, link=link)
+        await self.say(interaction, "".join([text, *seed]))
 
     async def _locked_channel_table(
         self, interaction: discord.Interaction[Any], row: TableRow
@@ -716,3 +808,21 @@ def _on_message(interaction: discord.Interaction[Any], row: TableRow) -> bool:
         and interaction.channel_id == row.channel_id
         and (row.message_id is None or message.id == row.message_id)
     )
+
+
+def ledger_move(before: TableRow, row: TableRow, state: Any, kind: str) -> str:
+    """What a commit did, for the moves ledger: the moves the engine recorded
+    since ``before`` (in notation, ``; ``-separated), else the start, a
+    change of seats, the kind of removal, or ``ui``."""
+    if state is not None:
+        done = len(before.state["history"]["moves"]) if before.state is not None else 0
+        moves = state.history.moves[done:]
+        if moves:
+            return "; ".join(moves)
+    if kind != SAVED:
+        return kind
+    if before.phase == "lobby" and row.phase == "playing":
+        return "start"
+    if before.seats != row.seats:
+        return "seats " + " ".join(s["name"] for s in row.seats)
+    return "ui"

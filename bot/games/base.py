@@ -22,15 +22,19 @@ if TYPE_CHECKING:
 
 
 ResultRow = tuple[str, str, "int | None"]  # (player, main figure as text, settlement)
+Confirm = tuple[str, list[Control]]  # a question for the player alone, and its buttons
+
+CONFIRMED = "y:"  # the action of a question's "yes" button: ``y:<move>`` plays the move
+DISMISS = "dismiss"  # the action of a question's "no" button: nothing changes
 
 MAX_LINES = 8  # choices listed under a hint
 
 
 def pct(value: Any) -> str:
-    """``0.1234`` → ``12.3 %``; ``None`` → ``—``."""
+    """``0.1234`` → ``12.3%``; ``None`` → ``—``."""
     if value is None:
         return "—"
-    return f"{100 * float(value):.1f} %"
+    return f"{100 * float(value):.1f}%"
 
 
 def num(value: Any, digits: int = 1) -> str:
@@ -47,6 +51,9 @@ class GamePlugin:
     # move; "send": a new private message for every change (Bluff's looks)
     private_mode: str = "edit"
     result_chart: bool = False  # the result picture has a score chart
+    # what the seed decides, in the words of the seed's lines
+    # (``seed.hash.<term>``): "dice", or "deck" for a card game's shuffles
+    seed_term: str = "dice"
 
     def controls(
         self,
@@ -111,6 +118,14 @@ class GamePlugin:
         """A game's own action that plays a move (Bluff "roll without looking")."""
         return None
 
+    def confirm(self, state: Any, player: str, move: str, lang: str) -> Confirm | None:
+        """A move worth a second thought (Sixty-Six: declaring 66 below 66):
+        the question and its buttons, shown to the player alone before
+        anything changes, or ``None`` to play it at once. The question's
+        "yes" button plays the move (action ``y:<move>``; :data:`CONFIRMED`),
+        its "no" button (action :data:`DISMISS`) changes nothing."""
+        return None
+
     def after_apply(self, state: Any, player: str, move: str, action: str) -> list[Event]:
         """What follows a human's move in the same commit (Bluff: Roll looks
         under the cup)."""
@@ -126,6 +141,12 @@ class GamePlugin:
     def hand_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str] | None:
         """A player's private picture (games without secrets: the table)."""
         return self.table_image(view, lang)
+
+    def picture_view(self, view: dict[str, Any], ui: dict[str, Any]) -> dict[str, Any]:
+        """The view the table picture draws: the public view plus what the
+        table's UI state shows on the table (Yahtzee: the held dice), so the
+        picture and the controls agree. A new dict, or ``view`` unchanged."""
+        return view
 
     def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
         """The result picture's rows, best first: (player, main figure, settlement)."""

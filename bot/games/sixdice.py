@@ -86,8 +86,17 @@ class Plugin(GamePlugin):
         )
         if view.get("roll"):
             line += " " + t("sixdice.status.roll", lang, dice=" ".join(map(str, view["roll"])))
+        score = int(scores.get(player, 0))
         if not (view.get("started") or {}).get(player, True):
-            line += " " + t("sixdice.status.not_started", lang)
+            start = int((view.get("options") or {}).get("start", 1000))
+            need = start - score  # in one turn: a ブタ or ドボン keeps nothing
+            line += " " + t("sixdice.status.not_started", lang, need=f"{need:,}")
+        if view.get("ending"):  # the round is played out: this turn is the player's last
+            need = needed_to_win(view, player)
+            if need > 0:
+                line += " " + t("sixdice.status.last_turn", lang, need=f"{need:,}")
+            else:
+                line += " " + t("sixdice.status.last_turn_ahead", lang)
         return line
 
     def after_move(self, events: list[Event], ui: dict[str, Any]) -> None:
@@ -114,7 +123,13 @@ class Plugin(GamePlugin):
     def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         goal = n.get("goal")
         lines = [
-            t("hint.sixdice.dobon", lang, dice=n.get("dice"), chance=pct(n.get("dobon_chance")))
+            t(
+                "hint.sixdice.dobon",
+                lang,
+                count=n.get("dice"),
+                dice=n.get("dice"),
+                chance=pct(n.get("dobon_chance")),
+            )
         ]
         show = num if goal == "points" else pct
         points = n.get("points") or {}
@@ -162,6 +177,23 @@ class Plugin(GamePlugin):
                     label = self.move_text(move, view, lang)
                     lines.append(t("hint.choice", lang, move=label, value=show(value)))
         return lines
+
+
+def needed_to_win(view: dict[str, Any], player: str) -> int:
+    """The points ``player`` must add to their score to win (0: they lead):
+    more than every other player still in; equal is enough against a player
+    later in the order (a tie goes to the earliest in player order)."""
+    order: list[str] = view.get("order") or view.get("players") or []
+    gone = set(view.get("forfeited") or [])
+    scores = view.get("scores") or {}
+    mine = int(scores.get(player, 0))
+    me = order.index(player) if player in order else len(order)
+    need = 0
+    for i, other in enumerate(order):
+        if other == player or other in gone:
+            continue
+        need = max(need, int(scores.get(other, 0)) - mine + (1 if i < me else 0))
+    return need
 
 
 def _dice(move: str) -> list[int]:

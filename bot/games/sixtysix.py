@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct
+from bot.games.base import CONFIRMED, DISMISS, MAX_LINES, Confirm, GamePlugin, ResultRow, pct
 from bot.i18n import t
 from bot.render import sixtysix as render
 from bot.ui.controls import Button, Control, Select
+from games import sixtysix as engine
 from games.core import Event
+from games.sixtysix.engine import GOAL
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
@@ -42,6 +44,7 @@ def card_text(card: str) -> str:
 class Plugin(GamePlugin):
     game = "sixtysix"
     private_mode = "edit"  # one DM per player and table, edited after every move
+    seed_term = "deck"  # the seed decides the shuffles
 
     # ------------------------------------------------------------ public
 
@@ -114,7 +117,7 @@ class Plugin(GamePlugin):
                         "sixtysix.status.player",
                         lang,
                         player=p,
-                        tricks=tricks.get(p, 0),
+                        tricks=t("unit.trick", lang, count=tricks.get(p, 0)),
                         points=points.get(p, 0),
                         target=target,
                     )
@@ -123,7 +126,7 @@ class Plugin(GamePlugin):
             )
         )
         if view.get("carry"):
-            lines.append(t("sixtysix.status.carry", lang, n=view["carry"]))
+            lines.append(t("sixtysix.status.carry", lang, count=view["carry"]))
         if view.get("phase") == "speak":
             lines.append(t("sixtysix.status.speak", lang))
         return "\n".join(lines)
@@ -161,6 +164,20 @@ class Plugin(GamePlugin):
                 dealer=data.get("dealer"),
                 card=card_text(data["trump_card"]),
             )
+        if kind == "declare":
+            return None  # said with the deal's end: whether it held, and what it scored
+        if kind == "deal_end" and data.get("reason") == "declared" and data.get("declarer"):
+            declarer = data["declarer"]
+            mine = (data.get("card_points") or {}).get(declarer, 0)
+            key = "won" if data.get("winner") == declarer else "lost"
+            return t(
+                f"ev.sixtysix.declared_{key}",
+                lang,
+                player=declarer,
+                points=mine,
+                winner=data.get("winner") or "",
+                count=data.get("game_points"),
+            )
         if kind == "deal_end":
             cp = data.get("card_points") or {}
             points = ", ".join(f"{p} {v}" for p, v in cp.items())
@@ -170,13 +187,44 @@ class Plugin(GamePlugin):
                 "ev.sixtysix.deal_end",
                 lang,
                 player=data["winner"],
-                n=data.get("game_points"),
+                count=data.get("game_points"),
                 points=points,
                 reason=t(f"sixtysix.reason.{data.get('reason')}", lang),
             )
+        if kind == "draw" and data.get("other"):  # both drew: name them both
+            return t("ev.sixtysix.draw_both", lang, player=who, other=data["other"])
         if kind == "start":
             return None
         return super().describe(event, lang)
+
+    def after_move(self, events: list[Event], ui: dict[str, Any]) -> None:
+        """A draw names who drew second too (the drawn cards stay private)."""
+        for e in events:
+            if e.kind == "draw" and e.player:
+                other = next(
+                    (d.player for d in events if d.kind == "drawn" and d.player != e.player), None
+                )
+                if other:
+                    e.data["other"] = other
+
+    def confirm(self, state: Any, player: str, move: str, lang: str) -> Confirm | None:
+        """Declaring 66 below 66 loses the deal: the declarer is asked first,
+        privately, with their card points (the state knows them). With the
+        house option ``show_points`` off the player keeps count alone, so
+        every declaration is asked alike and the question tells nothing."""
+        if move != "declare" or "declare" not in engine.legal_moves(state, player):
+            return None
+        p = state.players.index(player)
+        if state.options.get("show_points", True):
+            if state.points[p] >= GOAL:
+                return None
+            text = t("sixtysix.confirm.declare", lang, points=state.points[p], goal=GOAL)
+        else:
+            text = t("sixtysix.confirm.declare_blind", lang, goal=GOAL)
+        return text, [
+            Button(CONFIRMED + move, t("sixtysix.btn.declare_anyway", lang), "danger", row=0),
+            Button(DISMISS, t("ui.btn.cancel", lang), "secondary", row=0),
+        ]
 
     # ----------------------------------------------------------- private
 

@@ -105,7 +105,8 @@ async def private_message(
         controls = the.private_controls(view, eng.legal_moves(state, name), lang)
     msg = PrivateMessage("\n".join(lines), controls=controls, table_id=row.id, version=row.version)
     try:
-        picture = await asyncio.to_thread(pictures.hand_picture, view, lang=lang)
+        names = pictures.display_names(row.seats)
+        picture = await asyncio.to_thread(pictures.hand_picture, view, lang=lang, names=names)
         if picture is not None:
             msg.png, msg.filename, msg.alt = picture.png, picture.filename, picture.alt
     except Exception:  # the words carry the same content
@@ -152,3 +153,41 @@ async def show(interaction: discord.Interaction[Any], row: TableRow) -> None:
         return
     state = registry.engine(row.game).from_json(row.state)
     await ephemeral(interaction, await private_message(row, state, seat, lang))
+
+
+async def ask(
+    interaction: discord.Interaction[Any], row: TableRow, text: str, controls: list[Control]
+) -> None:
+    """A game's question before a move (Sixty-Six: declaring 66 below 66),
+    for the presser alone; its buttons carry the table's id and version and
+    the move in notation, never a secret. Nothing is changed yet."""
+    view = build_view(row.id, row.version, controls)
+    kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": MENTIONS}
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(text, **kwargs)
+    else:
+        await interaction.response.send_message(text, **kwargs)
+
+
+async def dismiss(interaction: discord.Interaction[Any]) -> None:
+    """A "no" to a question: it says nothing changed and loses its buttons."""
+    text = t("ui.cancelled", lang_of(interaction.locale))
+    if interaction.message is not None and not interaction.response.is_done():
+        await interaction.response.edit_message(content=text, view=None)
+    elif interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answered(interaction: discord.Interaction[Any]) -> None:
+    """A "yes" to a question: it keeps its words and loses its buttons (so the
+    move's own answers — the player's DM, the table — go where they belong)."""
+    if interaction.message is None or interaction.response.is_done():
+        return
+    try:
+        await interaction.response.edit_message(view=None)
+    except discord.HTTPException as err:
+        log.warning("a question could not be closed (%s/%s)", err.status, err.code)

@@ -142,9 +142,10 @@ async def test_declare_from_the_table_by_the_player_not_to_move(game_night):
         table = await night.table("sixtysix")
         alice, bob = night.alice, night.bob
         assert table.mover is bob  # the non-dealer leads
-        accepted(await table.press("Declare 66", by=alice))  # alice below 66: bob scores
-        assert table.shows("ev.sixtysix.declare", player="alice")
-        assert table.shows("ev.sixtysix.deal_end", player="bob")
+        res = await table.press("Declare 66", by=alice)  # alice below 66: asked first
+        assert privately(res, "sixtysix.confirm.declare", points=0)
+        accepted(await night.reply(res, alice).press("Declare anyway"))  # bob scores
+        assert table.shows("ev.sixtysix.declared_lost.other", player="alice", winner="bob")
         state = sixtysix.from_json((await table.row()).state)
         assert state.game_points == [0, 3]  # alice had no trick
         assert night.hand(alice).shows("sixtysix.private.hand", n=2)

@@ -1,0 +1,115 @@
+"""Traps and fairness at the table (issue 18), through Discord (SimCord):
+Declare 66 below 66 asks the declarer first, privately; a failed
+declaration reads as one."""
+
+from __future__ import annotations
+
+from simtable import privately, says, taken
+from test_bot_sixtysix import DECKS, Policy, make
+
+from games import sixtysix
+
+
+async def moves_and_version(table) -> tuple[list[str], int]:
+    row = await table.row()
+    return list(row.state["history"]["moves"]), row.version
+
+
+async def test_a_wrong_declaration_asks_first_and_cancel_changes_nothing(game_night):
+    async with game_night(decks=DECKS, aux=[1]) as night:
+        table = await night.table("sixtysix")
+        alice, bob = night.alice, night.bob
+        assert table.mover is bob  # alice, not to move, may declare at any moment
+        before = await moves_and_version(table)
+        content, dms = table.content, [m.content for m in night.dms(bob)]
+
+        res = await table.press("Declare 66", by=alice)
+        assert privately(res, "sixtysix.confirm.declare", points=0, goal=66)
+        question = night.reply(res, alice)
+        assert question.buttons == ["Declare anyway", "Cancel"]
+        # the question's ids carry the table, its version and the move: no secret
+        assert question.actions == ["y:declare", "dismiss"]
+        assert await moves_and_version(table) == before
+        assert table.content == content and [m.content for m in night.dms(bob)] == dms
+
+        res = await question.press("Cancel")
+        assert says(res.response.content, "ui.cancelled")
+        assert await moves_and_version(table) == before
+        assert table.content == content and [m.content for m in night.dms(bob)] == dms
+
+        # from the hand in the DM too: asked again, then declared
+        res = await night.hand(alice).act("m:declare")
+        assert privately(res, "sixtysix.confirm.declare", points=0)
+        assert await moves_and_version(table) == before
+        await night.reply(res, alice.user).press("Declare anyway")  # in the DM
+        moves, _ = await moves_and_version(table)
+        assert moves[len(before[0])] == "alice declare"
+        assert table.shows(
+            "ev.sixtysix.declared_lost.other", player="alice", points=0, winner="bob", count=3
+        )
+        assert not table.shows("ev.sixtysix.declare", player="alice")
+        state = sixtysix.from_json((await table.row()).state)
+        assert state.game_points == [0, 3]
+        assert night.hand(alice).shows("sixtysix.private.hand", n=2)  # the DM moved on
+
+
+async def test_the_question_in_the_players_language(game_night):
+    async with game_night(decks=DECKS, aux=[1], locales={"alice": "ja"}) as night:
+        table = await night.table("sixtysix")
+        res = await table.press("Declare 66", by=night.alice)
+        assert privately(res, "sixtysix.confirm.declare", "ja", points=0, goal=66)
+        question = night.reply(res, night.alice)
+        res = await question.press("それでも宣言する")
+        assert table.shows("ev.sixtysix.declared_lost.other", player="alice", winner="bob")
+
+
+async def test_a_right_declaration_goes_at_once(game_night):
+    """With 66 card points or more, Declare 66 declares at once (no question)."""
+    async with game_night(decks=DECKS, aux=[1]) as night:
+        table = await night.table("sixtysix")
+        policy = Policy()
+        for _ in range(200):
+            hand = night.hand(table.mover)
+            told = hand.reading("sixtysix.private.points")
+            if told and int(told["n"]) >= 66 and "m:declare" in hand.button_actions:
+                break
+            await make(hand, policy.choose(hand))
+        else:
+            raise AssertionError("nobody reached 66")
+        who = table.mover
+        name = who.name
+        res = await hand.act("m:declare")
+        assert taken(res) and not privately(res, "sixtysix.confirm.declare")
+        assert (await table.row()).state["history"]["moves"][-1] == f"{name} declare"
+        assert any(
+            table.shows(f"ev.sixtysix.declared_won.{form}", player=name, points=told["n"])
+            for form in ("one", "other")
+        )
+
+
+async def test_six_dice_names_the_start_threshold_and_the_last_turn(game_night):
+    """The status names what a player needs: 500 in one turn to start, and on
+    the last turn of a played-out round the points needed to win."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixdice", options="target=1000 start=500")
+        assert table.shows("sixdice.status.not_started", need="500")
+        ja = await night.table("sixdice", options="target=1000 start=500", lang="ja")
+        assert ja.shows("sixdice.status.not_started", "ja", need="500")
+        seen = 0
+        for _ in range(300):
+            row = await table.row()
+            if row is None:
+                break
+            state = row.state
+            if state["ending"]:
+                me = table.mover.name
+                leader = max((p for p in state["order"] if p != me), key=state["scores"].get)
+                need = state["scores"][leader] - state["scores"][me] + 1  # two players
+                key = "sixdice.status.last_turn" if need > 0 else "sixdice.status.last_turn_ahead"
+                assert table.shows(key, **({"need": f"{need:,}"} if need > 0 else {}))
+                seen += 1
+            else:
+                assert not table.shows("sixdice.status.last_turn")
+            stop = "m:stop" in table.actions and state["turn_total"] >= 400
+            assert taken(await table.play(prefer=("m:stop",) if stop else ("m:roll",)))
+        assert seen, "the round was never played out"
