@@ -15,7 +15,9 @@ from discord.ext import commands
 from bot.commands.boards import Boards
 from bot.commands.config import Config
 from bot.commands.hint import Coach
+from bot.commands.help import Help
 from bot.commands.history import History
+from bot.commands.rematch import Rematch
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
 from bot.followers.clock import Clocks, Sweeper
@@ -90,6 +92,8 @@ class ChabudaiBot(commands.Bot):
         await self.add_cog(self.computers)  # computer players' moves
         await self.add_cog(Coach(self))  # /hint
         await self.add_cog(History(self))  # result buttons, /history
+        await self.add_cog(Rematch(self))  # the result's Rematch button
+        await self.add_cog(Help(self))  # /help
         await self.tree.set_translator(Translator())
         if self.sync_commands:
             await self.tree.sync()

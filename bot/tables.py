@@ -527,7 +527,7 @@ class TableService:
             waiting = invited(row)
             if not any(p["id"] == user.id for p in waiting):
                 if len(row.seats) + len(waiting) >= spec.max_players:  # held for a rematch
-                    await self.reply(interaction, "lobby.reserved")
+                    await self.reply(interaction, "error.seats_held")
                     return
             row.seats.append(human_seat(user, {s["name"] for s in row.seats}, interaction.locale))
             _answer_invite(row, user.id)

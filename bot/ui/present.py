@@ -81,6 +81,9 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
             max=eng.MAX_PLAYERS,
         ),
     ]
+    waiting = row.ui.get("rematch", {}).get("invited", [])
+    if waiting:  # a rematch: the last game's players, until they press Join
+        lines.append(t("lobby.invited", lang, players=", ".join(f"<@{p['id']}>" for p in waiting)))
     if options:
         lines.append(t("lobby.options", lang, options=options))
     if row.seed:

@@ -1,0 +1,99 @@
+"""The "Rematch" button under a finished game's result (``cr:<result>:rematch``).
+
+It opens a new lobby in the same channel through the table service's
+``open_lobby``: the same game and house options, a new seed (its hash on the
+lobby), the same host, the computers seated again at their levels, and the
+people of the game invited — each presses Join to confirm (the presser
+confirmed by pressing Rematch). The button carries only the result id; the
+seats and the host come from the stored result, so it works after a restart.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.model import human_seat, is_cpu
+from bot.tables import Again
+from games import registry
+
+if TYPE_CHECKING:
+    from bot.app import ChabudaiBot
+
+
+def seats_of(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seats of a finished game in their order. A result stored before
+    its seats were (schema 4) has them rebuilt from the record and its
+    players: people by id, the rest computers at the normal level."""
+    if result.get("seats"):
+        return [dict(s) for s in result["seats"]]
+    by_name = {p["name"]: p for p in result["players"]}
+    out: list[dict[str, Any]] = []
+    for n, name in enumerate(result["record"].get("players", []), start=1):
+        person = by_name.get(name)
+        if person is not None:
+            out.append({"id": person["user_id"], "name": name, "display": name})
+        else:
+            out.append({"id": -n, "name": name, "display": name, "bot": True, "level": "normal"})
+    return out
+
+
+class Rematch(commands.Cog):
+    """The same players again, at a new table in the same channel."""
+
+    def __init__(self, bot: ChabudaiBot) -> None:
+        self.bot = bot
+        bot.result_actions["rematch"] = self.rematch
+
+    async def rematch(
+        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+    ) -> None:
+        tables = self.bot.tables
+        result = await tables.store.get_result(result_id)
+        if (
+            result is None
+            or result["channel_id"] != interaction.channel_id
+            or result["guild_id"] != interaction.guild_id
+            or interaction.guild_id is None
+            or result["game"] not in registry.names()
+        ):
+            await tables.reply(interaction, "error.no_result")
+            return
+        old = seats_of(result)
+        people = [s for s in old if not is_cpu(s)]
+        if not any(s["id"] == interaction.user.id for s in people):
+            await tables.reply(interaction, "error.rematch_not_a_player")
+            return
+        lang = await tables.public_lang(interaction)
+        seats: list[dict[str, Any]] = []
+        for seat in old:
+            if is_cpu(seat):  # computers stay, labelled in the new table's language
+                level = seat.get("level", "normal")
+                label = t("cpu.display", lang, name=seat["name"], level=t(f"cpu.level.{level}", lang))
+                seats.append({**seat, "display": label})
+            elif seat["id"] == interaction.user.id:  # pressing Rematch is their Join
+                taken = {s["name"] for s in old if is_cpu(s)}
+                seats.append(human_seat(interaction.user, taken, interaction.locale))
+        host = result.get("host_id")
+        if not any(s["id"] == host for s in people):  # the host left: the presser hosts
+            host = interaction.user.id
+        again = Again(
+            result_id=result_id,
+            options=dict(result["record"].get("options", {})),
+            seats=seats,
+            host_id=int(host),
+            invited=[
+                {"id": s["id"], "display": s.get("display") or s["name"]}
+                for s in people
+                if s["id"] != interaction.user.id
+            ],
+            order=[s["id"] for s in old],
+        )
+        await tables.open_lobby(interaction, result["game"], None, again=again)
+
+
+async def setup(bot: ChabudaiBot) -> None:
+    await bot.add_cog(Rematch(bot))
