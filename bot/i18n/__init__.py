@@ -69,9 +69,28 @@ class _Args(dict[str, Any]):
         return _Missing(key)
 
 
+PLURAL_FORMS = ("one", "other")
+
+
+def _template(key: str, lang: str, args: dict[str, Any]) -> str | None:
+    """The template of ``key`` in ``lang``: the key itself, else its plural
+    variant for ``args["count"]`` (``.one`` for 1 where the language has it,
+    else ``.other``)."""
+    found = catalogue(lang)
+    if key in found:
+        return found[key]
+    if args.get("count") == 1 and key + ".one" in found:
+        return found[key + ".one"]
+    return found.get(key + ".other")
+
+
 def has(key: str, locale: Any = DEFAULT) -> bool:
-    """Whether ``key`` exists in the catalogue of ``locale`` (or English)."""
-    return key in catalogue(lang_of(locale)) or key in catalogue(DEFAULT)
+    """Whether ``key`` (or its plural variants) exists in the catalogue of
+    ``locale`` (or English)."""
+    args = {"count": 0}
+    return _template(key, lang_of(locale), args) is not None or (
+        _template(key, DEFAULT, args) is not None
+    )
 
 
 def t(key: str, locale: Any = DEFAULT, **args: Any) -> str:
@@ -79,9 +98,11 @@ def t(key: str, locale: Any = DEFAULT, **args: Any) -> str:
 
     >>> t("error.not_your_turn", "en")
     'It is not your turn.'
+    >>> t("unit.game", "en", count=1), t("unit.game", "en", count=2)
+    ('1 game', '2 games')
     """
     lang = lang_of(locale)
-    template = catalogue(lang).get(key) or catalogue(DEFAULT).get(key) or key
+    template = _template(key, lang, args) or _template(key, DEFAULT, args) or key
     try:
         return template.format_map(_Args(args))
     except (ValueError, TypeError, KeyError, IndexError):
@@ -95,4 +116,29 @@ def rule_error(err: RuleError, locale: Any = DEFAULT) -> str:
     key = "rule." + err.key
     if has(key, locale):
         return t(key, locale, **err.args_)
+    return err.message
+
+
+def option_error(err: RuleError, options: Any, game: str, locale: Any = DEFAULT) -> str:
+    """A house-option error that teaches: the syntax with an example of
+    this game (``losses=3``), the options it knows, or that it has none.
+    ``options``: the game's :class:`games.core.Option` list; ``game``: its
+    name in words."""
+    names = [o.name for o in options]
+    if not names and err.key in ("option.unknown", "option.syntax", "option.bad_value"):
+        return t("rule.option.none", locale, game=game)
+    example = ""
+    if names:
+        first = options[0]
+        value = first.default
+        if isinstance(value, bool):
+            shown = "off" if value else "on"
+        else:
+            shown = "off" if value is None else str(value)
+        example = f"{first.name}={shown}"
+    args = dict(err.args_)
+    args.update(known=", ".join(names), example=example, game=game)
+    key = "rule." + err.key
+    if has(key, locale):
+        return t(key, locale, **args)
     return err.message

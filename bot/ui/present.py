@@ -87,7 +87,7 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
     if options:
         lines.append(t("lobby.options", lang, options=options))
     if row.seed:
-        lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
+        lines.append(seed_line(row, lang))
     lines.append(t("lobby.hint", lang))
     controls: list[Control] = [
         Button("join", t("lobby.btn.join", lang), "success", row=0),
@@ -130,7 +130,7 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
     the table as it stood, without controls, and the seed to verify."""
     text = t("result.abandoned", lang, game=game_title(row.game, lang), user=f"<@{by}>")
     if row.seed:
-        text += "\n" + t("result.seed", lang, seed=row.seed, hash=seed_hash(row.seed))
+        text += "\n" + result_seed_line(row, lang)
     files: list[discord.File] = []
     if row.state is not None:
         eng = registry.engine(row.game)
@@ -154,14 +154,14 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
         seat = names.get(mover)
         mention = seat_line(seat) if seat else mover
         lines.append(t("table.turn", lang, player=mention, name=mover))
-        status = ui.status_line(view, lang)
+        status = ui.status_line(displayed(view, shown_names(row)), lang)
         if status:
             lines.append(status)
         controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
     lines.extend(log_lines(row, lang))
     lines.extend(clock_lines(row, lang))
     if row.seed:
-        lines.append(t("table.seed_hash", lang, hash=seed_hash(row.seed)))
+        lines.append(seed_line(row, lang))
     files = await picture_files(view, lang)
     return TableMessage("\n".join(lines), files, build_view(row.id, row.version, controls))
 
@@ -214,12 +214,13 @@ async def result_message(
         seat = names.get(s.player)
         who = seat_line(seat) if seat else s.player
         key = "result.line_win" if s.won else "result.line"
-        lines.append(t(key, lang, rank=s.rank, player=who, points=points_text(s.points, row.game)))
+        points = points_text(s.points, row.game, lang)
+        lines.append(t(key, lang, rank=s.rank, player=who, points=points))
     if row.ui.get("hints"):  # players who asked /hint
         used = [seat_line(names[p]) if p in names else p for p in sorted(row.ui["hints"])]
         lines.append(t("result.hints", lang, players=", ".join(used)))
     if row.seed:
-        lines.append(t("result.seed", lang, seed=row.seed, hash=seed_hash(row.seed)))
+        lines.append(result_seed_line(row, lang))
     files: list[discord.File] = []
     try:
         picture = await asyncio.to_thread(
@@ -263,7 +264,7 @@ def log_lines(row: TableRow, lang: str) -> list[str]:
     """The last public events in words, each person by the display name of
     their seat (the stored events keep the engine names)."""
     ui = plugin(row.game)
-    names = {s["name"]: str(s.get("display") or s["name"]) for s in row.seats}
+    names = shown_names(row)
     lines = []
     for event in row.ui.get("log", [])[-LOG_LINES:]:
         text = ui.describe(displayed(event, names), lang)
@@ -293,11 +294,39 @@ def _label(the: Any, move: str, state: Any, eng: Any, lang: str) -> str:
         return move
 
 
-def points_text(points: int, game: str) -> str:
-    """Settlement points signed (``+300``); a final total plain (``257``)."""
-    if registry.spec(game).points == "total":
+def points_text(points: int, game: str, lang: str = "en") -> str:
+    """Settlement points signed (``+300``); a final total plain (``257``);
+    losses in words (``2 losses``, 「2敗」) where the game counts losses."""
+    kind = registry.spec(game).points
+    if kind == "total":
         return str(points)
+    if kind == "losses":
+        return t("unit.loss", lang, count=-points)
     return f"{points:+d}"
+
+
+SHORT_HASH = 8  # hex digits of the seed's hash on the table and the lobby
+
+
+def seed_line(row: TableRow, lang: str, *, full: bool = False) -> str:
+    """The seed's hash in the game's own words (dice or shuffle): short on
+    the table and the lobby, whole in ``/game status``."""
+    assert row.seed is not None
+    digest = seed_hash(row.seed)
+    term = plugin(row.game).seed_term
+    return t(f"seed.hash.{term}", lang, hash=digest if full else digest[:SHORT_HASH])
+
+
+def result_seed_line(row: TableRow, lang: str) -> str:
+    """The seed revealed, with its hash short (``/rules`` says how to check it)."""
+    assert row.seed is not None
+    term = plugin(row.game).seed_term
+    return t(f"seed.result.{term}", lang, seed=row.seed, hash=seed_hash(row.seed)[:SHORT_HASH])
+
+
+def shown_names(row: TableRow) -> dict[str, str]:
+    """Each seat's engine name → the name people read (its display name)."""
+    return {s["name"]: str(s.get("display") or s["name"]) for s in row.seats}
 
 
 def _opt(value: Any) -> str:
