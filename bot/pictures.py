@@ -7,11 +7,19 @@
 - :func:`result_picture` — final standings and settlement, with a score chart
   where the game wants one and ``history`` is given.
 
+People are drawn by the names they chose: ``names`` maps each seat's engine
+name to its display name (:func:`display_names`); the renderers read it from
+``view["display_names"]`` (never a secret: the names the table shows anyway).
+A table's UI state (``ui``) reaches the picture through the game's plugin
+(:meth:`bot.games.base.GamePlugin.picture_view`: Yahtzee's held dice), so
+the picture and the buttons show the same thing.
+
 Pure functions of their inputs (run them off the event loop).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.games import plugin
@@ -19,23 +27,58 @@ from bot.render import Picture
 from bot.render import _base as b
 from bot.render import result as result_render
 
-__all__ = ["Picture", "hand_picture", "result_picture", "table_picture"]
+__all__ = ["Picture", "display_names", "hand_picture", "result_picture", "table_picture"]
+
+Names = Mapping[str, str]
 
 
-def table_picture(view: dict[str, Any], *, lang: str = "en") -> Picture | None:
-    """The table of ``view["game"]`` as ``view`` shows it."""
+def display_names(seats: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Engine name → display name of each seat ("Bob_Smith" → "Bob Smith")."""
+    return {str(s["name"]): str(s.get("display") or s["name"]) for s in seats}
+
+
+def named(view: dict[str, Any], names: Names | None) -> dict[str, Any]:
+    """``view`` with the display names the renderers draw (a shallow copy;
+    the engine's view is left as it was)."""
+    if not names:
+        return view
+    return {**view, "display_names": dict(names)}
+
+
+def shown_view(
+    view: dict[str, Any], *, names: Names | None = None, ui: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The view the table picture is drawn from: the public view, what the
+    table's UI state shows on it (``ui``) and the display names."""
     game = str(view["game"])
-    drawn = plugin(game).table_image(view, lang)
+    if ui is not None:
+        view = plugin(game).picture_view(view, ui)
+    return named(view, names)
+
+
+def table_picture(
+    view: dict[str, Any],
+    *,
+    lang: str = "en",
+    names: Names | None = None,
+    ui: dict[str, Any] | None = None,
+) -> Picture | None:
+    """The table of ``view["game"]`` as ``view`` shows it (with the table's
+    UI state ``ui``, e.g. the dice a Yahtzee player holds)."""
+    game = str(view["game"])
+    drawn = plugin(game).table_image(shown_view(view, names=names, ui=ui), lang)
     if drawn is None:
         return None
     img, alt = drawn
     return Picture(b.encode(img), alt, f"{game}-table.png")
 
 
-def hand_picture(view: dict[str, Any], *, lang: str = "en") -> Picture | None:
+def hand_picture(
+    view: dict[str, Any], *, lang: str = "en", names: Names | None = None
+) -> Picture | None:
     """A player's private picture: a Sixty-Six hand, Bluff dice under the cup."""
     game = str(view["game"])
-    drawn = plugin(game).hand_image(view, lang)
+    drawn = plugin(game).hand_image(named(view, names), lang)
     if drawn is None:
         return None
     img, alt = drawn
@@ -48,6 +91,7 @@ def result_picture(
     *,
     lang: str = "en",
     history: list[dict[str, int]] | None = None,
+    names: Names | None = None,
 ) -> Picture:
     """Final standings and settlement; a score chart for the games that
     want one, when ``history`` (per-turn score snapshots, oldest first) is
@@ -56,5 +100,5 @@ def result_picture(
     the = plugin(game)
     rows = the.result_rows(view, outcome)
     chart = history if the.result_chart and history else None
-    img, alt = result_render.result(view, outcome, lang, rows, chart)
+    img, alt = result_render.result(named(view, names), outcome, lang, rows, chart)
     return Picture(b.encode(img), alt, f"{game}-result.png")

@@ -69,11 +69,15 @@ class GameSpec:
     engine: Engine
     plugin: str  # dotted module path of the game's bot plugin (its ``PLUGIN``)
     secrets: bool = False  # secret dice or hands go to the players' DMs
-    points: str = "signed"  # "signed" settlement points, or "total" (a final score)
+    # "signed" settlement points, "total" (a final score), or "losses" (the
+    # settlement is minus each player's losses: shown as "2 losses")
+    points: str = "signed"
     turn_seconds: int = 90  # the default turn clock
     example: Example = Example()
     timeout_move: TimeoutMove = _first_legal
     ai: str | None = None  # dotted module path: LEVELS, choose(), hint()
+    # dotted module path of the post-game review: reviewer(record) (games.review)
+    review: str | None = None
     # the AI's tables for these options: a key naming them (None = nothing to
     # build) and the blocking build (run once per process and key)
     warm_up_key: Callable[[Mapping[str, Any]], str | None] = lambda options: None

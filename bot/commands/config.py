@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot import turns
 from bot.commands.choices import offer_games
-from bot.i18n import rule_error, t
+from bot.i18n import option_error, t
 from bot.model import parse_options_text
 from games import core, registry
 from games.core import RuleError
@@ -95,10 +95,11 @@ class Config(commands.Cog):
         lines = [t("config.show.title", loc)]
         lang = await self.store.guild_setting(gid, "lang")
         if lang:
-            lines.append(t("config.show.lang", loc, lang=t(f"choice.{lang}", loc)))
+            lines.append(t("config.show.lang", loc, lang=t(f"lang.{lang}", loc)))
         else:
             auto = await self.bot.tables.public_lang(interaction)
-            lines.append(t("config.show.lang_auto", loc, lang=t(f"choice.{auto}", loc)))
+            shown = t("config.lang_auto", loc, lang=t(f"lang.{auto}", loc))
+            lines.append(t("config.show.lang_auto", loc, lang=shown))
         rated = bool(await self.store.guild_setting(gid, "bots_rated"))
         lines.append(
             t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc))
@@ -130,9 +131,13 @@ class Config(commands.Cog):
         await self.store.set_guild_setting(
             interaction.guild_id, "lang", None if value == "auto" else value
         )
-        await self._say(
-            interaction, "config.saved.lang", lang=t(f"choice.{value}", interaction.locale)
-        )
+        loc = interaction.locale
+        if value == "auto":
+            auto = await self.bot.tables.public_lang(interaction)
+            shown = t("config.lang_auto", loc, lang=t(f"lang.{auto}", loc))
+        else:
+            shown = t(f"lang.{value}", loc)
+        await self._say(interaction, "config.saved.lang", lang=shown)
 
     @config.command(name="clock", description="The turn clock of a game, in seconds")
     @app_commands.describe(game="The game", seconds="Seconds per turn (30–3600)")
@@ -183,7 +188,9 @@ class Config(commands.Cog):
         try:
             chosen = validate_options(game, options)
         except RuleError as err:
-            await self._say(interaction, "config.bad_options", reason=rule_error(err, loc))
+            name = t(f"game.{game}", loc)
+            reason = option_error(err, registry.engine(game).OPTIONS, name, loc)
+            await self._say(interaction, "config.bad_options", reason=reason)
             return
         await self.store.set_guild_setting(interaction.guild_id, f"options.{game}", chosen)
         await self._say(
@@ -196,6 +203,7 @@ class Config(commands.Cog):
     @config.command(
         name="bots_rated", description="Whether games with computer players count for ratings"
     )
+    @app_commands.describe(value="Yes: games with computer players count for ratings")
     async def bots_rated(self, interaction: discord.Interaction[ChabudaiBot], value: bool) -> None:
         if not await self._allowed(interaction):
             return

@@ -5,7 +5,8 @@ the scoring table (``rules.<game>.scoring``), the terms the table message uses
 (``rules.<game>.terms``: every word of the table message is explained there),
 the house options in force on this server (the rules' defaults, changed by
 ``/config options``; ``opt.<game>.<name>`` says what each does), the turn
-clock, and a small example picture drawn by :mod:`bot.render` from a scripted
+clock, how to check the seed (``python -m games verify``, in the game's words:
+dice or shuffles), and a small example picture drawn by :mod:`bot.render` from a scripted
 position (:func:`example_view`).
 """
 
@@ -23,6 +24,7 @@ from discord.ext import commands
 from bot import pictures, turns
 from bot.commands.choices import offer_games
 from bot.commands.config import option_text
+from bot.games import plugin
 from bot.i18n import lang_of, t
 from games import core, registry
 
@@ -82,6 +84,8 @@ async def rules_embed(
         t("rules.clock", lang, seconds=seconds, warn=turns.WARN_BEFORE, max=turns.MAX_TIMEOUTS)
     )
     embed.add_field(name=t("rules.options", lang), value=_clip("\n".join(lines)), inline=False)
+    verify = t(f"rules.verify.{plugin(game).seed_term}", lang)  # how to check the seed
+    embed.add_field(name=t("rules.verify", lang), value=_clip(verify), inline=False)
     files: list[discord.File] = []
     try:
         picture = await asyncio.to_thread(

@@ -193,9 +193,10 @@ class Screen:
         interaction = change.interaction
         if interaction is None:
             return
-        key = "table.redrawn" if change.kind == ev.REPAIRED else "ok.done"
+        key = "table.redrawn" if change.kind == ev.REPAIRED else done_key(change)
         if change.kind == ev.REPAIRED or not interaction.response.is_done():
-            text = t(key, interaction.locale)
+            loc = interaction.locale
+            text = t(key, loc, game=t(f"game.{change.after.game}", loc))
             try:
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)
@@ -203,6 +204,22 @@ class Screen:
                     await interaction.response.send_message(text, ephemeral=True)
             except discord.HTTPException as err:
                 log.warning("an answer could not be sent (%s/%s)", err.status, err.code)
+
+
+def done_key(change: TableCommitted) -> str:
+    """What a command did, said to whoever ran it (``/game leave``: "You
+    left the Nine game; your seat forfeits."); a press: plain "Done."."""
+    if change.origin != "command":
+        return "ok.done"
+    if change.kind == ev.CANCELLED:  # /game end of a lobby, or its last person left
+        return "ok.closed"
+    if change.kind == ev.ABANDONED:
+        return "ok.ended_no_result"
+    if change.by is not None:  # /game end settled the game
+        return "ok.ended"
+    if change.before.phase == "lobby":
+        return "ok.left_lobby"
+    return "ok.left"
 
 
 def _live(row: TableRow) -> bool:

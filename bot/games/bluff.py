@@ -185,7 +185,7 @@ class Plugin(GamePlugin):
     def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
         losses = outcome.get("losses", {})
         order = sorted(view["players"], key=lambda p: losses.get(p, 0))
-        return [(p, f"{losses.get(p, 0)} ✕", None) for p in order]
+        return [(p, str(losses.get(p, 0)), None) for p in order]  # under "Losses"
 
     def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         lines = []

@@ -107,7 +107,23 @@ class Plugin(GamePlugin):
         return new
 
     def after_move(self, events: list[Event], ui: dict[str, Any]) -> None:
-        ui["hold"] = [False] * 5
+        """Held dice stay held across a reroll, as in a real game (the dice
+        the engine kept); a score, a new turn's first roll or the last roll
+        of a turn (nothing left to reroll) releases them all."""
+        hold = [False] * 5
+        for event in events:
+            if event.kind == "roll" and int(event.data.get("rolls_left", 0)) > 0:
+                hold = [bool(k) for k in event.data.get("kept") or []]
+            elif event.kind in ("roll", "score"):
+                hold = [False] * 5
+        ui["hold"] = (hold + [False] * 5)[:5]
+
+    def picture_view(self, view: dict[str, Any], ui: dict[str, Any]) -> dict[str, Any]:
+        """The picture marks "keep" under exactly the dice whose buttons are
+        held: the table's held dice while a reroll is left, none otherwise
+        (the engine's ``kept`` is the last reroll's, not the buttons')."""
+        rerolls = bool(view.get("dice")) and int(view.get("rolls_left") or 0) > 0
+        return {**view, "kept": _hold(ui) if rerolls else [False] * 5}
 
     def describe(self, event: dict[str, Any], lang: str) -> str | None:
         """A scored box by its name in the table's language (``Three of a

@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import struct
 import unicodedata
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -52,7 +54,8 @@ PLAYER_COLOURS: tuple[Color, ...] = (
     (160, 160, 160),
 )
 
-PLACEHOLDER = "□"
+# What a name with no character the font can draw (all emoji) shows.
+NO_NAME = "?"
 
 
 def _read_cmap(path: Path) -> frozenset[int]:
@@ -112,31 +115,26 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_PATH), size)
 
 
+@lru_cache(maxsize=4096)
 def safe_text(text: str) -> str:
-    """``text`` with every character the font lacks (emoji…) replaced by □.
+    """``text`` with every character the font lacks (emoji…) dropped.
 
-    Variation selectors, zero-width joiners and other invisible format
-    characters are dropped, so an emoji sequence becomes one placeholder.
+    An emoji sequence goes as a whole (zero-width joiners, variation
+    selectors, skin-tone modifiers and combining marks the font cannot draw
+    go with it); control characters become spaces; the spaces a dropped
+    character leaves are folded, so ``"🎲 Dice King 🎲"`` reads
+    ``"Dice King"``. Never an error, never a missing-glyph box.
     """
     out: list[str] = []
-    joined = False  # the last character was a zero-width joiner
     for ch in text:
-        cat = unicodedata.category(ch)
-        if joined and ord(ch) not in COVERED:
-            joined = False
-            continue  # 👨‍👩‍👧 is one picture, so one placeholder
-        joined = ch == "\u200d"
-        if cat in ("Cf", "Mn") and ord(ch) not in COVERED:
-            continue  # ZWJ, variation selectors, combining marks we cannot draw
-        if cat == "Cc":
+        if unicodedata.category(ch) == "Cc":
             out.append(" ")
-        elif ord(ch) in COVERED or ch == " ":
+        elif ord(ch) in COVERED:
             out.append(ch)
-        elif ord(ch) >= 0x1F3FB and ord(ch) <= 0x1F3FF:
-            continue  # skin-tone modifiers join the emoji before them
-        else:
-            out.append(PLACEHOLDER)
-    return "".join(out)
+        elif ch in (" ", "\u3000"):
+            out.append(" ")
+        # anything else (emoji, ZWJ, variation selectors…) is left out
+    return " ".join("".join(out).split())
 
 
 def text_width(text: str, size: int) -> int:
@@ -158,8 +156,34 @@ def fit(text: str, size: int, width: int) -> str:
 
 
 def name(text: str, size: int, width: int) -> str:
-    """A player name made drawable and shortened to ``width`` px."""
-    return fit(safe_text(text), size, width)
+    """A player name made drawable and shortened to ``width`` px; a name the
+    font cannot draw at all (only emoji) shows as :data:`NO_NAME`."""
+    return fit(safe_text(text) or NO_NAME, size, width)
+
+
+def who(view: Mapping[str, Any], player: str) -> str:
+    """The name people know ``player`` by: the display name the bot passes
+    in ``view["display_names"]`` (engine name → display name, see
+    :func:`bot.pictures.table_picture`), else the engine name itself."""
+    names = view.get("display_names") or {}
+    return str(names.get(player) or player)
+
+
+def luminance(c: Color) -> float:
+    """Relative luminance (WCAG 2)."""
+
+    def lin(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+
+    r, g, b_ = (lin(v) for v in c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b_
+
+
+def contrast(a: Color, b_: Color) -> float:
+    """The WCAG 2 contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b_)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 
 @lru_cache(maxsize=8192)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import DEFAULT, catalogue, lang_of
+from bot.i18n import t
 
 
 def tr(lang: str, key: str, **args: Any) -> str:
-    """The string ``key`` in ``lang`` (English when unknown), formatted."""
-    text = catalogue(lang_of(lang)).get("pic." + key) or catalogue(DEFAULT)["pic." + key]
-    return text.format(**args) if args else text
+    """The picture word ``pic.<key>`` in ``lang`` (English when unknown),
+    formatted; a number ``n`` also picks the plural form (``pic.to_roll.one``
+    for 1 where the language has one)."""
+    if "n" in args:
+        args.setdefault("count", args["n"])
+    return t("pic." + key, lang, **args)
 
 
 def alt(parts: list[str], lang: str) -> str:

@@ -62,13 +62,27 @@ def _showing_reveal(view: dict[str, Any]) -> bool:
     return bool(view.get("last_reveal")) and (view.get("finished") or not view.get("announcements"))
 
 
+def _game_number(view: dict[str, Any], reveal: dict[str, Any] | None) -> int:
+    """The game the picture is about: the one a reveal on show ended (the
+    view's ``game_number`` has moved on to the next game by then), else the
+    game being played."""
+    games: list[dict[str, Any]] = list(view.get("games") or [])
+    if reveal:
+        for k in range(len(games), 0, -1):
+            g = games[k - 1]
+            if g.get("loser") == reveal.get("loser") and g.get("reason") == reveal.get("reason"):
+                return k
+        return max(1, len(games))
+    return int(view.get("game_number") or 1)
+
+
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     img = b.canvas(HEIGHT)
     d = ImageDraw.Draw(img)
     b.draw_text(d, (16, 10), tr(lang, "bluff"), b.LARGE, b.INK, bold=True)
-    b.draw_text(d, (16, 46), tr(lang, "game_n", n=view.get("game_number", 1)), b.SMALL, b.INK_DIM)
     holder = view.get("holder")
     reveal = view.get("last_reveal") if _showing_reveal(view) else None
+    b.draw_text(d, (16, 46), tr(lang, "game_n", n=_game_number(view, reveal)), b.SMALL, b.INK_DIM)
     cx, cy = 200, 190
     if reveal:
         dice = list(reveal["dice"])
@@ -79,7 +93,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         verdict = tr(
             lang,
             "bluff_called" if caught else "wrong_call",
-            player=b.name(reveal["loser"], b.BODY, 220),
+            player=b.name(b.who(view, reveal["loser"]), b.BODY, 220),
         )
         b.draw_text(
             d,
@@ -105,7 +119,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             b.draw_text(
                 d,
                 (cx, cy + 104),
-                tr(lang, "holds_cup", player=b.name(holder, b.BODY, 300)),
+                tr(lang, "holds_cup", player=b.name(b.who(view, holder), b.BODY, 300)),
                 b.BODY,
                 b.INK,
                 anchor="mm",
@@ -118,7 +132,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                 tr(
                     lang,
                     "announced",
-                    player=b.name(last["player"], b.BODY, 200),
+                    player=b.name(b.who(view, last["player"]), b.BODY, 200),
                     value=last["value"],
                 ),
                 b.BODY,
@@ -141,7 +155,14 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         y = 350 + 26 * (i % 5)
         if p == holder:
             d.polygon([(x, y + 5), (x + 8, y + 12), (x, y + 19)], fill=b.HILITE)
-        b.draw_text(d, (x + 12, y + 12), b.name(p, b.SMALL, lw - 100), b.SMALL, b.INK, anchor="lm")
+        b.draw_text(
+            d,
+            (x + 12, y + 12),
+            b.name(b.who(view, p), b.SMALL, lw - 100),
+            b.SMALL,
+            b.INK,
+            anchor="lm",
+        )
         n = losses.get(p, 0)
         for k in range(min(limit, 6)):
             bx = x + lw - 18 - 13 * (min(limit, 6) - 1 - k)
@@ -181,7 +202,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             b.draw_text(
                 d,
                 (LADDER_X + 40, y + rh / 2),
-                b.name(said[v], b.SMALL, cup_room if v == in_cup else 160),
+                b.name(b.who(view, said[v]), b.SMALL, cup_room if v == in_cup else 160),
                 b.SMALL,
                 colour if v == last_v else b.INK_DIM,
                 anchor="lm",
@@ -206,7 +227,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
 
 def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
     end = "." if lang == "en" else "。"
-    parts = [tr(lang, "bluff") + ", " + tr(lang, "game_n", n=view.get("game_number", 1)) + end]
+    parts = [tr(lang, "bluff") + ", " + tr(lang, "game_n", n=_game_number(view, reveal)) + end]
     if reveal:
         parts.append(
             tr(lang, "revealed", dice=" ".join(map(str, reveal["dice"])))
@@ -214,17 +235,19 @@ def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
             + end
         )
         key = "bluff_called" if reveal["reason"] == "bluff_called" else "wrong_call"
-        verdict = tr(lang, key, player=reveal["loser"])
+        verdict = tr(lang, key, player=b.who(view, reveal["loser"]))
         parts.append(verdict + ("" if verdict.endswith(("!", "！")) else end))
     else:
         if view.get("holder"):
-            parts.append(tr(lang, "holds_cup", player=view["holder"]) + end)
+            parts.append(tr(lang, "holds_cup", player=b.who(view, view["holder"])) + end)
         last = view.get("last_announcement")
         if last:
-            parts.append(tr(lang, "announced", player=last["player"], value=last["value"]) + end)
+            parts.append(
+                tr(lang, "announced", player=b.who(view, last["player"]), value=last["value"]) + end
+            )
     for p in view["players"]:
         parts.append(
-            f"{p}: {view.get('losses', {}).get(p, 0)} {tr(lang, 'losses')}"
+            f"{b.who(view, p)}: {view.get('losses', {}).get(p, 0)} {tr(lang, 'losses')}"
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)

@@ -61,14 +61,18 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     winner = view.get("winner")
     if view.get("finished"):
         sub = (
-            tr(lang, "wins", player=b.name(winner or "", b.BODY, 260))
+            tr(lang, "wins", player=b.name(b.who(view, winner or ""), b.BODY, 260))
             if winner
             else tr(lang, "game_over")
         )
         b.draw_text(d, (16, 50), sub, b.BODY, b.HILITE)
     elif turn:
         b.draw_text(
-            d, (16, 50), tr(lang, "turn", player=b.name(turn, b.BODY, 260)), b.BODY, b.INK_DIM
+            d,
+            (16, 50),
+            tr(lang, "turn", player=b.name(b.who(view, turn), b.BODY, 260)),
+            b.BODY,
+            b.INK_DIM,
         )
     last = view.get("last_roll")
     if last:
@@ -76,7 +80,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         paste_die(img, dice[0], 54, (466, 46))
         paste_die(img, dice[1], 54, (528, 46))
         b.draw_text(d, (592, 46), f"={last['total']}", b.LARGE, b.INK, anchor="mm", bold=True)
-        who = b.name(last["player"], b.SMALL, 150)
+        who = b.name(b.who(view, last["player"]), b.SMALL, 150)
         b.draw_text(d, (430, 46), who, b.SMALL, b.INK_DIM, anchor="rm")
         if last.get("doubles"):
             b.draw_text(d, (497, 82), tr(lang, "doubles"), b.SMALL, b.HILITE, anchor="ms")
@@ -94,7 +98,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             d.rounded_rectangle((6, y + 1, b.WIDTH - 7, y + ROW - 3), 8, fill=(60, 92, 60))
         st = status.get(p)
         below = bool(st or tokens.get(p, 0))
-        nm = b.name(p, b.BODY, 136)
+        nm = b.name(b.who(view, p), b.BODY, 136)
         if below:
             b.draw_text(d, (24, y + 6), nm, b.BODY, b.INK)
         else:
@@ -126,16 +130,20 @@ def _alt(view: dict[str, Any], lang: str) -> str:
     if last:
         dice = " ".join(str(x) for x in last["dice"])
         parts.append(
-            tr(lang, "rolled", player=last["player"], dice=dice, total=last["total"])
+            tr(lang, "rolled", player=b.who(view, last["player"]), dice=dice, total=last["total"])
             + ("." if lang == "en" else "。")
         )
     if view.get("finished") and view.get("winner"):
-        parts.append(tr(lang, "wins", player=view["winner"]) + ("." if lang == "en" else "。"))
+        parts.append(
+            tr(lang, "wins", player=b.who(view, view["winner"])) + ("." if lang == "en" else "。")
+        )
     elif view.get("turn"):
-        parts.append(tr(lang, "turn", player=view["turn"]) + ("." if lang == "en" else "。"))
+        parts.append(
+            tr(lang, "turn", player=b.who(view, view["turn"])) + ("." if lang == "en" else "。")
+        )
     for p in view.get("order") or view["players"]:
         up = " ".join(str(c) for c in view["up"][p]) or "-"
-        bits = f"{p}: {up} (= {view['remaining'][p]})"
+        bits = f"{b.who(view, p)}: {up} (= {view['remaining'][p]})"
         if view["tokens"].get(p):
             bits += f", {tr(lang, 'tokens')} {view['tokens'][p]}"
         if view["status"].get(p):

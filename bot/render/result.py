@@ -44,7 +44,9 @@ def result(
         b.draw_text(
             d,
             (16, 52),
-            tr(lang, "wins", player=b.name("・".join(winners), b.BODY, 500)),
+            tr(
+                lang, "wins", player=b.name("・".join(b.who(view, w) for w in winners), b.BODY, 500)
+            ),
             b.BODY,
             b.HILITE,
         )
@@ -53,6 +55,8 @@ def result(
         p: b.PLAYER_COLOURS[i % len(b.PLAYER_COLOURS)] for i, p in enumerate(view["players"])
     }
     y = 92
+    # column headers: what the main figure is (game points, losses…), settlement
+    b.draw_text(d, (460, y - 12), tr(lang, f"figure.{game}"), b.SMALL, b.INK_DIM, anchor="rs")
     if has_settle:
         b.draw_text(
             d, (b.WIDTH - 20, y - 12), tr(lang, "settlement"), b.SMALL, b.INK_DIM, anchor="rs"
@@ -63,7 +67,14 @@ def result(
         b.draw_text(d, (24, y + ROW / 2 - 2), str(k + 1), b.BODY, b.INK_DIM, anchor="lm")
         if chart:
             d.rectangle((52, y + 10, 62, y + 20), fill=colours[p])
-        b.draw_text(d, (72, y + ROW / 2 - 2), b.name(p, b.BODY, 280), b.BODY, b.INK, anchor="lm")
+        b.draw_text(
+            d,
+            (72, y + ROW / 2 - 2),
+            b.name(b.who(view, p), b.BODY, 280),
+            b.BODY,
+            b.INK,
+            anchor="lm",
+        )
         b.draw_text(d, (460, y + ROW / 2 - 2), main, b.BODY, b.INK, anchor="rm", bold=True)
         if s is not None:
             colour = b.GREEN if s > 0 else b.RED if s < 0 else b.INK_DIM
@@ -87,13 +98,17 @@ def result(
             lang,
         )
     end = "." if lang == "en" else "。"
-    parts = [f"{tr(lang, game)} {tr(lang, 'result')}" + end]
+    parts = [f"{tr(lang, game)} — {tr(lang, 'result')}" + end]
     if winners:
-        parts.append(tr(lang, "wins", player=", ".join(winners)) + end)
+        parts.append(tr(lang, "wins", player=", ".join(b.who(view, w) for w in winners)) + end)
+    figure = tr(lang, f"figure.{game}")
     for p, main, s in rows:
-        parts.append(
-            f"{p} {main}" + (f" ({s:+})" if s is not None else "") + (";" if lang == "en" else "。")
-        )
+        if lang == "ja":
+            settle = f"（{tr(lang, 'settlement')}{s:+}）" if s is not None else ""
+            parts.append(f"{b.who(view, p)}：{figure}{main}{settle}。")
+        else:
+            settle = f" ({tr(lang, 'settlement')} {s:+})" if s is not None else ""
+            parts.append(f"{b.who(view, p)}: {figure} {main}{settle};")
     return img, alt(parts, lang)
 
 

@@ -87,25 +87,22 @@ def _slots(n: int, seed: int) -> list[tuple[float, float, int]]:
     return out
 
 
-def _stamp(img: Image.Image, text: str, colour: b.Color) -> None:
-    """A tilted hanko-style stamp across the bowl."""
+def _stamp(img: Image.Image, text: str, colour: b.Color, whose: str = "") -> None:
+    """A tilted hanko-style stamp across the bowl; ``whose`` (a name, already
+    drawable) on a second line says whose roll it was."""
     size = 64 if len(text) <= 5 else 44
-    w = b.text_width(text, size) + 40
-    h = size + 34
+    small = b.BODY
+    whose = b.fit(whose, small, 300) if whose else ""
+    w = max(b.text_width(text, size), b.text_width(whose, small) if whose else 0) + 40
+    h = size + 34 + (small + 8 if whose else 0)
     layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
     d.rounded_rectangle(
         (3, 3, w - 4, h - 4), 14, fill=(255, 250, 240, 225), outline=colour + (255,), width=6
     )
-    d.text(
-        (w / 2, h / 2),
-        text,
-        font=b.font(size),
-        fill=colour + (255,),
-        anchor="mm",
-        stroke_width=1,
-        stroke_fill=colour + (255,),
-    )
+    b.draw_text(d, (w / 2, 17 + size / 2), text, size, colour, anchor="mm", bold=True)
+    if whose:
+        b.draw_text(d, (w / 2, h - 14 - small / 2), whose, small, colour, anchor="mm")
     layer = layer.rotate(12, resample=Image.Resampling.BICUBIC, expand=True)
     img.paste(
         layer,
@@ -131,7 +128,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     last = view.get("last_roll")
     roll = view.get("roll")
     set_aside: list[dict[str, Any]] = list(view.get("set_aside") or [])
-    stamp: tuple[str, b.Color] | None = None
+    stamp: tuple[str, b.Color, str] | None = None
     in_bowl: list[int] = []
     style = "normal"
     caption = ""
@@ -149,13 +146,15 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     elif last and last.get("result") in ("dobon", "buta", "shonben", "gucchon"):
         in_bowl = list(last["dice"])
         result = last["result"]
-        caption = b.name(last["player"], b.BODY, 300)
+        whose = b.name(b.who(view, last["player"]), b.BODY, 300)
+        caption = whose if result in ("shonben", "gucchon") else ""
         if result == "dobon":
-            stamp = (tr(lang, "dobon"), (40, 90, 200))
+            stamp = (tr(lang, "dobon"), (40, 90, 200), whose)
         else:
-            stamp = (tr(lang, "buta"), b.RED)
+            stamp = (tr(lang, "buta"), b.RED, whose)
     if view.get("hot_dice"):
-        stamp = (tr(lang, "hot_dice"), (200, 140, 0))
+        hot = b.name(b.who(view, turn), b.BODY, 300) if turn else ""
+        stamp = (tr(lang, "hot_dice"), (200, 140, 0), hot)
     number = int(last["number"]) if last else 0
     slots = _slots(len(in_bowl), number)
     mishap = (
@@ -182,11 +181,19 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     b.draw_text(d, (x, 12), tr(lang, "sixdice"), b.LARGE, b.INK, bold=True)
     if view.get("finished"):
         who = view.get("winner")
-        sub = tr(lang, "wins", player=b.name(who, b.BODY, 160)) if who else tr(lang, "game_over")
+        sub = (
+            tr(lang, "wins", player=b.name(b.who(view, who), b.BODY, 160))
+            if who
+            else tr(lang, "game_over")
+        )
         b.draw_text(d, (x, 48), sub, b.BODY, b.HILITE)
     elif turn:
         b.draw_text(
-            d, (x, 48), tr(lang, "turn", player=b.name(turn, b.BODY, 170)), b.BODY, b.INK_DIM
+            d,
+            (x, 48),
+            tr(lang, "turn", player=b.name(b.who(view, turn), b.BODY, 170)),
+            b.BODY,
+            b.INK_DIM,
         )
     b.draw_text(d, (x, 84), tr(lang, "turn_total"), b.SMALL, b.INK_DIM)
     b.draw_text(
@@ -229,7 +236,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         else:
             d.ellipse((x, y + 6, x + 14, y + 20), outline=mark_c, width=2)
         ink = b.INK_DIM if p in left else b.INK
-        nm = b.name(p, b.SMALL, 112 if not gifts.get(p) else 90)
+        nm = b.name(b.who(view, p), b.SMALL, 112 if not gifts.get(p) else 90)
         b.draw_text(d, (x + 20, y + 13), nm, b.SMALL, ink, anchor="lm")
         if gifts.get(p):
             b.draw_text(d, (x + 114, y + 13), "祝", b.SMALL, b.GOLD, anchor="lm")
@@ -247,19 +254,25 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
 
 
 def _alt(
-    view: dict[str, Any], lang: str, in_bowl: list[int], stamp: tuple[str, b.Color] | None
+    view: dict[str, Any], lang: str, in_bowl: list[int], stamp: tuple[str, b.Color, str] | None
 ) -> str:
     end = "." if lang == "en" else "。"
     parts = [tr(lang, "sixdice") + end]
     turn = view.get("turn_player")
     last = view.get("last_roll")
     if view.get("finished") and view.get("winner"):
-        parts.append(tr(lang, "wins", player=view["winner"]) + end)
+        parts.append(tr(lang, "wins", player=b.who(view, view["winner"])) + end)
     elif turn:
-        parts.append(tr(lang, "turn", player=turn) + end)
+        parts.append(tr(lang, "turn", player=b.who(view, turn)) + end)
     if last and in_bowl:
         parts.append(
-            tr(lang, "rolled_plain", player=last["player"], dice=" ".join(map(str, in_bowl))) + end
+            tr(
+                lang,
+                "rolled_plain",
+                player=b.who(view, last["player"]),
+                dice=" ".join(map(str, in_bowl)),
+            )
+            + end
         )
     if last and last.get("result") in ("shonben", "gucchon") and in_bowl:
         parts.append(tr(lang, last["result"]))
@@ -271,5 +284,8 @@ def _alt(
     parts.append(f"{tr(lang, 'turn_total')}: {view.get('turn_total', 0)}" + end)
     for p in view.get("order") or view["players"]:
         mark = tr(lang, "started" if view["started"].get(p) else "not_started")
-        parts.append(f"{p} {view['scores'].get(p, 0)} ({mark})" + (";" if lang == "en" else "。"))
+        parts.append(
+            f"{b.who(view, p)} {view['scores'].get(p, 0)} ({mark})"
+            + (";" if lang == "en" else "。")
+        )
     return alt(parts, lang)

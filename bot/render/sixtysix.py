@@ -17,6 +17,10 @@ from bot.render._strings import alt, tr
 
 HEIGHT = 400
 CARD = 76
+TRUMP_W = 70  # the trump card beside the talon
+TRUMP_X = 22 + CARD + 18
+TRICK_X = 268  # the centre of the current trick
+PANEL_X = 400  # the players' column
 SUIT_NAMES = {
     "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
     "ja": {"S": "スペード", "H": "ハート", "D": "ダイヤ", "C": "クラブ"},
@@ -36,6 +40,21 @@ def _suit_icon(d: ImageDraw.ImageDraw, suit: str, xy: tuple[float, float], size:
     )
 
 
+def _marriage(
+    img: Image.Image, d: ImageDraw.ImageDraw, right_top: tuple[int, int], suit: str, points: int
+) -> int:
+    """A marriage as a paper tag, suit and points ("♦ 20", "♠ 40"), with its
+    right edge at ``right_top``; returns its width."""
+    text = str(points)
+    w = 16 + 4 + b.text_width(text, b.SMALL) + 14
+    x1, y0 = right_top
+    x0 = x1 - w
+    d.rounded_rectangle((x0, y0, x1, y0 + 26), 8, fill=b.PAPER)
+    c.suit_shape(d, suit, x0 + 15, y0 + 13, 15, c.SUIT_COLOURS[suit])
+    b.draw_text(d, (x1 - 7, y0 + 13), text, b.SMALL, b.PAPER_INK, anchor="rm", bold=True)
+    return w
+
+
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     img = b.canvas(HEIGHT)
     d = ImageDraw.Draw(img)
@@ -49,30 +68,41 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         b.draw_text(d, (tx, 46), tr(lang, "trump"), b.SMALL, b.INK_DIM)
         tx += b.text_width(tr(lang, "trump"), b.SMALL) + 22
         c.paste(img, c.suit_icon(trump, 20), (tx - 14, 41))
-    # talon: the trump card crosswise under the face-down stack
+    # the talon (a face-down stack) and beside it the trump card, upright and
+    # whole, so that its rank and suit read at a glance
     talon = int(view.get("talon", 0))
     closed = bool(view.get("closed"))
-    tx0, ty0 = 30, 110
+    tx0, ty0 = 22, 104
     trump_card = view.get("trump_card")
-    if trump_card:
-        rot = c.face(trump_card, CARD).rotate(90, expand=True)
-        c.paste(img, rot, (tx0 + 36, ty0 + 34))
     stack = talon - (1 if trump_card else 0)
     if stack > 0 or closed:
         layers = min(max(stack, 1), 6)
         for k in range(layers):
             c.paste(img, c.back(CARD), (tx0 + k * 2, ty0 - k * 2))
+    if trump_card:
+        c.paste(img, c.face(trump_card, TRUMP_W), (TRUMP_X, ty0))
+        b.draw_text(
+            d,
+            (TRUMP_X + TRUMP_W / 2, ty0 + TRUMP_W * c.RATIO + 8),
+            tr(lang, "trump"),
+            b.SMALL,
+            b.INK_DIM,
+            anchor="ma",
+        )
+    below = ty0 + CARD * c.RATIO + 8
     if closed:
-        b.pill(d, (tx0 - 4, ty0 + 112), tr(lang, "talon_closed"), b.SMALL, b.HILITE)
+        b.pill(d, (tx0 - 4, below), tr(lang, "talon_closed"), b.SMALL, b.HILITE)
         closer = view.get("closer")
         if closer:
-            b.draw_text(d, (tx0, ty0 + 148), b.name(closer, b.SMALL, 150), b.SMALL, b.INK_DIM)
+            b.draw_text(
+                d, (tx0, below + 34), b.name(b.who(view, closer), b.SMALL, 150), b.SMALL, b.INK_DIM
+            )
     elif talon > 0:
         b.draw_text(
             d,
-            (tx0 + CARD / 2 + 20, ty0 + 156),
+            (tx0 + CARD / 2, below),
             f"{tr(lang, 'talon')} {talon}",
-            b.BODY,
+            b.SMALL,
             b.INK,
             anchor="ma",
         )
@@ -89,29 +119,40 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             anchor="mm",
         )
     # the current trick in the middle; the last trick smaller below it
-    mx = 250
+    mx = TRICK_X
     trick = view.get("trick") or []
-    d.rounded_rectangle((mx - 70, 96, mx + 70, 246), 12, outline=b.TABLE_EDGE, width=2)
+    d.rounded_rectangle((mx - 72, 96, mx + 72, 246), 12, outline=b.TABLE_EDGE, width=2)
     for k, t in enumerate(trick):
-        c.paste(img, c.face(t["card"], 84), (mx - 42 + k * 30, 108 + k * 10))
+        c.paste(
+            img,
+            c.face(t["card"], 84),
+            (mx - 42 + k * 30 - (15 if len(trick) > 1 else 0), 108 + k * 10),
+        )
         b.draw_text(
-            d, (mx, 252), b.name(t["player"], b.SMALL, 180), b.SMALL, b.INK_DIM, anchor="ma"
+            d,
+            (mx, 252),
+            b.name(b.who(view, t["player"]), b.SMALL, 180),
+            b.SMALL,
+            b.INK_DIM,
+            anchor="ma",
         )
     last = view.get("last_trick")
     if last:
-        b.draw_text(d, (mx - 100, 290), tr(lang, "last_trick"), b.SMALL, b.INK_DIM)
+        lx = mx - 112
+        b.draw_text(d, (lx, 290), tr(lang, "last_trick"), b.SMALL, b.INK_DIM)
         for k, t in enumerate(last["cards"]):
-            c.paste(img, c.face(t["card"], 46), (mx - 100 + k * 52, 316))
+            c.paste(img, c.face(t["card"], 46), (lx + k * 52, 316))
+        wx = lx + 2 * 52 + 6
         b.draw_text(
             d,
-            (mx + 10, 340),
-            "→ " + b.name(last.get("winner") or "", b.SMALL, 120),
+            (wx, 348),
+            "→ " + b.name(b.who(view, last.get("winner") or ""), b.SMALL, PANEL_X - 16 - wx - 24),
             b.SMALL,
             b.INK,
             anchor="lm",
         )
     # players: name, game points, tricks, hand size, marriages
-    px = 400
+    px = PANEL_X
     turn = (view.get("to_move") or [None])[0]
     tricks: dict[str, int] = view.get("tricks", {})
     sizes: dict[str, int] = view.get("hand_sizes", {})
@@ -121,7 +162,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         y = 96 + 150 * i
         if p == turn and not view.get("finished"):
             d.rounded_rectangle((px - 10, y - 6, b.WIDTH - 10, y + 138), 10, fill=(104, 74, 52))
-        b.draw_text(d, (px, y), b.name(p, b.BODY, 150), b.BODY, b.INK, bold=p == turn)
+        b.draw_text(d, (px, y), b.name(b.who(view, p), b.BODY, 150), b.BODY, b.INK, bold=p == turn)
         b.draw_text(
             d,
             (b.WIDTH - 20, y),
@@ -150,16 +191,15 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         b.draw_text(
             d, (px + 50, y + 108), f"{tr(lang, 'tricks')}: {t}", b.SMALL, b.INK, anchor="lm"
         )
-        mx2 = b.WIDTH - 26
+        mx2 = b.WIDTH - 18  # marriages shown this deal, right-aligned: "♦ 20"
         for m in marriages:
             if m["player"] == p:
-                c.paste(img, c.suit_icon(m["suit"], 20), (mx2 - 14, y + 96))
-                mx2 -= 34
+                mx2 -= _marriage(img, d, (mx2, y + 94), m["suit"], int(m.get("points") or 0)) + 6
     if view.get("finished") and view.get("winner"):
         b.draw_text(
             d,
             (b.WIDTH / 2, HEIGHT - 30),
-            tr(lang, "wins", player=b.name(view["winner"], b.BODY, 300)),
+            tr(lang, "wins", player=b.name(b.who(view, view["winner"]), b.BODY, 300)),
             b.BODY,
             b.HILITE,
             anchor="mm",
@@ -182,10 +222,16 @@ def _alt(view: dict[str, Any], lang: str) -> str:
         parts.append(f"{tr(lang, 'talon')} {view.get('talon', 0)}" + end)
     trick = view.get("trick") or []
     for t in trick:
-        parts.append(f"{t['player']}: {card_words(t['card'], lang)}" + end)
+        parts.append(f"{b.who(view, t['player'])}: {card_words(t['card'], lang)}" + end)
+    for m in view.get("marriages") or []:
+        suit = SUIT_NAMES.get(lang, SUIT_NAMES["en"])[m["suit"]]
+        parts.append(
+            tr(lang, "marriage_of", player=b.who(view, m["player"]), suit=suit, n=m.get("points"))
+            + end
+        )
     for p in view["players"]:
         parts.append(
-            f"{p} {view.get('game_points', {}).get(p, 0)} {tr(lang, 'game_points')}, "
+            f"{b.who(view, p)} {view.get('game_points', {}).get(p, 0)} {tr(lang, 'game_points')}, "
             f"{view.get('tricks', {}).get(p, 0)} {tr(lang, 'tricks')}"
             + (";" if lang == "en" else "。")
         )

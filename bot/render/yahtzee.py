@@ -9,80 +9,73 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t
 from bot.render import _base as b
 from bot.render._dice import blank_die, paste_die
 from bot.render._strings import alt, tr
 from games.yahtzee.scoring import LOWER, UPPER
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "ones": "Ones",
-        "twos": "Twos",
-        "threes": "Threes",
-        "fours": "Fours",
-        "fives": "Fives",
-        "sixes": "Sixes",
-        "three_kind": "3 of a kind",
-        "four_kind": "4 of a kind",
-        "full_house": "Full house",
-        "small_straight": "Sm. straight",
-        "large_straight": "Lg. straight",
-        "yahtzee": "Yahtzee",
-        "chance": "Chance",
-        "upper": "Upper total",
-        "bonus": "Bonus (63+)",
-        "ybonus": "Yahtzee bonus",
-        "total": "Total",
-        "keep": "keep",
-        "rolls_left": "rolls left: {n}",
-    },
-    "ja": {
-        "ones": "1の目",
-        "twos": "2の目",
-        "threes": "3の目",
-        "fours": "4の目",
-        "fives": "5の目",
-        "sixes": "6の目",
-        "three_kind": "スリーダイス",
-        "four_kind": "フォーダイス",
-        "full_house": "フルハウス",
-        "small_straight": "S.ストレート",
-        "large_straight": "B.ストレート",
-        "yahtzee": "ヤッツィー",
-        "chance": "チャンス",
-        "upper": "上段小計",
-        "bonus": "ボーナス(63+)",
-        "ybonus": "ヤッツィーB",
-        "total": "合計",
-        "keep": "キープ",
-        "rolls_left": "残り {n} 回",
-    },
-}
+# Potential scores pencilled into the turn holder's empty boxes: blue, and a
+# zero a muted blue-grey that still reads (≥ 3:1 against the column's
+# highlight and the paper; tests/render/test_yahtzee_sheet.py checks it).
+PENCIL: b.Color = (30, 100, 210)
+PENCIL_ZERO: b.Color = (100, 125, 180)
+TURN_COLUMN: b.Color = (255, 240, 196)
+BONUS_GREEN: b.Color = (20, 140, 60)
+BAR_AMBER: b.Color = (200, 150, 40)
+BONUS_AMBER: b.Color = (150, 96, 10)  # "63 to go": the bar's colour, dark enough to read
+b.KEY_COLOURS.extend([PENCIL, PENCIL_ZERO, TURN_COLUMN, BONUS_AMBER])
 
 HEADER = 112
 ROW = 26
-LABEL_W = 150
+LABEL_W = 150  # at least; wider when a box name needs it
 
 
 def _label(lang: str, key: str) -> str:
-    return LABELS.get(lang, LABELS["en"])[key]
+    """A row of the sheet: a box by the name the box menu and ``/rules`` use
+    (``yahtzee.box.*``), the other rows from the picture words (``pic.*``)."""
+    if key in UPPER or key in LOWER:
+        return t(f"yahtzee.box.{key}", lang)
+    return tr(lang, key)
+
+
+def label_width(lang: str) -> int:
+    """The label column: room for the longest row name (a die icon before
+    the upper boxes), never narrower than :data:`LABEL_W`."""
+    widest = max(
+        [b.text_width(_label(lang, k), b.SMALL) + 26 for k in UPPER]
+        + [b.text_width(_label(lang, k), b.SMALL) for k in LOWER]
+        + [b.text_width(_label(lang, k), b.SMALL) + 2 for k in ("upper_total", "bonus_63")]
+        + [b.text_width(_label(lang, k), b.SMALL) for k in ("yahtzee_bonus", "to_bonus")]
+    )
+    return max(LABEL_W, widest + 14)
+
+
+def _small(text: str, width: int) -> tuple[str, int]:
+    """``text`` at the small size, or a size smaller when the column is
+    narrow (eight players), shortened with … only as a last resort."""
+    for size in (b.SMALL, b.SMALL - 3):
+        if b.text_width(text, size) <= width:
+            return text, size
+    return b.fit(text, b.SMALL - 3, width), b.SMALL - 3
 
 
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     players: list[str] = list(view.get("order") or view["players"])
     sheets: dict[str, list[dict[str, Any]]] = view["sheets"]
     ncol = len(sheets[players[0]]) if players else 1
-    room = b.WIDTH - LABEL_W - 30
+    label_w = label_width(lang)
+    room = b.WIDTH - label_w - 30
     # Triple with more than three players: the sheet is split into bands of
     # three players, one under the other, so that the picture stays 640 wide
     per_band = 3 if ncol > 1 else max(1, len(players))
     bands = [players[i : i + per_band] for i in range(0, len(players), per_band)] or [[]]
     if ncol == 1:
-        col_w = max(58, min(120, room // max(1, len(players))))
+        col_w = min(120, room // max(1, len(players)))
     else:
         col_w = max(46, min(64, room // (ncol * len(bands[0]))))
     pw = col_w * ncol
-    width = max(b.WIDTH, LABEL_W + 20 + pw * len(bands[0]) + 10)
+    width = max(b.WIDTH, label_w + 20 + pw * len(bands[0]) + 10)
     rows = 1 + 6 + 2 + 7 + 2 + (2 if ncol > 1 else 0)
     band_h = ROW * rows + 16
     height = HEADER + band_h * len(bands)
@@ -91,45 +84,50 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     turn = view.get("turn")
     # header: title, whose turn, round, the dice with keep marks
     b.draw_text(d, (16, 10), tr(lang, "yahtzee"), b.LARGE, b.INK, bold=True)
+    dice: list[int] = list(view.get("dice") or [])
+    kept: list[bool] = list(view.get("kept") or [False] * 5)
+    dx = width - 16 - 5 * 62
+    room_left = dx - 16 - 16  # the header's text stops short of the dice
     if view.get("finished"):
         winners = view.get("winners") or _winners(view)
+        room = room_left - b.text_width(tr(lang, "wins", player=""), b.BODY)
         sub = (
-            tr(lang, "wins", player=b.name("・".join(winners), b.BODY, 220))
+            tr(
+                lang,
+                "wins",
+                player=b.name("・".join(b.who(view, w) for w in winners), b.BODY, room),
+            )
             if winners
             else tr(lang, "game_over")
         )
         b.draw_text(d, (16, 46), sub, b.BODY, b.HILITE)
     elif turn:
-        b.draw_text(
-            d, (16, 46), tr(lang, "turn", player=b.name(turn, b.BODY, 220)), b.BODY, b.INK_DIM
-        )
+        room = room_left - b.text_width(tr(lang, "turn", player=""), b.BODY)
         b.draw_text(
             d,
-            (16, 76),
-            tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13)),
-            b.SMALL,
+            (16, 46),
+            tr(lang, "turn", player=b.name(b.who(view, turn), b.BODY, room)),
+            b.BODY,
             b.INK_DIM,
         )
-    dice: list[int] = list(view.get("dice") or [])
-    kept: list[bool] = list(view.get("kept") or [False] * 5)
-    dx = width - 16 - 5 * 62
+        line = tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13))
+        b.draw_text(d, (16, 76), line, b.SMALL, b.INK_DIM)
+        if dice:
+            b.draw_text(
+                d,
+                (16 + b.text_width(line, b.SMALL) + 18, 76),
+                tr(lang, "rolls_left", n=view.get("rolls_left", 0)),
+                b.SMALL,
+                b.INK,
+            )
     for k in range(5):
         at = (dx + 31 + 62 * k, 44)
         if k < len(dice):
             paste_die(img, dice[k], 54, at, "kept" if kept[k] else "normal")
             if kept[k]:
-                b.draw_text(d, (at[0], 82), _label(lang, "keep"), b.SMALL, b.GOLD, anchor="ma")
+                b.draw_text(d, (at[0], 82), tr(lang, "keep"), b.SMALL, b.GOLD, anchor="ma")
         else:
             blank_die(d, at, 54, b.TABLE_EDGE)
-    if not view.get("finished") and dice:
-        b.draw_text(
-            d,
-            (dx - 12, 44),
-            _label(lang, "rolls_left").format(n=view.get("rolls_left", 0)),
-            b.SMALL,
-            b.INK_DIM,
-            anchor="rm",
-        )
 
     def sheet(band: list[str], top: int) -> None:
         """One paper sheet with the label column and the columns of ``band``."""
@@ -142,17 +140,17 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                 p["points"] if ncol > 1 else p["score"] + p.get("bonus", 0)
             )
         lx = 18
-        cx0 = LABEL_W + 20
+        cx0 = label_w + 20
         y = top
         # name row (and factor row for triple)
         for i, p in enumerate(band):
             px = cx0 + pw * i
             if p == turn:
-                d.rectangle((px, top - 4, px + pw, bottom), fill=(255, 240, 196))
+                d.rectangle((px, top - 4, px + pw, bottom), fill=TURN_COLUMN)
             b.draw_text(
                 d,
                 (px + pw / 2, y + ROW / 2),
-                b.name(p, b.SMALL, pw - 6),
+                b.name(b.who(view, p), b.SMALL, pw - 6),
                 b.SMALL,
                 b.PAPER_INK,
                 anchor="mm",
@@ -174,6 +172,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         def row(
             label: str, values: list[tuple[str, b.Color, bool]], dots: bool = False, icon: int = 0
         ) -> None:
+            """One row: its name, then each column's value (shrunk to fit)."""
             nonlocal y
             if icon:
                 paste_die(img, icon, 20, (lx + 10, y + ROW / 2))
@@ -183,11 +182,12 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                     d, (lx, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm", bold=not dots
                 )
             for k, (text, colour, bold) in enumerate(values):
+                shown, size = _small(text, col_w - 6)
                 b.draw_text(
                     d,
                     (cx0 + col_w * k + col_w / 2, y + ROW / 2),
-                    text,
-                    b.SMALL,
+                    shown,
+                    size,
                     colour,
                     anchor="mm",
                     bold=bold,
@@ -204,36 +204,45 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                         out.append((str(v), b.PAPER_INK, False))
                     elif p == turn and (box, c + 1 if ncol > 1 else None) in potential:
                         pv = potential[(box, c + 1 if ncol > 1 else None)]
-                        out.append((str(pv), (30, 100, 210) if pv else (190, 200, 220), False))
+                        out.append((str(pv), PENCIL if pv else PENCIL_ZERO, False))
                     else:
                         out.append(("", b.PAPER_INK, False))
             return out
 
         for k, box in enumerate(UPPER):
             row(_label(lang, box), box_values(box), dots=True, icon=k + 1)
+        cols = [col for pl in band for col in sheets[pl]]
         subtotals: list[tuple[str, b.Color, bool]] = []
         bonus: list[tuple[str, b.Color, bool]] = []
+        to_go: list[int] = []  # the cells still short of 63 (their index)
         for p in band:
             for col in sheets[p]:
                 subtotals.append((str(col["upper_subtotal"]), b.PAPER_INK, False))
                 if col["upper_bonus"]:
-                    bonus.append((str(col["upper_bonus"]), (20, 140, 60), True))
+                    bonus.append((str(col["upper_bonus"]), BONUS_GREEN, True))
                 elif all(col["boxes"].get(u) is not None for u in UPPER):
-                    bonus.append(("0", b.PAPER_DIM, False))
-                else:
-                    bonus.append((f"-{col['upper_needed']}", b.PAPER_DIM, False))
-        row(_label(lang, "upper"), subtotals)
+                    bonus.append(("0", b.PAPER_INK, False))
+                else:  # progress toward 63, never a sign that reads as a penalty
+                    to_go.append(len(bonus))
+                    bonus.append((tr(lang, "to_go", n=col["upper_needed"]), BONUS_AMBER, False))
+        bonus_label = _label(lang, "bonus_63")
+        if any(b.text_width(bonus[k][0], b.SMALL - 3) > col_w - 6 for k in to_go):
+            # narrow columns: the row says "to the bonus", the cells the points
+            bonus_label = tr(lang, "to_bonus")
+            for k in to_go:
+                bonus[k] = (str(cols[k]["upper_needed"]), BONUS_AMBER, False)
+        row(_label(lang, "upper_total"), subtotals)
         # bonus progress bars under the numbers
-        for k, col in enumerate(col for pl in band for col in sheets[pl]):
+        for k, col in enumerate(cols):
             bx = cx0 + col_w * k + 6
             frac = min(1.0, col["upper_subtotal"] / 63)
             d.rectangle((bx, y + ROW - 6, bx + col_w - 12, y + ROW - 3), fill=(225, 216, 196))
             if frac:
                 d.rectangle(
                     (bx, y + ROW - 6, bx + (col_w - 12) * frac, y + ROW - 3),
-                    fill=(20, 140, 60) if frac >= 1 else (200, 150, 40),
+                    fill=BONUS_GREEN if frac >= 1 else BAR_AMBER,
                 )
-        row(_label(lang, "bonus"), bonus)
+        row(bonus_label, bonus)
         d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
         for box in LOWER:
             row(_label(lang, box), box_values(box), dots=True)
@@ -242,7 +251,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             for p in band
             for col in sheets[p]
         ]
-        row(_label(lang, "ybonus"), yb, dots=True)
+        row(_label(lang, "yahtzee_bonus"), yb, dots=True)
         d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
         tot = [(str(col["points"]), b.PAPER_INK, True) for p in band for col in sheets[p]]
         row(_label(lang, "total"), tot)
@@ -260,7 +269,13 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                     bold=True,
                 )
             b.draw_text(
-                d, (lx, y + ROW / 2), tr(lang, "total"), b.SMALL, b.RED, anchor="lm", bold=True
+                d,
+                (lx, y + ROW / 2),
+                tr(lang, "grand_total"),
+                b.SMALL,
+                b.RED,
+                anchor="lm",
+                bold=True,
             )
             y += ROW
         # column separators between players
@@ -289,10 +304,10 @@ def _alt(view: dict[str, Any], lang: str) -> str:
     if view.get("finished"):
         w = _winners(view)
         if w:
-            parts.append(tr(lang, "wins", player=", ".join(w)) + end)
+            parts.append(tr(lang, "wins", player=", ".join(b.who(view, p) for p in w)) + end)
     elif turn:
         parts.append(
-            tr(lang, "turn", player=turn)
+            tr(lang, "turn", player=b.who(view, turn))
             + ", "
             + tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13))
             + end
@@ -303,7 +318,9 @@ def _alt(view: dict[str, Any], lang: str) -> str:
             shown = " ".join(
                 f"{v}*" if k < len(kept) and kept[k] else str(v) for k, v in enumerate(dice)
             )
-            parts.append(tr(lang, "rolled_plain", player=turn, dice=shown) + end)
+            parts.append(tr(lang, "rolled_plain", player=b.who(view, turn), dice=shown) + end)
     for p in view.get("order") or view["players"]:
-        parts.append(f"{p} {view.get('totals', {}).get(p, 0)}" + (";" if lang == "en" else "。"))
+        parts.append(
+            f"{b.who(view, p)} {view.get('totals', {}).get(p, 0)}" + (";" if lang == "en" else "。")
+        )
     return alt(parts, lang)

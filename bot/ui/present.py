@@ -134,7 +134,7 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
     files: list[discord.File] = []
     if row.state is not None:
         eng = registry.engine(row.game)
-        files = await picture_files(eng.view(eng.from_json(row.state), None), lang)
+        files = await picture_files(eng.view(eng.from_json(row.state), None), lang, row)
     return TableMessage(text, files)
 
 
@@ -162,7 +162,7 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
     lines.extend(clock_lines(row, lang))
     if row.seed:
         lines.append(seed_line(row, lang))
-    files = await picture_files(view, lang)
+    files = await picture_files(view, lang, row)
     return TableMessage("\n".join(lines), files, build_view(row.id, row.version, controls))
 
 
@@ -224,7 +224,11 @@ async def result_message(
     files: list[discord.File] = []
     try:
         picture = await asyncio.to_thread(
-            pictures.result_picture, view, eng.outcome(state), lang=lang
+            pictures.result_picture,
+            view,
+            eng.outcome(state),
+            lang=lang,
+            names=pictures.display_names(row.seats),
         )
         files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
     except Exception:  # the words carry everything; a missing picture must not lose a result
@@ -236,9 +240,17 @@ async def result_message(
     return TableMessage("\n".join(lines), files, view_)
 
 
-async def picture_files(view: dict[str, Any], lang: str) -> list[discord.File]:
+async def picture_files(
+    view: dict[str, Any], lang: str, row: TableRow | None = None
+) -> list[discord.File]:
+    """The table picture of ``view``: people by their display names and what
+    the table's UI state shows (``row``: its seats and UI state)."""
+    names = pictures.display_names(row.seats) if row is not None else None
+    ui = row.ui if row is not None else None
     try:
-        picture = await asyncio.to_thread(pictures.table_picture, view, lang=lang)
+        picture = await asyncio.to_thread(
+            pictures.table_picture, view, lang=lang, names=names, ui=ui
+        )
     except Exception:  # a broken renderer: words only
         log.warning("no table picture for %s", view.get("game"), exc_info=True)
         return []

@@ -91,7 +91,7 @@ def pattern(key: Key, lang: str = "en", /, **args: Any) -> re.Pattern[str]:
     matching anything on one line (and captured by name). A tuple of keys:
     those sentences one after the other (``"Reveal. Bluff called."``)."""
     keys = (key,) if isinstance(key, str) else key
-    template = " ".join(catalogue(lang)[k] for k in keys)
+    template = " ".join(_text(k, lang, args) for k in keys)
     out, pos, seen = [], 0, set()
     for m in re.finditer(r"\{(\w+)(?::([^}]*))?\}", template):
         out.append(re.escape(template[pos : m.start()]))
@@ -107,6 +107,17 @@ def pattern(key: Key, lang: str = "en", /, **args: Any) -> re.Pattern[str]:
         pos = m.end()
     out.append(re.escape(template[pos:]))
     return re.compile("".join(out))
+
+
+def _text(key: str, lang: str, args: dict[str, Any]) -> str:
+    """The template of ``key``; a plural key's variant for ``args["count"]``
+    (``.other`` when no count is given)."""
+    found = catalogue(lang)
+    if key in found:
+        return found[key]
+    if args.get("count") == 1 and key + ".one" in found:
+        return found[key + ".one"]
+    return found[key + ".other"]
 
 
 def says(text: str | None, key: Key, lang: str = "en", /, **args: Any) -> bool:

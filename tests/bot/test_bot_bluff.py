@@ -106,7 +106,7 @@ async def test_bluff_with_dms_closed_uses_the_ephemeral_fallback(game_night):
         assert says(private[0].content, "bluff.private.dice", value="65")
         assert night.dms(alice) == []
         # the channel, as a spectator sees it, does not know the dice yet
-        public = [ln for ln in table.content.splitlines() if not says(ln, "table.seed_hash")]
+        public = [ln for ln in table.content.splitlines() if not says(ln, "seed.hash.dice")]
         assert not any("65" in line or "6 5" in line for line in public), public
         assert all("65" not in cid for cid in table.custom_ids)
         # the table's button opens it again, for alice only

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from simtable import readings, says
 
+from bot.i18n import t
 from games.core import SeededSource
 
 DICE = SeededSource("bot-board-tests").roll(2000)
@@ -47,8 +48,8 @@ async def test_leaderboards_and_stats(game_night):
             want = sorted(points, key=lambda u: (-points[u], -wins.get(u, 0), int(u)))
             assert [b["name"] for b in board] == [names[u] for u in want]
             assert [int(b["value"]) for b in board] == [points[u] for u in want]
-            assert [int(b["games"]) for b in board] == [games[u] for u in want]
-            assert [int(b["wins"]) for b in board] == [wins.get(u, 0) for u in want]
+            assert [b["games"] for b in board] == [t("unit.game", count=games[u]) for u in want]
+            assert [b["wins"] for b in board] == [t("unit.win", count=wins.get(u, 0)) for u in want]
 
             res = await server.command(user, "leaderboard", game="nine", scope=scope, by="wins")
             board = readings(res.response.content, "board.line")
@@ -71,10 +72,17 @@ async def test_leaderboards_and_stats(game_night):
         line = next(ln for ln in lines if says(ln, "stats.line", game="Nine"))
         rate = round(100 * wins.get(uid, 0) / games[uid])
         won = wins.get(uid, 0)
-        assert says(line, "stats.line", games=games[uid], wins=won, rate=rate, points=points[uid])
+        assert says(
+            line,
+            "stats.line",
+            games=t("unit.game", count=games[uid]),
+            wins=t("unit.win", count=won),
+            rate=rate,
+            points=t("stats.points", count=abs(points[uid]), signed=f"{points[uid]:+}"),
+        )
         assert says(line, "stats.rating")
         res = await two.command(two.carol, "stats", scope="server")
         p2, w2, g2 = expected(two.guild.id)
-        assert says(res.response.content, "stats.line", games=g2[str(carol.id)])
+        assert says(res.response.content, "stats.line", games=t("unit.game", count=g2[str(carol.id)]))
         res = await night.command(night.bob, "stats", game="yahtzee")
         assert says(res.response.content, "stats.empty")

@@ -53,12 +53,12 @@ async def test_settings_are_stored_used_and_survive_a_restart(game_night):
         text = await night.ask(admin, "config options", game="sixdice", options="target=5000")
         assert says(text, "config.saved.options", game="Six Dice") and "target=5000" in text
         text = await night.ask(admin, "config language", value="ja")
-        assert says(text, "config.saved.lang", lang=t("choice.ja"))
+        assert says(text, "config.saved.lang", lang=t("lang.ja"))
         text = await night.ask(admin, "config bots_rated", value=True)
         assert says(text, "config.saved.bots_rated", value=t("config.on"))
         await night.restart()
         shown = await night.ask(admin, "config show")
-        assert says(shown, "config.show.lang", lang=t("choice.ja"))
+        assert says(shown, "config.show.lang", lang=t("lang.ja"))
         assert says(shown, "config.show.game", game="Nine", seconds=60)
         assert says(shown, "config.show.game", game="Six Dice", seconds=90, options="target=5000")
         defaults = t("config.defaults")
@@ -79,7 +79,8 @@ async def test_settings_are_stored_used_and_survive_a_restart(game_night):
         assert says(shown, "config.show.game", game="Six Dice", seconds=90, options=defaults)
         await night.ask(admin, "config language", value="auto")
         shown = await night.ask(admin, "config show")
-        assert says(shown, "config.show.lang_auto", lang=t("choice.en"))
+        auto = t("config.lang_auto", lang=t("lang.en"))
+        assert says(shown, "config.show.lang_auto", lang=auto)
 
 
 async def test_turn_clock_setting_sets_the_deadline(game_night):

@@ -126,7 +126,7 @@ async def test_game_end_without_a_settlement_abandons_with_the_last_picture(game
         assert refused(await table.command(bob, "game end"), "error.end_not_allowed")
         await table.command(alice, "game end")
         assert table.shows("result.abandoned", game="Yahtzee", user=alice.mention), table.content
-        assert table.shows("result.seed")
+        assert table.shows("seed.result.dice")
         assert table.over
         (picture,) = table.stored.attachments
         assert picture.get("description")

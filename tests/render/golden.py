@@ -18,7 +18,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def render_case(name: str) -> Picture:
     kind, view, outcome, history = golden_cases()[name]
-    lang = "ja" if name.endswith(("_result", "_reveal")) else "en"
+    lang = "ja" if name.endswith(("_result", "_reveal", "_ja")) else "en"
     if kind == "table":
         return table_picture(view, lang=lang)
     if kind == "hand":

@@ -108,10 +108,16 @@ def test_triple_yahtzee_many_players_stays_640_wide(n: int) -> None:
     assert height == yahtzee_render.HEADER + -(-n // 3) * (yahtzee_render.ROW * rows + 16)
 
 
-def test_missing_glyphs_become_placeholders() -> None:
-    assert _base.safe_text("a😀b") == "a□b"
-    assert _base.safe_text("👨‍👩‍👧x") == "□x"
+def test_characters_the_font_lacks_are_dropped_cleanly() -> None:
+    """Emoji go, with their joiners, selectors and skin tones, and the spaces
+    they leave are folded: never a missing-glyph box."""
+    assert _base.safe_text("a😀b") == "ab"
+    assert _base.safe_text("👨‍👩‍👧x") == "x"
+    assert _base.safe_text("🎲 Dice King 🎲") == "Dice King"
+    assert _base.safe_text("d😀👍🏽 e") == "d e"
     assert _base.safe_text("たろう") == "たろう"
+    assert _base.safe_text("a\tb") == "a b"
+    assert _base.name("😀😀", 20, 100) == _base.NO_NAME  # nothing drawable left
     assert "…" in _base.name("x" * 200, 20, 100)
 
 

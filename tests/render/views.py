@@ -96,7 +96,56 @@ def golden_cases() -> dict[
     e, s = play("sixtysix", two, 5, 5, prefer=("play", "draw", "marry"))
     cases["sixtysix_table"] = ("table", e.view(s, None), None, None)
     cases["sixtysix_hand"] = ("hand", e.view(s, "alice"), None, None)
+    # people by their display names (engine names have underscores; emoji
+    # the font lacks are dropped), a ドボン stamp that names whose it is
+    e, s = sixdice_dobon(["alice", "Bob_Smith"])
+    cases["sixdice_dobon_ja"] = ("table", named(e.view(s, None), DISPLAY), None, None)
+    e, s = sixtysix_marriage()
+    cases["sixtysix_marriage_ja"] = ("table", named(e.view(s, None), DISPLAY), None, None)
+    e, s = finished("sixtysix", ["alice", "Bob_Smith"], 4)
+    cases["sixtysix_result"] = ("result", named(e.view(s, None), DISPLAY), e.outcome(s), None)
+    e, s = finished("bluff", ["alice", "Bob_Smith", "carol"], 4)
+    cases["bluff_result_en"] = ("result", named(e.view(s, None), DISPLAY), e.outcome(s), None)
     return cases
+
+
+# Display names of the engine names above, as the bot passes them
+DISPLAY = {"Bob_Smith": "🎲 Bob Smith 🎲", "alice": "Alice"}
+
+
+def named(view: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """``view`` with the display names the bot passes (bot.pictures.named)."""
+    from bot.pictures import named as with_names
+
+    return with_names(view, names)
+
+
+def sixdice_dobon(players: list[str]) -> tuple[Any, Any]:
+    """Six Dice: the first player scores, sets a 1 aside, then rolls ドボン."""
+    e = registry.engine("sixdice")
+    dice = [1, 1, 1, 5, 5, 5] + [2, 3, 4, 6, 2, 3] * 6
+    s = e.new_game(players, {}, players[0], core.ScriptedSource(dice=dice))
+    e.apply(s, players[0], "roll")
+    e.apply(s, players[0], "take 1")
+    e.apply(s, players[0], "roll")
+    assert e.view(s, None)["last_roll"]["result"] == "dobon"
+    return e, s
+
+
+def sixtysix_marriage() -> tuple[Any, Any]:
+    """Sixty-Six with a marriage shown and the trump card under the talon."""
+    e = registry.engine("sixtysix")
+    s = e.new_game(["alice", "Bob_Smith"], {}, "alice", core.SeededSource("m1"))
+    r = random.Random(1)
+    for _ in range(12):
+        p = e.to_move(s)[0]
+        moves = e.legal_moves(s, p)
+        best = [m for m in moves if m.startswith(("exchange", "marry"))]
+        plain = [m for m in moves if m.startswith(("play", "draw"))]
+        e.apply(s, p, r.choice(best or plain or moves))
+    v = e.view(s, None)
+    assert v["marriages"] and v["trump_card"]
+    return e, s
 
 
 def bench_views() -> dict[str, dict[str, Any]]:

@@ -1,0 +1,157 @@
+"""The catalogues' house style (issue 18, "Japanese" and "English"; the
+glossary is docs/i18n.md): the same keys and placeholders in English and
+Japanese (plural variants counted as one key), Japanese typography, one
+word per idea, and English plurals that agree with their number."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from bot.i18n import PLURAL_FORMS, catalogue, t
+
+JP = r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e\u3000-\u303f]"  # kana, kanji, full-width, 、。「」
+KANA_KANJI = r"[\u3040-\u30ff\u3400-\u9fff]"
+PARTICLES = r"(?:から|まで|より|が|を|に|の|は|と|で|へ|も)"
+
+# one word per idea (docs/i18n.md "Glossary"): the variant not chosen → the chosen one
+REJECTED = {
+    r"(?<!シックス)(?<!ブラフ)ダイス": "サイコロ",
+    r"テーブル": "卓",
+    r"ゲーム点": "ゲームポイント",
+    r"クローズ": "山札を閉じる",
+    r"退席": "退出",
+    r"(?<!ト)レート(?!ィ)": "レーティング",
+    r"表札": "めくり札",
+    r"残り以外": "残したサイコロ以外",
+}
+
+# (rule, pattern): what no Japanese value may contain
+TYPOGRAPHY = [
+    ("an ASCII comma in Japanese text (write 、)", rf"{JP}\s*,|,\s*{JP}"),
+    ("a space before a particle", rf"(?:\}}|{KANA_KANJI}) +{PARTICLES}(?![\u3040-\u309f])"),
+    ("a space between a placeholder and Japanese text", rf"\}} +{KANA_KANJI}|{KANA_KANJI} +\{{"),
+    ("a space after 。", r"。 "),
+    ("a space before a percent sign", r"[\d}] +[%％]"),
+    ("ASCII parentheses around Japanese text (write （）)", rf"\([^()]*{KANA_KANJI}[^()]*\)"),
+]
+
+
+def base_key(key: str) -> str:
+    """``unit.game.one`` → ``unit.game``; other keys stay."""
+    head, _, tail = key.rpartition(".")
+    return head if tail in PLURAL_FORMS else key
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def variants(lang: str) -> dict[str, list[str]]:
+    """Each base key → the texts of its variants in ``lang``."""
+    out: dict[str, list[str]] = {}
+    for key, text in catalogue(lang).items():
+        out.setdefault(base_key(key), []).append(text)
+    return out
+
+
+def test_the_same_keys_and_placeholders_in_english_and_japanese():
+    en, ja = variants("en"), variants("ja")
+    assert set(en) == set(ja), sorted(set(en) ^ set(ja))
+    for key in en:
+        names = {frozenset(placeholders(v)) for v in en[key] + ja[key]}
+        assert len(names) == 1, (key, names)
+        assert all(v.strip() for v in en[key] + ja[key]), key
+
+
+def test_plural_variants_are_complete():
+    """English has .one and .other; Japanese (no plural) needs only .other."""
+    for lang in ("en", "ja"):
+        found: dict[str, set[str]] = {}
+        for key in catalogue(lang):
+            if base_key(key) != key:
+                found.setdefault(base_key(key), set()).add(key.rpartition(".")[2])
+        for key, have in found.items():
+            assert "other" in have and (lang != "en" or "one" in have), (lang, key, have)
+            assert key not in catalogue(lang), (lang, key, "both plain and plural")
+
+
+def japanese_breaks() -> list[tuple[str, str, str]]:
+    """(key, rule, text) for every Japanese value that breaks a rule."""
+    out = []
+    for key, text in catalogue("ja").items():
+        if key.startswith(("cmd.", "rules.example.players")):
+            # slash command names follow Discord's rules; the example's two
+            # names are split on the space
+            rules = [r for r in TYPOGRAPHY if "particle" not in r[0]] if key.startswith(
+                "cmd."
+            ) else []
+        else:
+            rules = TYPOGRAPHY
+        for rule, pattern in rules:
+            if re.search(pattern, text):
+                out.append((key, rule, text))
+        for pattern, chosen in REJECTED.items():
+            if re.search(pattern, text):
+                out.append((key, f"glossary: write {chosen}", text))
+    return out
+
+
+def test_japanese_typography_and_glossary():
+    breaks = japanese_breaks()
+    assert not breaks, "\n".join(f"{k}: {rule}: {text}" for k, rule, text in breaks)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("{player} が振りました。", "a space before a particle"),
+        ("山札 {n} 枚", "a space between a placeholder and Japanese text"),
+        ("1枚, 2枚", "an ASCII comma in Japanese text (write 、)"),
+        ("終わり。 次へ", "a space after 。"),
+        ("確率 44.1 %", "a space before a percent sign"),
+        ("自動(現在は英語)", "ASCII parentheses around Japanese text (write （）)"),
+    ],
+)
+def test_the_lint_finds_each_break(text, rule):
+    pattern = dict(TYPOGRAPHY)[rule]
+    assert re.search(pattern, text), (text, rule)
+
+
+@pytest.mark.parametrize(
+    "text", ["{player}が振りました。", "山札{n}枚", "1枚、2枚", "確率44.1%", "自動（現在は英語）"]
+)
+def test_the_lint_passes_good_japanese(text):
+    assert not [rule for rule, pattern in TYPOGRAPHY if re.search(pattern, text)], text
+
+
+def test_the_glossary_is_written_down():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "i18n.md").read_text(encoding="utf-8")
+    for chosen in set(REJECTED.values()):
+        assert chosen in doc, chosen
+
+
+@pytest.mark.parametrize(
+    ("key", "args", "one", "many"),
+    [
+        ("unit.game", {}, "1 game", "2 games"),
+        ("unit.win", {}, "1 win", "2 wins"),
+        ("unit.loss", {}, "1 loss", "2 losses"),
+        ("unit.trick", {}, "1 trick", "2 tricks"),
+        ("sixdice.btn.roll", {}, "Roll 1 die", "Roll 2 dice"),
+    ],
+)
+def test_english_plurals_agree_with_their_number(key, args, one, many):
+    assert t(key, "en", count=1, **args) == one
+    assert t(key, "en", count=2, **args) == many
+    assert t(key, "ja", count=1, **args) == t(key, "ja", count=2, **args).replace("2", "1")
+
+
+def test_no_english_text_hedges_its_number():
+    """"game point(s)", "1 games": a number's noun agrees, by the plural keys."""
+    for key, text in catalogue("en").items():
+        assert "(s)" not in text, (key, text)
