@@ -32,6 +32,7 @@ from bot.model import table_link
 from bot.store import TableRow
 from bot.ui.components import build_view
 from bot.ui.controls import Control
+from bot.ui.present import displayed, shown_names
 from games import registry
 from games.core import Event
 
@@ -99,7 +100,8 @@ async def private_message(
             link=table_link(row),
         )
     ]
-    lines.extend(the.private_lines(view, lang))
+    # people by their display names (the view keeps the engine names)
+    lines.extend(the.private_lines(displayed(view, shown_names(row)), lang))
     controls: list[Control] = []
     if live and not eng.is_finished(state):
         controls = the.private_controls(view, eng.legal_moves(state, name), lang)
