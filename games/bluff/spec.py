@@ -34,5 +34,6 @@ SPEC = GameSpec(
     example=Example(dice=(5, 4), moves=("roll", "announce 54")),
     timeout_move=timeout_move,
     ai="games.bluff.ai",
+    review="games.bluff.review",
     after_cpu_move=after_cpu_move,
 )

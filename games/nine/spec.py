@@ -23,4 +23,5 @@ SPEC = GameSpec(
     example=Example(dice=(3, 4), moves=("roll",)),
     timeout_move=timeout_move,
     ai="games.nine.ai",
+    review="games.nine.review",
 )

@@ -39,6 +39,7 @@ SPEC = GameSpec(
     example=Example(dice=(1, 5, 5, 2, 3, 4), moves=("roll",)),
     timeout_move=timeout_move,
     ai="games.sixdice.ai",
+    review="games.sixdice.review",
     warm_up_key=warm_up_key,
     warm_up=warm_up,
 )

@@ -52,6 +52,7 @@ SPEC = GameSpec(
     example=Example(decks=(CARDS,)),
     timeout_move=timeout_move,
     ai="games.sixtysix.ai",
+    review="games.sixtysix.review",
     hint_is_slow=True,
     interject=interject,
 )

@@ -38,6 +38,7 @@ SPEC = GameSpec(
     example=Example(dice=(3, 3, 3, 5, 5), moves=("roll",)),
     timeout_move=timeout_move,
     ai="games.yahtzee.ai",
+    review="games.yahtzee.review",
     warm_up_key=warm_up_key,
     warm_up=warm_up,
     warm_at_start=True,  # the solver's table loads from the disk cache in a second

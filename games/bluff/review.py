@@ -1,0 +1,78 @@
+"""Bluff dice's post-game review (:mod:`games.review`, docs/review.md).
+
+Worth of a move: the chance that it loses the life (lower is better), from
+the strong player's probability model (:mod:`games.bluff.ai`):
+
+- facing an announcement: ``reveal`` loses when the announcement is true
+  (:func:`games.bluff.ai.chance_true`), ``roll`` by the model's estimate
+  of the next player's answer (:func:`games.bluff.ai.losses`). A pass
+  (announcing without rolling) that was made is valued the same way, but a
+  pass is never the suggested move: the strong player passes only when its
+  dice surely carry the value, as the bench found that passing more often
+  loses more games than the model predicts (docs/ai_dice.md);
+- after rolling: each announcement by the chance the next player reveals it
+  (:func:`games.bluff.ai.reveal_chance`) and whether it is true.
+
+What the player knew: their own look under the cup. A roller may always look
+(the bot shows a person their dice), so the review assumes every roller
+looked; a passed cup is judged as the model judges it, never with the dice.
+
+Luck of a roll: the strength of the dice rolled among the 21 values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games import bluff
+from games.bluff import ai
+from games.bluff.engine import STRENGTH, stronger, value_of
+from games.core import Event, Record
+from games.review import Assessment, GameReviewer, Luck, mid_percentile
+
+
+class BluffReviewer(GameReviewer):
+    unit = "lose_chance"
+    higher = False
+    scale = 0.05  # docs/review.md: calibration
+
+    def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
+        view = bluff.view(state, player)
+        values: dict[str, float] = {}
+        if view["phase"] == "announce":
+            seen = view.get("cup_seen")
+            if not seen:
+                return None
+            mine = value_of(seen)
+            for m in legal:
+                v = m.split()[1]
+                values[m] = ai._announce_loss(v, 0.0 if stronger(v, mine) else 1.0)
+        elif view["phase"] == "choose":
+            est = ai.losses(view)
+            for m in ("reveal", "roll"):
+                if m in est and m in legal:
+                    values[m] = est[m]
+            if move.startswith("announce "):
+                # a pass, by the model's estimate; never suggested (see above)
+                v = move.split()[1]
+                values[move] = ai._announce_loss(v, ai.chance_true(view, v))
+        if move not in values:
+            return None
+        return Assessment(values, move)
+
+    def luck(
+        self, memo: Any, state: Any, player: str, move: str, events: Sequence[Event]
+    ) -> list[tuple[str, Luck]]:
+        if move != "roll" or state.cup is None:
+            return []
+        outcomes = [(p, float(STRENGTH[v])) for v, p in ai.CHANCE.items()]
+        return [(player, mid_percentile(outcomes, float(STRENGTH[value_of(state.cup)])))]
+
+    def after(self, state: Any, player: str, move: str) -> None:
+        if move == "roll" and not state.over:
+            bluff.peek(state, player)  # the roller looks (see the module docstring)
+
+
+def reviewer(record: Record) -> GameReviewer:
+    return BluffReviewer()

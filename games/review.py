@@ -1,0 +1,359 @@
+"""The post-game review (issue 17, docs/review.md): how well each player
+played, from the games' solvers.
+
+:func:`review` replays a stored record (:class:`games.core.Record`) move by
+move. Before each move of a player who had a real choice (two legal moves or
+more) the game's reviewer (``GameSpec.review``: a module with
+``reviewer(record) -> GameReviewer``) values every candidate move from what
+that player could know at that moment, in the game's own measure of "worth"
+(Yahtzee: expected final score; Nine: expected face-up sum left; Six Dice:
+expected turn points; Bluff: chance to lose the life; Sixty-Six: game points
+of the deal). The move made loses ``|worth(best) − worth(made)|`` (0 for the
+best move). After each move the reviewer may report the luck of the dice the
+move threw: the roll's percentile among every roll that could have come.
+
+Per player:
+
+- ``accuracy = 100 · exp(−mean loss per decision / scale)``, ``scale`` a
+  constant of the game (its ``SCALE``, calibrated in docs/review.md): the
+  optimal player scores 100, a player who loses ``scale`` per decision 36.8;
+- ``lost``: the loss summed over the decisions; ``decisions``: how many;
+- the three biggest mistakes (largest loss first; ties: the earlier move);
+- ``luck``: the percentile of the player's rolls, 0–1 (0.5: as expected;
+  0.9: luckier than 90 % of players would have been with fair dice). Each
+  roll gives its mid-percentile ``u = P(V < v) + P(V = v)/2`` (``V`` the
+  value of a random roll in that position, ``v`` the roll's own); under fair
+  dice ``u`` has mean 1/2 and an exactly known variance, so the sum of a
+  player's ``u`` gives a z-score and ``luck = Φ(z)``.
+
+Pure and deterministic: the same record gives the same review (the
+Sixty-Six search seeds its samples from the player and the move number).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import registry
+from games.core import Event, Record, RuleError, ScriptedSource
+
+EPSILON = 1e-9  # losses below this are rounding: the best move
+MISTAKES = 3
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """The candidates of one decision: move → worth, and which way is better.
+    ``made`` is the worth of the move made (also in ``values``)."""
+
+    values: dict[str, float]
+    made: str
+    detail: dict[str, Any] = field(default_factory=dict)  # e.g. Nine: chance of 上がり by move
+
+
+@dataclass(frozen=True)
+class Luck:
+    """One roll's mid-percentile ``u`` and its variance under fair dice."""
+
+    u: float
+    var: float
+
+
+class GameReviewer:
+    """What a game tells the review; a game's ``review`` module subclasses it.
+
+    ``unit``: the catalogue key suffix of its measure (``review.unit.<unit>``);
+    ``higher``: whether a larger worth is better; ``scale``: the loss per
+    decision that makes accuracy 100/e (docs/review.md)."""
+
+    unit = "points"
+    higher = True
+    scale = 1.0
+
+    def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
+        """The worth of every candidate, or ``None`` when this is no decision."""
+        return None
+
+    def before(self, state: Any, player: str, move: str) -> Any:
+        """What :meth:`luck` needs from the position before the move."""
+        return None
+
+    def luck(
+        self, memo: Any, state: Any, player: str, move: str, events: Sequence[Event]
+    ) -> list[tuple[str, Luck]]:
+        """(roller, luck) of every roll the move made (``state`` after it)."""
+        return []
+
+    def after(self, state: Any, player: str, move: str) -> None:
+        """Called after every move (Bluff: the roller looks under the cup)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One reviewed decision: the move number in the record (0-based: the
+    position is the record replayed up to it), who, the move made and the
+    best move with their worths, the loss, and every candidate's worth."""
+
+    index: int
+    player: str
+    made: str
+    best: str
+    made_worth: float
+    best_worth: float
+    lost: float
+    values: dict[str, float]
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "player": self.player,
+            "made": self.made,
+            "best": self.best,
+            "made_worth": self.made_worth,
+            "best_worth": self.best_worth,
+            "lost": self.lost,
+            "values": self.values,
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Decision:
+        return cls(
+            int(doc["index"]),
+            str(doc["player"]),
+            str(doc["made"]),
+            str(doc["best"]),
+            float(doc["made_worth"]),
+            float(doc["best_worth"]),
+            float(doc["lost"]),
+            {str(k): float(v) for k, v in doc["values"].items()},
+            dict(doc.get("detail", {})),
+        )
+
+
+@dataclass(frozen=True)
+class PlayerReview:
+    """One player's review (see the module docstring for the figures)."""
+
+    player: str
+    decisions: int
+    lost: float
+    accuracy: float | None  # None without a decision
+    mistakes: tuple[Decision, ...]
+    rolls: int
+    luck: float | None  # None without a roll
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "decisions": self.decisions,
+            "lost": self.lost,
+            "accuracy": self.accuracy,
+            "mistakes": [d.to_json() for d in self.mistakes],
+            "rolls": self.rolls,
+            "luck": self.luck,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> PlayerReview:
+        return cls(
+            str(doc["player"]),
+            int(doc["decisions"]),
+            float(doc["lost"]),
+            None if doc["accuracy"] is None else float(doc["accuracy"]),
+            tuple(Decision.from_json(d) for d in doc["mistakes"]),
+            int(doc["rolls"]),
+            None if doc["luck"] is None else float(doc["luck"]),
+        )
+
+
+@dataclass(frozen=True)
+class Review:
+    """A whole game's review: the measure and every player's figures (seat order)."""
+
+    game: str
+    unit: str
+    higher: bool
+    scale: float
+    players: tuple[PlayerReview, ...]
+
+    def of(self, player: str) -> PlayerReview:
+        return next(p for p in self.players if p.player == player)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "unit": self.unit,
+            "higher": self.higher,
+            "scale": self.scale,
+            "players": [p.to_json() for p in self.players],
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Review:
+        return cls(
+            str(doc["game"]),
+            str(doc["unit"]),
+            bool(doc["higher"]),
+            float(doc["scale"]),
+            tuple(PlayerReview.from_json(p) for p in doc["players"]),
+        )
+
+
+# --------------------------------------------------------------------------
+# Figures
+
+
+def accuracy(losses: Sequence[float], scale: float) -> float | None:
+    """``100 · exp(−mean loss / scale)``, ``None`` without a decision.
+
+    >>> accuracy([0.0, 0.0], 5.0), round(accuracy([5.0, 5.0], 5.0) or 0, 2), accuracy([], 1.0)
+    (100.0, 36.79, None)
+    """
+    if not losses:
+        return None
+    return 100.0 * math.exp(-(sum(losses) / len(losses)) / scale)
+
+
+def mid_percentile(outcomes: Iterable[tuple[float, float]], actual: float) -> Luck:
+    """The mid-percentile of ``actual`` among ``outcomes`` ((chance, value)
+    pairs; a larger value is luckier) and its variance under that law.
+
+    >>> fair = [(1 / 6, float(f)) for f in range(1, 7)]
+    >>> luck = mid_percentile(fair, 6.0)
+    >>> round(luck.u, 4), round(luck.var, 4)
+    (0.9167, 0.081)
+    """
+    merged: dict[float, float] = {}
+    for p, v in outcomes:
+        key = round(v, 9)
+        merged[key] = merged.get(key, 0.0) + p
+    total = sum(merged.values())
+    below = 0.0
+    us: dict[float, float] = {}
+    second = 0.0
+    for v in sorted(merged):
+        p = merged[v] / total
+        us[v] = below + p / 2
+        second += p * us[v] ** 2
+        below += p
+    key = round(actual, 9)
+    if key in us:
+        u = us[key]
+    else:  # not among the outcomes (rounding): the share strictly below it
+        u = sum(merged[v] for v in merged if v < key) / total
+    return Luck(u, max(0.0, second - 0.25))
+
+
+def luck_percentile(rolls: Sequence[Luck]) -> float | None:
+    """Φ of the z-score of a player's rolls (``None`` without a roll).
+
+    >>> luck_percentile([Luck(0.5, 1 / 12)] * 4)
+    0.5
+    """
+    if not rolls:
+        return None
+    var = sum(r.var for r in rolls)
+    if var <= 0:
+        return 0.5
+    z = (sum(r.u for r in rolls) - 0.5 * len(rolls)) / math.sqrt(var)
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def reviewer_of(record: Record) -> GameReviewer:
+    """The record's game's reviewer (its spec's ``review`` module)."""
+    spec = registry.spec(record.game)
+    if spec.review is None:
+        raise LookupError(f"{record.game} has no review")
+    module = importlib.import_module(spec.review)
+    found: GameReviewer = module.reviewer(record)
+    return found
+
+
+def has_review(game: str) -> bool:
+    return registry.spec(game).review is not None
+
+
+def positions(record: Record, upto: int) -> Any:
+    """The state of ``record`` before its move number ``upto`` (0-based)."""
+    return registry.replay(
+        Record(
+            record.game,
+            record.players,
+            record.dealer,
+            record.options,
+            record.dice,
+            record.decks,
+            record.moves[:upto],
+            record.mishaps,
+        )
+    )
+
+
+def review(record: Record, players: Sequence[str] | None = None) -> Review:
+    """Review ``players`` (default: everyone) of a recorded game."""
+    who = set(record.players if players is None else players)
+    the = reviewer_of(record)
+    eng = registry.engine(record.game)
+    source = ScriptedSource(record.dice, record.decks, record.mishaps)
+    state = eng.new_game(record.players, record.options, record.dealer, source)
+    decisions: dict[str, list[Decision]] = {p: [] for p in record.players}
+    rolls: dict[str, list[Luck]] = {p: [] for p in record.players}
+    sign = 1.0 if the.higher else -1.0
+    for index, text in enumerate(record.moves):
+        player, _, move = text.partition(" ")
+        if player in who and move != "forfeit":
+            legal = eng.legal_moves(state, player)
+            if len(legal) > 1 and move in legal:
+                found = the.assess(state, player, legal, move)
+                if found is not None and len(found.values) > 1:
+                    best = max(found.values, key=lambda m: (sign * found.values[m], m == move))
+                    made = found.values[found.made]
+                    lost = max(0.0, sign * (found.values[best] - made))
+                    if lost < EPSILON:
+                        lost, best = 0.0, move
+                    decisions[player].append(
+                        Decision(
+                            index,
+                            player,
+                            move,
+                            best,
+                            made,
+                            found.values[best],
+                            lost,
+                            dict(found.values),
+                            dict(found.detail),
+                        )
+                    )
+        memo = the.before(state, player, move)
+        try:
+            events = eng.apply(state, player, move)
+        except RuleError as err:  # a broken record: reviewed up to here
+            raise ValueError(f"move {index + 1} {text!r}: {err}") from err
+        for roller, luck in the.luck(memo, state, player, move, events):
+            if roller in who:
+                rolls[roller].append(luck)
+        the.after(state, player, move)
+    out = []
+    for p in record.players:
+        if p not in who:
+            continue
+        ds = decisions[p]
+        worst = sorted((d for d in ds if d.lost > 0), key=lambda d: (-d.lost, d.index))
+        out.append(
+            PlayerReview(
+                p,
+                len(ds),
+                sum(d.lost for d in ds),
+                accuracy([d.lost for d in ds], the.scale),
+                tuple(worst[:MISTAKES]),
+                len(rolls[p]),
+                luck_percentile(rolls[p]),
+            )
+        )
+    return Review(record.game, the.unit, the.higher, the.scale, tuple(out))

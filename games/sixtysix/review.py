@@ -1,0 +1,88 @@
+"""Sixty-Six's post-game review (:mod:`games.review`, docs/review.md).
+
+Worth of a move: its mean game points of the deal (+3 … −3, from the
+player's side) over deals sampled consistently with what the player knew at
+that moment — the strong player's perfect-information Monte Carlo
+(:mod:`games.sixtysix.ai`: :func:`~games.sixtysix.ai.knowledge`,
+:func:`~games.sixtysix.ai.sample`, the solver), computed from the player's
+own view (``engine.view(state, player)``) only: never the opponent's hand or
+the talon order. Every candidate is scored on the same samples; the random
+source is seeded from the player's name and the number of moves played so far
+(public), so a review is the same every time and the same for two deals
+that differ only in what the player could not see.
+
+Not reviewed: the moves every level makes without thinking (declaring at
+66, passing, exchanging the trump 9), declarations out of turn, and a
+single legal move. ``play`` of a card whose marriage could have been shown
+is valued as the marriage (the search treats both as the card).
+Sixty-Six has no dice: no luck line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from games import sixtysix
+from games.core import Record
+from games.review import Assessment, GameReviewer
+from games.sixtysix import ai
+
+# The review's search: the strong player's samples and depth, with a smaller
+# node budget per decision (a whole match reviews in seconds; bench/review.py).
+LEVEL = ai.Level(24, 8, 16, 3, True, 0.0, 60_000, 4)
+
+
+class SixtySixReviewer(GameReviewer):
+    unit = "game_points"
+    higher = True
+    scale = 0.25  # docs/review.md: calibration
+
+    def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
+        if player not in sixtysix.to_move(state):
+            return None
+        view = sixtysix.view(state, player)
+        if ai._forced(view, player, legal) is not None:
+            return None
+        cands = list(dict.fromkeys(ai._card_moves(legal).values()))
+        if view.get("phase") == "draw" and "draw" in legal:
+            cands.append("draw")
+        if "close" in legal:
+            cands.append("close")
+        if move not in cands:
+            if not move.startswith(("play ", "marry ")):
+                return None
+            cands.append(move)
+        if len(cands) < 2:
+            return None
+        seed = hashlib.sha256(f"review:{player}:{len(state.history.moves)}".encode()).digest()
+        return Assessment(_evaluate(view, player, cands, random.Random(seed)), move)
+
+
+def _evaluate(
+    view: dict[str, Any], me: str, cands: list[str], rng: random.Random
+) -> dict[str, float]:
+    """Mean game points of every candidate over the same sampled deals
+    (:func:`games.sixtysix.ai.evaluate`'s loop, for a given candidate list)."""
+    k = ai.knowledge(view, me)
+    lv = LEVEL
+    if k.closed or k.talon_size == 0:
+        n = 1 if k.talon_size == 0 and "played" in view else lv.closed_samples
+    elif k.talon_size <= 4:
+        n = lv.late_samples
+    else:
+        n = lv.samples
+    total = dict.fromkeys(cands, 0.0)
+    nodes = [0]
+    done = 0
+    while done < n and (done < lv.min_samples or nodes[0] < lv.budget):
+        pos = ai.sample(k, rng, nodes)
+        for m in cands:
+            total[m] += ai._score(pos, m, lv.plies)
+        done += 1
+    return {m: total[m] / done for m in cands}
+
+
+def reviewer(record: Record) -> GameReviewer:
+    return SixtySixReviewer()
