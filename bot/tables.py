@@ -714,6 +714,10 @@ class TableService:
         shown = {s["name"]: s.get("display") or s["name"] for s in row.seats}
         movers = sep.join(shown.get(m, m) for m in eng.to_move(eng.from_json(row.state)))
         text = t("status.playing", loc, game=game, players=players, turn=movers, link=link)
+        # the whole history the table keeps (the table message shows the last few)
+        history = present.log_lines(row, lang_of(loc), limit=None)
+        if history:
+            seed += ["\n" + t("status.history", loc), *("\n" + line for line in history)]
         await self.say(interaction, "".join([text, *seed]))
 
     async def _locked_channel_table(

@@ -85,26 +85,8 @@ class Plugin(GamePlugin):
                 talon=talon,
             )
         ]
-        trick = view.get("trick") or []
-        if trick:
-            lines.append(
-                t(
-                    "sixtysix.status.trick",
-                    lang,
-                    cards=", ".join(f"{c['player']} {card_text(c['card'])}" for c in trick),
-                )
-            )
-        marriages = view.get("marriages") or []
-        if marriages:
-            lines.append(
-                t(
-                    "sixtysix.status.marriages",
-                    lang,
-                    list=", ".join(
-                        f"{m['player']} {SUIT_SIGNS[m['suit']]} {m['points']}" for m in marriages
-                    ),
-                )
-            )
+        # the trick on the table and the marriages shown are in the picture
+        # and the last events; the words keep the deal, the talon and the score
         tricks = view.get("tricks") or {}
         points = view.get("game_points") or {}
         target = (view.get("options") or {}).get("target", 7)
@@ -125,9 +107,9 @@ class Plugin(GamePlugin):
                 ),
             )
         )
-        if view.get("carry"):
+        if view.get("carry"):  # rare: deals without a score before this one
             lines.append(t("sixtysix.status.carry", lang, count=view["carry"]))
-        if view.get("phase") == "speak":
+        if view.get("phase") == "speak":  # the deal's last moment
             lines.append(t("sixtysix.status.speak", lang))
         return "\n".join(lines)
 

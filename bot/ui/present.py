@@ -27,7 +27,11 @@ from games.core import seed_hash
 
 log = logging.getLogger(__name__)
 
-LOG_LINES = 5
+# The table message is short: the turn, a status line or two, the last few
+# events in words, the clock; the picture shows the rest, and the whole
+# history is in ``/game status`` and the record.
+LOG_LINES = 3
+NOTICES = ("timeout", "timeout_removed")  # events kept in view a little longer
 
 
 @dataclass
@@ -153,11 +157,15 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
         mover = movers[0]
         seat = names.get(mover)
         mention = seat_line(seat) if seat else mover
-        lines.append(t("table.turn", lang, player=mention, name=mover))
+        controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
+        show = next((c for c in controls if isinstance(c, Button) and c.action == "show"), None)
+        if ui.has_private_controls and show is not None:  # moves are made from the hand
+            lines.append(t("table.turn_private", lang, player=mention, button=show.label))
+        else:
+            lines.append(t("table.turn", lang, player=mention, name=mover))
         status = ui.status_line(displayed(view, shown_names(row)), lang)
         if status:
             lines.append(status)
-        controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
     lines.extend(log_lines(row, lang))
     lines.extend(clock_lines(row, lang))
     if row.seed:
@@ -272,17 +280,28 @@ def clock_lines(row: TableRow, lang: str) -> list[str]:
     return lines
 
 
-def log_lines(row: TableRow, lang: str) -> list[str]:
-    """The last public events in words, each person by the display name of
-    their seat (the stored events keep the engine names)."""
+def log_lines(row: TableRow, lang: str, limit: int | None = LOG_LINES) -> list[str]:
+    """The last ``limit`` public events in words (``None``: all the table
+    keeps, for ``/game status``), each person by the display name of their
+    seat (the stored events keep the engine names)."""
     ui = plugin(row.game)
     names = shown_names(row)
-    lines = []
-    for event in row.ui.get("log", [])[-LOG_LINES:]:
+    lines: list[str] = []
+    notices: list[int] = []  # where the clock's notices are among the lines
+    for event in row.ui.get("log", []):
         text = ui.describe(displayed(event, names), lang)
         if text:
+            if event.get("kind") in NOTICES:
+                notices.append(len(lines))
             lines.append("• " + text)
-    return lines
+    if limit is None or len(lines) <= limit:
+        return lines
+    # a clock's notice ("ran out of time") stays in view while the moves the
+    # clock made for that player are still on the table
+    recent = [i for i in notices if len(lines) - 2 * limit <= i < len(lines) - limit]
+    if recent and limit > 1:
+        return [lines[recent[-1]], *lines[len(lines) - limit + 1 :]]
+    return lines[-limit:]
 
 
 def displayed(value: Any, names: dict[str, str]) -> Any:

@@ -113,3 +113,28 @@ async def test_six_dice_names_the_start_threshold_and_the_last_turn(game_night):
             stop = "m:stop" in table.actions and state["turn_total"] >= 400
             assert taken(await table.play(prefer=("m:stop",) if stop else ("m:roll",)))
         assert seen, "the round was never played out"
+
+
+async def test_the_table_message_is_short_and_the_history_is_in_game_status(game_night):
+    """Less is more: the Sixty-Six table shows the turn (and where to play),
+    two status lines and the last three events; /game status has them all."""
+    async with game_night(decks=DECKS, aux=[1]) as night:
+        table = await night.table("sixtysix")
+        policy = Policy()
+        for _ in range(14):
+            hand = night.hand(table.mover)
+            await make(hand, policy.choose(hand))
+        lines = table.content.splitlines()
+        events = [line for line in lines if line.startswith("• ")]
+        assert len(events) == 3, table.content
+        assert len(lines) <= 9, table.content  # title, turn, 2 status, 3 events, clock, seed
+        assert table.shows("table.turn_private", player=table.mover.mention, button="Show my hand")
+        assert table.turn is table.mover
+        assert not table.shows("sixtysix.status.trick")  # the picture shows the trick
+        answer = await table.ask(night.eve, "game status")
+        assert says(answer, "status.history")
+        told = [line for line in answer.splitlines() if line.startswith("• ")]
+        assert len(told) > 3 and told[-3:] == events
+        # the status of a Japanese asker, in Japanese
+        night.speaks(night.eve, "ja")
+        assert says(await table.ask(night.eve, "game status"), "status.history", "ja")
