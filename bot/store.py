@@ -536,6 +536,10 @@ class Store(abc.ABC):
     async def live_tables(self) -> list[TableRow]:
         return await self._tables("ORDER BY id")
 
+    async def guild_tables(self, guild_id: int) -> list[TableRow]:
+        """The live tables of one server, oldest first (``/game list``)."""
+        return await self._tables("WHERE guild_id = ? ORDER BY created_at, id", (guild_id,))
+
     async def ping(self) -> None:
         """A trivial query: raises if the database does not answer (/healthz)."""
         async with self._reading() as c:

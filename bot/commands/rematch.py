@@ -10,6 +10,7 @@ seats and the host come from the stored result, so it works after a restart.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,6 +23,9 @@ from games import registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
+
+
+CPU_NAME = re.compile(r"CPU\d+")  # a computer's seat name (bot.model.cpu_seat)
 
 
 def seats_of(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -63,19 +67,28 @@ class Rematch(commands.Cog):
             await tables.reply(interaction, "error.no_result")
             return
         old = seats_of(result)
-        people = [s for s in old if not is_cpu(s)]
+        people = [s for s in old if not is_cpu(s) and not s.get("kicked")]  # /game kick: not again
         if not any(s["id"] == interaction.user.id for s in people):
             await tables.reply(interaction, "error.rematch_not_a_player")
             return
         lang = await tables.public_lang(interaction)
         seats: list[dict[str, Any]] = []
+        order: list[int] = []  # everyone's id, in the old seats' order
+        names = {s["name"] for s in old}
+        ids = {s["id"] for s in old if not is_cpu(s) or CPU_NAME.fullmatch(s["name"])}  # kept
+        numbers = iter(n for n in range(1, len(old) + 2) if f"CPU{n}" not in names and -n not in ids)
         for seat in old:
+            order.append(seat["id"])
             if is_cpu(seat):  # computers stay, labelled in the new table's language
+                if not CPU_NAME.fullmatch(seat["name"]):  # one that took a kicked player's seat
+                    n = next(numbers)
+                    seat = {**seat, "id": -n, "name": f"CPU{n}"}
+                    order[-1] = -n
                 level = seat.get("level", "normal")
                 label = t("cpu.display", lang, name=seat["name"], level=t(f"cpu.level.{level}", lang))
                 seats.append({**seat, "display": label})
             elif seat["id"] == interaction.user.id:  # pressing Rematch is their Join
-                taken = {s["name"] for s in old if is_cpu(s)}
+                taken = {s["name"] for s in old if is_cpu(s)} | {f"CPU{n}" for n in range(len(old) + 2)}
                 seats.append(human_seat(interaction.user, taken, interaction.locale))
         host = result.get("host_id")
         if not any(s["id"] == host for s in people):  # the host left: the presser hosts
@@ -90,7 +103,7 @@ class Rematch(commands.Cog):
                 for s in people
                 if s["id"] != interaction.user.id
             ],
-            order=[s["id"] for s in old],
+            order=order,
         )
         await tables.open_lobby(interaction, result["game"], None, again=again)
 

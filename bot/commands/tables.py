@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands import admin
 from bot.commands.choices import offer_games
 
 if TYPE_CHECKING:
@@ -43,6 +44,27 @@ class Tables(commands.Cog):
     @game_group.command(name="end", description="End the game here (host or Manage Server)")
     async def end(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
         await self.bot.tables.end(interaction)
+
+    @game_group.command(
+        name="kick", description="Remove a player from the table here (host or Manage Server)"
+    )
+    @app_commands.describe(
+        player="The player to remove",
+        replace_with_cpu="A computer player takes the seat (else the seat forfeits)",
+    )
+    @app_commands.guild_only()
+    async def kick(
+        self,
+        interaction: discord.Interaction[ChabudaiBot],
+        player: discord.Member,
+        replace_with_cpu: bool = False,
+    ) -> None:
+        await admin.kick(self.bot.tables, interaction, player, replace_with_cpu)
+
+    @game_group.command(name="list", description="The live tables of this server (Manage Server)")
+    @app_commands.guild_only()
+    async def list_tables(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+        await admin.list_tables(self.bot.tables, interaction)
 
 
 async def setup(bot: ChabudaiBot) -> None:

@@ -157,3 +157,19 @@ async def test_invited_seats_are_held(game_night):
         assert taken(await lobby.press("Join", by=night.alice))
         assert says(lobby.content, "lobby.players", count=2, min=2, max=2,
                     players=f"{night.alice.mention}, {night.bob.mention}")  # fmt: skip
+
+
+async def test_a_kicked_player_is_not_invited_and_their_computer_stays(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=4)
+        await table.command(night.alice, "game kick", player=night.carol)
+        await table.command(night.alice, "game kick", player=night.dave, replace_with_cpu=True)
+        await table.play_to_the_end()
+        lobby = await rematch(table, night.bob)
+        assert lobby.shows("lobby.invited", players=night.alice.mention)  # not carol
+        row = await lobby.row()
+        assert [(s["name"], s.get("level")) for s in row.seats] == [("bob", None), ("CPU1", "normal")]
+        assert taken(await lobby.press("Join", by=night.alice))
+        assert [s["name"] for s in (await lobby.row()).seats] == ["alice", "bob", "CPU1"]
+        res = await lobby.press("Join", by=night.carol)  # not invited, but a seat is free
+        assert taken(res)
