@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import ratings
+from bot import ratings, seasons
 from bot.store import PlayerResult, Result, Store, TableRow
 from bot.ui.controls import Standing
 from games import registry
@@ -38,6 +38,10 @@ async def build(
     rated = not has_bots
     if has_bots and row.guild_id is not None:
         rated = bool(await store.guild_setting(row.guild_id, "bots_rated"))
+    season = None  # the server's season now (bot.seasons); a DM has none
+    if row.guild_id is not None:
+        length = seasons.length_of(await store.guild_setting(row.guild_id, "season"))
+        season = seasons.season_at(now, length)
     return Result(
         table_id=row.id,
         guild_id=row.guild_id,
@@ -51,6 +55,9 @@ async def build(
         finished_at=now,
         seats=[dict(s) for s in row.seats],  # a rematch seats them again
         host_id=row.host_id,
+        # the table message becomes the result message: history links to it
+        message_id=row.message_id,
+        season=season,
         rated=rated,
         # the ratings are read and written in the finishing transaction
         rate=ratings.rate if rated and len(players) >= 2 else None,

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
 import json
 import logging
+import os
+import socket
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -122,6 +125,55 @@ MIGRATIONS: list[str] = [
     ALTER TABLE results ADD COLUMN seats TEXT;
     ALTER TABLE results ADD COLUMN host_id INTEGER;
     """,
+    # 5: history and seasons — where a result's message is (channel_id and
+    # message_id: a link), each result's season (null: seasons off, a DM),
+    # each player's all-time rating after the game (the stats card's trend),
+    # and ratings per server season (fresh each season; all-time goes on)
+    """
+    ALTER TABLE results ADD COLUMN message_id INTEGER;
+    ALTER TABLE results ADD COLUMN season TEXT;
+    ALTER TABLE result_players ADD COLUMN season TEXT;
+    ALTER TABLE result_players ADD COLUMN rating REAL;
+    CREATE INDEX result_players_user ON result_players(user_id, finished_at);
+    CREATE INDEX results_guild ON results(guild_id, finished_at);
+    CREATE TABLE season_ratings (
+        guild_id    INTEGER NOT NULL,
+        season      TEXT NOT NULL,            -- bot.seasons: "2026-11", "2026-Q4"
+        game        TEXT NOT NULL,
+        user_id     INTEGER NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        games       INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, game, user_id)
+    );
+    """,
+    # 6: several processes — the moves ledger (one row per stored version of a
+    # table, written in the same transaction: the oracle of "no move lost or
+    # doubled" and the data of game history), a computer's turn due time
+    # (claimed like a turn clock, so a process dying mid-think loses
+    # nothing) and the lease of whoever claimed a due table
+    """
+    CREATE TABLE moves (
+        table_id    INTEGER NOT NULL,
+        version     INTEGER NOT NULL,         -- the version this change stored
+        actor       TEXT,                     -- the engine name of the mover, if a player
+        move        TEXT NOT NULL,            -- moves in notation, or the lobby action / kind
+        origin      TEXT NOT NULL,            -- press | command | clock | cpu
+        process     TEXT NOT NULL,            -- host:pid of the process that stored it
+        at          REAL NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    ALTER TABLE tables ADD COLUMN cpu_due REAL;
+    ALTER TABLE tables ADD COLUMN lease_owner TEXT;
+    ALTER TABLE tables ADD COLUMN lease_until REAL;
+    CREATE INDEX tables_cpu_due ON tables(cpu_due) WHERE cpu_due IS NOT NULL;
+    """,
+    # 7: a small key/value table for the bot's own bookkeeping (the hash of
+    # the slash commands last synced, per application: synced again only
+    # when the command tree changed)
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
 ]
 
 
@@ -147,12 +199,28 @@ class TableRow:
     updated_at: float
     clock: dict[str, Any] = field(default_factory=dict)
     shown: int = -1  # the version last shown on the table message
+    cpu_due: float | None = None  # a computer is to move by then (claimed if overdue)
 
     def seat_of(self, user_id: int) -> dict[str, Any] | None:
         for seat in self.seats:
             if seat["id"] == user_id:
                 return seat
         return None
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """One line of the moves ledger: what a stored change did (the moves in
+    notation, or the lobby action or the kind of removal), who and where
+    from; written in the transaction that stores the change, one per
+    (table, version)."""
+
+    move: str
+    origin: str
+    actor: str | None = None
+
+
+PROCESS = f"{socket.gethostname()}:{os.getpid()}"  # who wrote a ledger line
 
 
 @dataclass
@@ -165,6 +233,10 @@ class PlayerResult:
     won: bool
     points: int
     best: int | None = None
+
+
+# (user → place, their ratings now) → new ratings
+RateFn = Callable[[dict[int, int], dict[int, tuple[float, float]]], dict[int, tuple[float, float]]]
 
 
 @dataclass
@@ -184,6 +256,11 @@ class Result:
     # and its host: what a rematch seats again
     seats: list[dict[str, Any]] | None = None
     host_id: int | None = None
+    # the table message, which becomes the result message (history's link)
+    message_id: int | None = None
+    # the server's season (bot.seasons) when the game ended; None = none
+    season: str | None = None
+    season_ratings: dict[int, tuple[float, float]] = field(default_factory=dict)
     rated: bool | None = None  # None = rated unless has_bots (/config bots_rated)
     # (user → place, their ratings now) → new ratings: applied inside the
     # finishing transaction, so two games finishing at once both count
@@ -195,7 +272,7 @@ class Result:
 
 _TABLE_COLS = (
     "id, guild_id, channel_id, message_id, game, phase, host_id, seats, options, state, ui, "
-    "seed, version, deadline, created_at, updated_at, clock, shown"
+    "seed, version, deadline, created_at, updated_at, clock, shown, cpu_due"
 )
 
 
@@ -219,6 +296,7 @@ def _row(r: Sequence[Any]) -> TableRow:
         updated_at=r[15],
         clock=json.loads(r[16]),
         shown=r[17],
+        cpu_due=r[18],
     )
 
 
@@ -247,6 +325,8 @@ COPIED: dict[str, tuple[tuple[str, ...], str]] = {
             "finished_at",
             "seats",
             "host_id",
+            "message_id",
+            "season",
         ),
         "id",
     ),
@@ -263,11 +343,21 @@ COPIED: dict[str, tuple[tuple[str, ...], str]] = {
             "best",
             "rated",
             "finished_at",
+            "season",
+            "rating",
         ),
         "result_id, user_id",
     ),
     "ratings": (("game", "user_id", "mu", "sigma", "games"), "game, user_id"),
+    "season_ratings": (
+        ("guild_id", "season", "game", "user_id", "mu", "sigma", "games"),
+        "guild_id, season, game, user_id",
+    ),
     "guild_settings": (("guild_id", "key", "value"), "guild_id, key"),
+    "moves": (
+        ("table_id", "version", "actor", "move", "origin", "process", "at"),
+        "table_id, version",
+    ),
 }
 # the JSON documents among them: exported decoded, imported in our own
 # spelling (PostgreSQL's JSONB respells what it stores, and SQLite compares
@@ -551,6 +641,21 @@ class Store(abc.ABC):
             rows = await c.fetch("SELECT phase, COUNT(*) FROM tables GROUP BY phase")
         return {str(phase): int(n) for phase, n in rows}
 
+    async def get_meta(self, key: str) -> str | None:
+        """The bot's own bookkeeping value ``key`` (``None``: never set)."""
+        async with self._reading() as c:
+            r = await c.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if r is None else str(r[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set the bookkeeping value ``key`` (the last write wins)."""
+        async with self._writing() as c:
+            await c.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Where the table message is (not a game change: no version bump)."""
         async with self._writing() as c:
@@ -567,36 +672,122 @@ class Store(abc.ABC):
             )
         return n == 1
 
-    async def save_table(self, row: TableRow, *, now: float) -> bool:
+    async def save_table(
+        self, row: TableRow, *, now: float, ledger: Ledger | None = None
+    ) -> bool:
         """Write ``row`` if the stored version is still ``row.version``; on
         success ``row.version`` is incremented. ``False`` = someone was first.
-        ``row.shown`` (what is on screen) is written along, never backwards."""
-        async with self._writing() as c:
-            n = await c.execute(
-                "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?, ui = ?,"
-                " seed = ?, deadline = ?, clock = ?,"
-                " shown = CASE WHEN shown > ? THEN shown ELSE ? END, version = version + 1,"
-                " updated_at = ? WHERE id = ? AND version = ?",
-                (
-                    row.phase,
-                    row.host_id,
-                    _dumps(row.seats),
-                    _dumps(row.options),
-                    _dumps(row.state) if row.state is not None else None,
-                    _dumps(row.ui),
-                    row.seed,
-                    row.deadline,
-                    _dumps(row.clock),
-                    row.shown,
-                    row.shown,
-                    now,
-                    row.id,
-                    row.version,
-                ),
-            )
+        ``row.shown`` (what is on screen) is written along, never backwards.
+        With ``ledger``, the change's ledger line is written in the same
+        transaction."""
+        sql = (
+            "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?, ui = ?,"
+            " seed = ?, deadline = ?, clock = ?, cpu_due = ?,"
+            " shown = CASE WHEN shown > ? THEN shown ELSE ? END, version = version + 1,"
+            " updated_at = ? WHERE id = ? AND version = ?"
+        )
+        args = (
+            row.phase,
+            row.host_id,
+            _dumps(row.seats),
+            _dumps(row.options),
+            _dumps(row.state) if row.state is not None else None,
+            _dumps(row.ui),
+            row.seed,
+            row.deadline,
+            _dumps(row.clock),
+            row.cpu_due,
+            row.shown,
+            row.shown,
+            now,
+            row.id,
+            row.version,
+        )
+        if ledger is None:
+            async with self._writing() as c:
+                n = await c.execute(sql, args)
+        else:
+            async with self._transaction() as tx:
+                n = await tx.execute(sql, args)
+                if n == 1:
+                    await self._write_ledger(tx, row.id, row.version + 1, ledger, now)
         if n == 1:
             row.version += 1
         return n == 1
+
+    async def _write_ledger(
+        self, tx: Conn, table_id: int, version: int, ledger: Ledger, now: float
+    ) -> None:
+        await tx.execute(
+            "INSERT INTO moves (table_id, version, actor, move, origin, process, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, version, ledger.actor, ledger.move, ledger.origin, PROCESS, now),
+        )
+
+    async def ledger(self, table_id: int | None = None) -> list[dict[str, Any]]:
+        """The moves ledger (of one table, or all), in order."""
+        sql = "SELECT table_id, version, actor, move, origin, process, at FROM moves"
+        args: tuple[Any, ...] = ()
+        if table_id is not None:
+            sql += " WHERE table_id = ?"
+            args = (table_id,)
+        async with self._reading() as c:
+            rows = await c.fetch(sql + " ORDER BY table_id, version", args)
+        keys = ("table_id", "version", "actor", "move", "origin", "process", "at")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    # ------------------------------------------------- several processes
+
+    #: how a claim skips rows another transaction holds (PostgreSQL)
+    _skip_locked = ""
+
+    def table_lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
+        """Exclusion of one table across processes, held around a press and
+        what follows it (the commit and the table message's edit), so no two
+        processes present one table out of order. SQLite serves one process
+        (its in-process lock is :meth:`bot.tables.TableService.lock`)."""
+        return contextlib.nullcontext()
+
+    async def claim_due(
+        self, *, until: float, cpu_until: float, now: float, owner: str, lease: float
+    ) -> list[int]:
+        """Claim, for ``lease`` seconds, the tables whose turn clock is due by
+        ``until`` or whose computer's turn is overdue (due by ``cpu_until``)
+        and which nobody holds a live lease on; their ids, earliest first.
+        Two sweepers never claim one table at once (PostgreSQL: ``FOR UPDATE
+        SKIP LOCKED``; SQLite: one writer), and the versioned write stays the
+        final guard."""
+        async with self._writing() as c:
+            rows = await c.fetch(
+                "UPDATE tables SET lease_owner = ?, lease_until = ? WHERE id IN ("
+                " SELECT id FROM tables WHERE ((deadline IS NOT NULL AND deadline <= ?)"
+                " OR (cpu_due IS NOT NULL AND cpu_due <= ?))"
+                " AND (lease_until IS NULL OR lease_until <= ?)"
+                " ORDER BY deadline LIMIT 200" + self._skip_locked + ") RETURNING id, deadline",
+                (owner, now + lease, until, cpu_until, now),
+            )
+        rows.sort(key=lambda r: (r[1] is None, r[1] or 0.0, r[0]))
+        return [int(r[0]) for r in rows]
+
+    async def release(self, table_id: int, owner: str) -> None:
+        """Give up the lease on ``table_id`` (its due work is done)."""
+        async with self._writing() as c:
+            await c.execute(
+                "UPDATE tables SET lease_owner = NULL, lease_until = NULL"
+                " WHERE id = ? AND lease_owner = ?",
+                (table_id, owner),
+            )
+
+    async def announce_due(self, when: float) -> None:
+        """Tell the other processes that something is due at ``when`` (a new
+        deadline or computer turn): PostgreSQL ``NOTIFY``; SQLite has no
+        other processes to tell."""
+        return None
+
+    async def listen_due(self, callback: Callable[[float], None]) -> None:
+        """Call ``callback(when)`` for every :meth:`announce_due` of any
+        process (PostgreSQL ``LISTEN``); nothing on SQLite."""
+        return None
 
     async def set_shown(self, shown: dict[int, int]) -> None:
         """Record the versions now shown on table messages (``table id →
@@ -622,10 +813,17 @@ class Store(abc.ABC):
             "WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline", (until,)
         )
 
-    async def next_deadline(self, after: float) -> float | None:
-        """The earliest deadline later than ``after`` (the sweeper's next wake)."""
+    async def next_deadline(self, after: float, *, cpu_overdue: float = 0.0) -> float | None:
+        """The earliest deadline later than ``after`` — or, with
+        ``cpu_overdue``, the earliest time a computer's turn becomes overdue
+        (its due time plus that) — the sweeper's next wake."""
         async with self._reading() as c:
-            r = await c.fetchone("SELECT MIN(deadline) FROM tables WHERE deadline > ?", (after,))
+            r = await c.fetchone(
+                "SELECT MIN(t) FROM (SELECT MIN(deadline) AS t FROM tables WHERE deadline > ?"
+                " UNION ALL SELECT MIN(cpu_due) + ? FROM tables"
+                " WHERE ? > 0 AND cpu_due IS NOT NULL AND cpu_due + ? > ?) AS due",
+                (after, cpu_overdue, cpu_overdue, cpu_overdue, after),
+            )
         return float(r[0]) if r and r[0] is not None else None
 
     async def set_clock(self, row: TableRow, expected: dict[str, Any]) -> bool:
@@ -639,21 +837,30 @@ class Store(abc.ABC):
             )
         return n == 1
 
-    async def delete_table(self, row: TableRow) -> bool:
-        """Remove a table (cancelled lobby) if its version is unchanged."""
-        async with self._writing() as c:
-            n = await c.execute(
+    async def delete_table(
+        self, row: TableRow, *, ledger: Ledger | None = None, now: float = 0.0
+    ) -> bool:
+        """Remove a table (cancelled lobby) if its version is unchanged (and
+        write its ledger line in the same transaction)."""
+        async with self._transaction() as tx:
+            n = await tx.execute(
                 "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
             )
+            if n == 1 and ledger is not None:
+                await self._write_ledger(tx, row.id, row.version + 1, ledger, now)
         return n == 1
 
-    async def finish_table(self, row: TableRow, result: Result) -> int | None:
+    async def finish_table(
+        self, row: TableRow, result: Result, *, ledger: Ledger | None = None
+    ) -> int | None:
         """In one transaction: check the version, store the result, its
         players and ratings (read and written inside it, so two games sharing
         a player that finish at once both count), and remove the live table.
         ``None`` = stale."""
         async with self._transaction() as tx:
             result_id = await self._finish(tx, row, result)
+            if result_id is not None and ledger is not None:
+                await self._write_ledger(tx, row.id, row.version + 1, ledger, result.finished_at)
         if result_id is not None:
             row.version += 1
         return result_id
@@ -669,11 +876,18 @@ class Store(abc.ABC):
             ranks = {p.user_id: p.rank for p in result.players}
             current = await self._ratings(tx, result.game, list(ranks))
             result.ratings = result.rate(ranks, current)
+            if result.season is not None and result.guild_id is not None:
+                # the season's ratings: fresh (the model's defaults) for a
+                # player's first game of the season, under the same lock
+                now_season = await self._season_ratings(
+                    tx, result.guild_id, result.season, result.game, list(ranks)
+                )
+                result.season_ratings = result.rate(ranks, now_season)
         settlement = {str(p.user_id): p.points for p in result.players}
         r = await tx.fetchone(
             "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
-            " settlement, seed, has_bots, finished_at, seats, host_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " settlement, seed, has_bots, finished_at, seats, host_id, message_id, season)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 result.table_id,
                 result.guild_id,
@@ -687,13 +901,16 @@ class Store(abc.ABC):
                 result.finished_at,
                 _dumps(result.seats) if result.seats is not None else None,
                 result.host_id,
+                result.message_id,
+                result.season,
             ),
         )
         assert r is not None
         result_id = int(r[0])
         await tx.executemany(
             "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank, won,"
-            " points, best, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " points, best, rated, finished_at, season, rating)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     result_id,
@@ -707,6 +924,13 @@ class Store(abc.ABC):
                     p.best,
                     int(not result.has_bots if result.rated is None else result.rated),
                     result.finished_at,
+                    result.season,
+                    # the displayed all-time rating after this game (mu − 3σ)
+                    (
+                        result.ratings[p.user_id][0] - 3 * result.ratings[p.user_id][1]
+                        if p.user_id in result.ratings
+                        else None
+                    ),
                 )
                 for p in result.players
             ],
@@ -718,7 +942,31 @@ class Store(abc.ABC):
                 " sigma = excluded.sigma, games = ratings.games + 1",
                 [(result.game, uid, mu, sigma) for uid, (mu, sigma) in result.ratings.items()],
             )
+        if result.season_ratings:
+            await tx.executemany(
+                "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, games)"
+                " VALUES (?, ?, ?, ?, ?, ?, 1)"
+                " ON CONFLICT (guild_id, season, game, user_id) DO UPDATE SET mu = excluded.mu,"
+                " sigma = excluded.sigma, games = season_ratings.games + 1",
+                [
+                    (result.guild_id, result.season, result.game, uid, mu, sigma)
+                    for uid, (mu, sigma) in result.season_ratings.items()
+                ],
+            )
         return result_id
+
+    async def _season_ratings(
+        self, c: Conn, guild_id: int, season: str, game: str, user_ids: Sequence[int]
+    ) -> dict[int, tuple[float, float]]:
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        rows = await c.fetch(
+            "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ?"
+            f" AND game = ? AND user_id IN ({marks})",
+            (guild_id, season, game, *user_ids),
+        )
+        return {r[0]: (r[1], r[2]) for r in rows}
 
     # --------------------------------------------------------------- ratings
 
@@ -741,31 +989,48 @@ class Store(abc.ABC):
     # ------------------------------------------------- leaderboards and stats
 
     async def leaderboard(
-        self, game: str, *, guild_id: int | None, by: str, limit: int = 10
+        self,
+        game: str,
+        *,
+        guild_id: int | None,
+        by: str,
+        limit: int = 10,
+        season: str | None = None,
     ) -> list[dict[str, Any]]:
         """Top players of ``game`` (``guild_id=None`` = every server).
 
         ``by``: ``rating`` (mu − 3σ, rated games), ``wins``, ``points`` (sum of
-        settlement) or ``best``.
+        settlement) or ``best``. ``season`` (a server's, so with ``guild_id``):
+        only that season's games, and its own ratings.
         """
         where = "rp.game = ?"
         args: list[Any] = [game]
         if guild_id is not None:
             where += " AND rp.guild_id = ?"
             args.append(guild_id)
+        if season is not None:
+            where += " AND rp.season = ?"
+            args.append(season)
         agg = (
             "SELECT rp.user_id, MAX(rp.name) AS name, COUNT(*) AS games, SUM(rp.won) AS wins,"
             " SUM(rp.points) AS points, MAX(rp.best) AS best"
             f" FROM result_players rp WHERE {where} GROUP BY rp.user_id"
         )
         if by == "rating":
+            if season is not None:
+                join = (
+                    " JOIN season_ratings r ON r.guild_id = ? AND r.season = ? AND r.game = ?"
+                    " AND r.user_id = a.user_id"
+                )
+                args += [guild_id, season, game, limit]
+            else:
+                join = " JOIN ratings r ON r.game = ? AND r.user_id = a.user_id"
+                args += [game, limit]
             sql = (
                 f"SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-                f" r.mu - 3 * r.sigma AS value FROM ({agg}) a"
-                " JOIN ratings r ON r.game = ? AND r.user_id = a.user_id"
+                f" r.mu - 3 * r.sigma AS value FROM ({agg}) a{join}"
                 " ORDER BY value DESC, a.wins DESC LIMIT ?"
             )
-            args += [game, limit]
         else:
             column = {"wins": "wins", "points": "points", "best": "best"}[by]
             extra = " WHERE best IS NOT NULL" if by == "best" else ""
@@ -780,9 +1045,15 @@ class Store(abc.ABC):
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
     async def stats(
-        self, user_id: int, *, game: str | None, guild_id: int | None
+        self,
+        user_id: int,
+        *,
+        game: str | None,
+        guild_id: int | None,
+        season: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Per-game statistics of one player (optionally one game / server)."""
+        """Per-game statistics of one player (optionally one game / server /
+        that server's ``season``, whose ratings are the season's own)."""
         where = "user_id = ?"
         args: list[Any] = [user_id]
         if game is not None:
@@ -791,6 +1062,9 @@ class Store(abc.ABC):
         if guild_id is not None:
             where += " AND guild_id = ?"
             args.append(guild_id)
+        if season is not None:
+            where += " AND season = ?"
+            args.append(season)
         async with self._reading() as c:
             rows = await c.fetch(
                 "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
@@ -802,17 +1076,109 @@ class Store(abc.ABC):
                 for g, n, wins, points, best, top in rows
             ]
             if out:
-                ratings = {
-                    g: (mu, sigma)
-                    for g, mu, sigma in await c.fetch(
+                if season is not None:
+                    rated = await c.fetch(
+                        "SELECT game, mu, sigma FROM season_ratings"
+                        " WHERE user_id = ? AND guild_id = ? AND season = ?",
+                        (user_id, guild_id, season),
+                    )
+                else:
+                    rated = await c.fetch(
                         "SELECT game, mu, sigma FROM ratings WHERE user_id = ?", (user_id,)
                     )
-                }
+                ratings = {g: (mu, sigma) for g, mu, sigma in rated}
                 for item in out:
                     if item["game"] in ratings:
                         mu, sigma = ratings[item["game"]]
                         item["rating"] = mu - 3 * sigma
         return out
+
+    async def rating_trend(self, user_id: int, game: str, *, limit: int = 20) -> list[float]:
+        """A player's all-time rating after each of their last rated games
+        of ``game``, oldest first (the stats card's chart)."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT rating FROM result_players WHERE user_id = ? AND game = ?"
+                " AND rating IS NOT NULL ORDER BY finished_at DESC, result_id DESC LIMIT ?",
+                (user_id, game, limit),
+            )
+        return [float(r[0]) for r in reversed(rows)]
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons of a server that have finished games, newest first."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT DISTINCT season FROM results WHERE guild_id = ? AND season IS NOT NULL"
+                " ORDER BY season DESC",
+                (guild_id,),
+            )
+        return [str(r[0]) for r in rows]
+
+    async def history(
+        self,
+        *,
+        guild_id: int | None,
+        user_id: int | None = None,
+        game: str | None = None,
+        limit: int = 10,
+    ) -> list[dict[str, Any]]:
+        """The last finished games, newest first: of a server
+        (``guild_id``), and/or with ``user_id`` among the players, of
+        ``game``. Each with where its result message is, its seed, seats,
+        outcome and places (``players``, as :meth:`get_result`)."""
+        where: list[str] = []
+        args: list[Any] = []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            args.append(guild_id)
+        if game is not None:
+            where.append("game = ?")
+            args.append(game)
+        if user_id is not None:
+            where.append("id IN (SELECT result_id FROM result_players WHERE user_id = ?)")
+            args.append(user_id)
+        sql = (
+            "SELECT id, guild_id, channel_id, message_id, game, seed, finished_at, outcome, seats"
+            " FROM results"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + " ORDER BY finished_at DESC, id DESC LIMIT ?"
+        )
+        args.append(limit)
+        async with self._reading() as c:
+            rows = await c.fetch(sql, args)
+            ids = [r[0] for r in rows]
+            places: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+            if ids:
+                marks = ",".join("?" * len(ids))
+                for p in await c.fetch(
+                    "SELECT result_id, user_id, name, rank, won, points FROM result_players"
+                    f" WHERE result_id IN ({marks}) ORDER BY rank, name",
+                    ids,
+                ):
+                    places[p[0]].append(
+                        {
+                            "user_id": p[1],
+                            "name": p[2],
+                            "rank": p[3],
+                            "won": bool(p[4]),
+                            "points": p[5],
+                        }
+                    )
+        return [
+            {
+                "id": r[0],
+                "guild_id": r[1],
+                "channel_id": r[2],
+                "message_id": r[3],
+                "game": r[4],
+                "seed": r[5],
+                "finished_at": float(r[6]),
+                "outcome": json.loads(r[7]),
+                "seats": json.loads(r[8]) if r[8] is not None else None,
+                "players": places[r[0]],
+            }
+            for r in rows
+        ]
 
     async def results(self, *, game: str | None = None) -> list[dict[str, Any]]:
         """Finished games, oldest first (for tests and tools)."""
@@ -843,7 +1209,8 @@ class Store(abc.ABC):
         async with self._reading() as c:
             r = await c.fetchone(
                 "SELECT id, table_id, guild_id, channel_id, game, record, outcome, settlement,"
-                " seed, has_bots, finished_at, seats, host_id FROM results WHERE id = ?",
+                " seed, has_bots, finished_at, seats, host_id, message_id, season FROM results"
+                " WHERE id = ?",
                 (result_id,),
             )
             if r is None:
@@ -868,6 +1235,8 @@ class Store(abc.ABC):
             # the seats and host (None for games finished before migration 4)
             "seats": json.loads(r[11]) if r[11] is not None else None,
             "host_id": r[12],
+            "message_id": r[13],  # the result message (None before migration 5)
+            "season": r[14],
             "players": [
                 {
                     "user_id": p[0],

@@ -9,16 +9,20 @@ lock, and a finishing game locks its game's ratings until it commits.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
+import logging
 import re
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import asyncpg
 
 from bot.store import Conn, Store, StoreError
+
+log = logging.getLogger(__name__)
 
 # The same numbered steps as bot.store.MIGRATIONS (a version means the same
 # schema on both databases), in PostgreSQL's types: Discord ids are BIGINT
@@ -108,12 +112,57 @@ MIGRATIONS: list[str] = [
     ALTER TABLE results ADD COLUMN seats JSON;
     ALTER TABLE results ADD COLUMN host_id BIGINT;
     """,
+    # 5: history and seasons (bot.store's migration 5)
+    """
+    ALTER TABLE results ADD COLUMN message_id BIGINT;
+    ALTER TABLE results ADD COLUMN season TEXT;
+    ALTER TABLE result_players ADD COLUMN season TEXT;
+    ALTER TABLE result_players ADD COLUMN rating DOUBLE PRECISION;
+    CREATE INDEX result_players_user ON result_players(user_id, finished_at);
+    CREATE INDEX results_guild ON results(guild_id, finished_at);
+    CREATE TABLE season_ratings (
+        guild_id    BIGINT NOT NULL,
+        season      TEXT NOT NULL,
+        game        TEXT NOT NULL,
+        user_id     BIGINT NOT NULL,
+        mu          DOUBLE PRECISION NOT NULL,
+        sigma       DOUBLE PRECISION NOT NULL,
+        games       INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, game, user_id)
+    );
+    """,
+    # 6: several processes — the moves ledger, computer turns due, leases
+    """
+    CREATE TABLE moves (
+        table_id    BIGINT NOT NULL,
+        version     INTEGER NOT NULL,
+        actor       TEXT,
+        move        TEXT NOT NULL,
+        origin      TEXT NOT NULL,
+        process     TEXT NOT NULL,
+        at          DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    ALTER TABLE tables ADD COLUMN cpu_due DOUBLE PRECISION;
+    ALTER TABLE tables ADD COLUMN lease_owner TEXT;
+    ALTER TABLE tables ADD COLUMN lease_until DOUBLE PRECISION;
+    CREATE INDEX tables_cpu_due ON tables(cpu_due) WHERE cpu_due IS NOT NULL;
+    """,
+    # 7: key/value bookkeeping (bot.store's migration 7)
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
 ]
 
 # the advisory lock a migration holds ("chabudai" in ASCII)
 SCHEMA_LOCK = 0x6368616275646169
 
 POOL_SIZE = 10
+
+# the first key of every table lock (pg_advisory_lock(TABLE_LOCKS, table))
+TABLE_LOCKS = 0x63686162  # "chab"
+# the channel on which processes tell each other of new due times
+DUE_CHANNEL = "chabudai_due"
 
 # the tables whose ``id`` is an identity column (copy-db moves their counters)
 IDENTITY_TABLES = ("tables", "results")
@@ -168,6 +217,9 @@ class PostgresStore(Store):
         super().__init__(migrate=migrate)
         self.url = str(url)
         self._pool: asyncpg.Pool | None = None
+        self._lock_conn: asyncpg.Connection | None = None  # holds table locks
+        self._lock_guard = asyncio.Lock()  # one statement at a time on it
+        self._listen_conn: asyncpg.Connection | None = None  # LISTEN for due times
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -189,6 +241,10 @@ class PostgresStore(Store):
             raise
 
     async def close(self) -> None:
+        for conn in (self._lock_conn, self._listen_conn):
+            if conn is not None and not conn.is_closed():
+                await conn.close()
+        self._lock_conn = self._listen_conn = None
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
@@ -209,6 +265,64 @@ class PostgresStore(Store):
 
     async def _lock_schema(self, tx: Conn) -> None:
         await tx.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
+
+    # ------------------------------------------------- several processes
+
+    _skip_locked = " FOR UPDATE SKIP LOCKED"
+
+    async def _locker(self) -> asyncpg.Connection:
+        """The connection that holds this process's table locks (session
+        advisory locks: released by the server if the process dies)."""
+        if self._lock_conn is None or self._lock_conn.is_closed():
+            with _errors():
+                self._lock_conn = await asyncpg.connect(self.url)
+        return self._lock_conn
+
+    @asynccontextmanager
+    async def table_lock(self, table_id: int) -> AsyncIterator[None]:
+        """A session advisory lock on the table, in the key space of two
+        integers (apart from the one-number keys of migrations and ratings),
+        on one connection kept for it. Taken with ``pg_try_advisory_lock`` and
+        a short back-off, so waiting for one table never blocks the lock
+        connection for the others."""
+        key = ((table_id + 2**31) % 2**32) - 2**31
+        pause = 0.002
+        while True:
+            async with self._lock_guard:
+                conn = await self._locker()
+                with _errors():
+                    got = await conn.fetchval(
+                        "SELECT pg_try_advisory_lock($1, $2)", TABLE_LOCKS, key
+                    )
+            if got:
+                break
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
+        try:
+            yield
+        finally:
+            async with self._lock_guard:
+                try:
+                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", TABLE_LOCKS, key)
+                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    # a lost connection released every lock it held
+                    log.warning("table %d: could not release its lock", table_id)
+
+    async def announce_due(self, when: float) -> None:
+        async with self._writing() as c:
+            await c.execute("SELECT pg_notify(?, ?)", (DUE_CHANNEL, repr(float(when))))
+
+    async def listen_due(self, callback: Callable[[float], None]) -> None:
+        def heard(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
+            try:
+                callback(float(payload))
+            except ValueError:
+                log.warning("a due notice that is no time: %r", payload)
+
+        with _errors():
+            if self._listen_conn is None or self._listen_conn.is_closed():
+                self._listen_conn = await asyncpg.connect(self.url)
+            await self._listen_conn.add_listener(DUE_CHANNEL, heard)
 
     async def _lock_ratings(self, tx: Conn, game: str) -> None:
         # one lock per game's ratings, not per row: a player's row may not

@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "bot.i18n",
             "bot.i18n.translator",
             "bot.ratings",
+            "bot.seasons",
         ),
     ),
     ("helpers", ("bot.model", "bot.turns")),
@@ -40,7 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("controls", ("bot.ui", "bot.ui.controls", "bot.ui.components")),
     ("plugins", ("bot.games", "bot.games.*")),
     ("pictures", ("bot.pictures",)),
-    ("messages", ("bot.ui.present", "bot.ui.secrets")),
+    ("messages", ("bot.ui.present", "bot.ui.secrets", "bot.ui.replay")),
     # the one commit path and what it announces
     ("events", ("bot.events", "bot.results")),
     ("service", ("bot.tables",)),

@@ -1,15 +1,29 @@
-"""Slash commands about finished games: /leaderboard and /stats."""
+"""Slash commands about finished games: /leaderboard and /stats.
+
+Both answer with a picture (:mod:`bot.render.stats`: the leaderboard, the
+player's card) and keep the words beside it for screen readers. ``scope``
+is the period — ``season`` (this season of the server, the default of
+/leaderboard), ``all`` (all time, the default of /stats) or a past season
+by name (``2026-10``; offered as you type) — and ``where`` this server or
+all servers (every server's board is all-time: a season is a server's).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import seasons
 from bot.commands.choices import offer_games
-from bot.i18n import t
+from bot.i18n import lang_of, t
+from bot.render import _base as b
+from bot.render import stats as render
+from games import registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -22,34 +36,101 @@ class Boards(commands.Cog):
         self.bot = bot
         offer_games(self)
 
+    async def period(
+        self, interaction: discord.Interaction[Any], scope: str, where: str, loc: Any
+    ) -> tuple[str | None, str] | None:
+        """The season ``scope`` names here (``None`` = all time) and the
+        period in words; ``None`` after refusing a bad one (nothing shown)."""
+        guild_id = interaction.guild_id
+        scope = scope.strip()
+        if scope in ("all", "") or guild_id is None or where == "global":
+            if seasons.is_season(scope) and (guild_id is None or where == "global"):
+                await self.bot.tables.reply(interaction, "error.season_here")
+                return None
+            return None, t("board.period.all", loc)
+        if scope == "season":
+            setting = await self.bot.tables.store.guild_setting(guild_id, "season")
+            name = seasons.season_at(self.bot.tables.clock(), seasons.length_of(setting))
+            if name is None:
+                return None, t("board.period.off", loc)
+        elif seasons.is_season(scope):
+            name = scope
+        else:
+            await self.bot.tables.reply(interaction, "error.bad_scope", value=scope[:40])
+            return None
+        start, end = seasons.dates(name)
+        return name, t("board.period.season", loc, season=name, start=start, end=end)
+
+    async def scopes(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """This season, all time, and the server's past seasons."""
+        loc = interaction.locale
+        out = [
+            app_commands.Choice(name=t("choice.season", loc), value="season"),
+            app_commands.Choice(name=t("choice.all", loc), value="all"),
+        ]
+        if interaction.guild_id is not None:
+            for name in await self.bot.tables.store.seasons(interaction.guild_id):
+                start, end = seasons.dates(name)
+                label = t("board.period.season", loc, season=name, start=start, end=end)
+                out.append(app_commands.Choice(name=label[:100], value=name))
+        typed = current.strip().lower()
+        return [c for c in out if typed in c.name.lower() or typed in c.value][:25]
+
     @app_commands.command(name="leaderboard", description="The best players of a game")
+    @app_commands.describe(
+        game="The game to rank",
+        scope="This season, all time or a past season",
+        where="This server or all servers",
+        by="Rank by rating, wins, points or best",
+    )
+    @app_commands.autocomplete(scope=scopes)
     async def leaderboard(
         self,
         interaction: discord.Interaction[ChabudaiBot],
         game: str,
-        scope: Literal["server", "global"] = "server",
+        scope: str = "season",
+        where: Literal["server", "global"] = "server",
         by: Literal["rating", "wins", "points", "best"] = "rating",
     ) -> None:
         store = self.bot.tables.store
-        guild_id = interaction.guild_id if scope == "server" else None
-        if scope == "server" and guild_id is None:
-            guild_id = None
-        rows = await store.leaderboard(game, guild_id=guild_id, by=by)
+        if game not in registry.names():
+            await self.bot.tables.reply(interaction, "error.no_game")
+            return
         lang = await self.bot.tables.public_lang(interaction)
+        period = await self.period(interaction, scope, where, lang)
+        if period is None:
+            return
+        season, when = period
+        guild_id = interaction.guild_id if where == "server" else None
+        rows = await store.leaderboard(game, guild_id=guild_id, by=by, season=season)
         title = t(
             "board.title",
             lang,
             game=t(f"game.{game}", lang),
-            scope=t(f"board.scope.{scope}", lang),
+            scope=t(f"board.scope.{where}", lang),
             by=t(f"board.by.{by}", lang),
         )
+        title += "\n" + when
         if not rows:
-            await interaction.response.send_message(title + "\n" + t("board.empty", lang))
+            empty = "board.empty"
+            if by == "best" and await store.leaderboard(game, guild_id=guild_id, by="wins"):
+                empty = "board.no_best"  # games were finished: this game keeps no best
+            game_name = t(f"game.{game}", lang)
+            await interaction.response.send_message(title + "\n" + t(empty, lang, game=game_name))
             return
         lines = [title]
+        losses = registry.spec(game).points == "losses"  # points are minus the losses
+        drawn: list[dict[str, Any]] = []
         for i, r in enumerate(rows, start=1):
             value = r["value"]
-            shown = f"{value:.1f}" if by == "rating" else str(value)
+            if by == "rating":
+                shown = f"{value:.1f}"
+            elif by == "points" and losses:
+                shown = t("unit.loss", lang, count=-value)
+            else:
+                shown = str(value)
             lines.append(
                 t(
                     "board.line",
@@ -57,26 +138,60 @@ class Boards(commands.Cog):
                     rank=i,
                     name=r["name"],
                     value=shown,
-                    games=r["games"],
-                    wins=r["wins"],
+                    games=t("unit.game", lang, count=r["games"]),
+                    wins=t("unit.win", lang, count=r["wins"]),
                 )
             )
+            drawn.append(
+                {
+                    "rank": i,
+                    "name": r["name"],
+                    "value": shown,
+                    "games": r["games"],
+                    "wins": r["wins"],
+                }
+            )
+        board = {
+            "title": title.split("\n")[0].replace("**", ""),
+            "subtitle": when,
+            "value_label": t(f"board.by.{by}", lang),
+            "rows": drawn,
+        }
+        picture = await asyncio.to_thread(_board_file, board, lang)
         await interaction.response.send_message(
-            "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+            "\n".join(lines), file=picture, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @app_commands.command(name="stats", description="A player's games, wins and records")
+    @app_commands.describe(
+        user="The player (you if left out)",
+        game="One game (all games if left out)",
+        scope="All time, this season or a past season",
+        where="All servers or this server",
+    )
+    @app_commands.autocomplete(scope=scopes)
     async def stats(
         self,
         interaction: discord.Interaction[ChabudaiBot],
         user: discord.User | None = None,
         game: str | None = None,
-        scope: Literal["server", "global"] = "global",
+        scope: str = "all",
+        where: Literal["server", "global"] = "global",
     ) -> None:
         who = user or interaction.user
         loc = interaction.locale
-        guild_id = interaction.guild_id if scope == "server" else None
-        rows = await self.bot.tables.store.stats(who.id, game=game, guild_id=guild_id)
+        store = self.bot.tables.store
+        if game is not None and game not in registry.names():
+            await self.bot.tables.reply(interaction, "error.no_game")
+            return
+        if scope.strip() not in ("all", "") and interaction.guild_id is not None:
+            where = "server"  # a season is this server's
+        period = await self.period(interaction, scope, where, loc)
+        if period is None:
+            return
+        season, when = period
+        guild_id = interaction.guild_id if where == "server" else None
+        rows = await store.stats(who.id, game=game, guild_id=guild_id, season=season)
         if not rows:
             await interaction.response.send_message(
                 t("stats.empty", loc, user=who.display_name), ephemeral=True
@@ -89,15 +204,50 @@ class Boards(commands.Cog):
                 "stats.line",
                 loc,
                 game=t(f"game.{r['game']}", loc),
-                games=r["games"],
-                wins=r["wins"],
+                games=t("unit.game", loc, count=r["games"]),
+                wins=t("unit.win", loc, count=r["wins"]),
                 rate=f"{rate:.0f}",
-                points=r["points"],
+                points=_points(r["game"], r["points"], loc),
             )
             if r.get("best") is not None:
                 line += t(f"stats.best.{r['game']}", loc, best=r["best"])
             if r.get("rating") is not None:
                 line += t("stats.rating", loc, rating=f"{r['rating']:.1f}")
             lines.append(line)
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        favourite = max(rows, key=lambda r: (r["games"], r["wins"], r["game"]))["game"]
+        trend_game = game or favourite
+        card = {
+            "name": who.display_name,
+            "key": who.id,
+            "period": when,
+            "games": rows,
+            "favourite": favourite,
+            "trend_game": trend_game,
+            "trend": await store.rating_trend(who.id, trend_game),
+        }
+        picture = await asyncio.to_thread(_card_file, card, lang_of(loc))
+        lines.insert(1, when)
+        await interaction.response.send_message(
+            "\n".join(lines),
+            file=picture,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
+
+def _card_file(card: dict[str, Any], lang: str) -> discord.File:
+    img, alt = render.stats_card(card, lang)
+    return discord.File(io.BytesIO(b.encode(img)), "stats.png", description=alt)
+
+
+def _board_file(board: dict[str, Any], lang: str) -> discord.File:
+    img, alt = render.board_picture(board, lang)
+    return discord.File(io.BytesIO(b.encode(img)), "leaderboard.png", description=alt)
+
+
+def _points(game: str, points: int, loc: object) -> str:
+    """A player's points in a game, or their losses where the game counts
+    losses (its settlement is minus the losses: never "-1 points")."""
+    if game in registry.names() and registry.spec(game).points == "losses":
+        return t("unit.loss", loc, count=-points)
+    return t("stats.points", loc, count=abs(points), signed=f"{points:+}")

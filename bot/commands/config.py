@@ -9,6 +9,7 @@ restarts:
 | ``clock.<game>`` | turn clock in seconds (30–3600) | 90, Sixty-Six 120 (:mod:`bot.turns`) |
 | ``options.<game>`` | default house options (``/play … options`` still wins) | the rules' defaults |
 | ``bots_rated`` | games with computer players count for ratings | off |
+| ``season`` | the season length of leaderboards and ratings (:mod:`bot.seasons`): ``monthly``, ``quarterly`` or ``off`` | monthly |
 
 Every answer is ephemeral, in the user's language; an invalid value is
 refused with a message that says what is allowed.
@@ -16,13 +17,13 @@ refused with a message that says what is allowed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import turns
+from bot import seasons, turns
 from bot.commands.choices import offer_games
 from bot.i18n import option_error, t
 from bot.model import parse_options_text
@@ -101,6 +102,8 @@ class Config(commands.Cog):
             shown = t("config.lang_auto", loc, lang=t(f"lang.{auto}", loc))
             lines.append(t("config.show.lang_auto", loc, lang=shown))
         rated = bool(await self.store.guild_setting(gid, "bots_rated"))
+        length = seasons.length_of(await self.store.guild_setting(gid, "season"))
+        lines.append(t("config.show.season", loc, value=t(f"choice.{length}", loc)))
         lines.append(
             t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc))
         )
@@ -214,4 +217,22 @@ class Config(commands.Cog):
             interaction,
             "config.saved.bots_rated",
             value=t(f"config.{'on' if value else 'off'}", loc),
+        )
+
+    @config.command(name="season", description="How long a season of leaderboards and ratings is")
+    @app_commands.describe(value="monthly (the default), quarterly, or off: all time only")
+    async def season(
+        self,
+        interaction: discord.Interaction[ChabudaiBot],
+        value: Literal["monthly", "quarterly", "off"],
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        assert interaction.guild_id is not None
+        if value not in seasons.LENGTHS:
+            await self._say(interaction, "config.bad_season", values=", ".join(seasons.LENGTHS))
+            return
+        await self.store.set_guild_setting(interaction.guild_id, "season", value)
+        await self._say(
+            interaction, "config.saved.season", value=t(f"choice.{value}", interaction.locale)
         )

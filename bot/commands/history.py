@@ -1,22 +1,42 @@
-"""Finished games: the buttons under a result message (``cr:<result>:…``)
-and, later, ``/history``. The "record" button answers with the game's record
-file — the RULES game-record JSON that ``python -m games replay`` reads
-unchanged (the result is over, so the record's hidden information is no
-secret any more)."""
+"""Finished games: ``/history``, the buttons under a result message
+(``cr:<result>:…``) and the replay viewer.
+
+- ``/history [user] [game]``: the last finished games of this server (in
+  DMs: the asker's own, wherever they were played), each with its date,
+  players by display name, places, seed and a link to its result message;
+  two selects under the answer give a game's record file or open its replay.
+- "Record file" answers with the game's record — the RULES game-record JSON
+  that ``python -m games replay`` reads unchanged (the result is over, so
+  the record's hidden information is no secret any more); its seed checks
+  with ``python -m games verify``.
+- "Replay" opens the step-through viewer (:mod:`bot.ui.replay`) as an
+  ephemeral message; its buttons carry the result id and a step and edit it
+  in place, so it works after a restart.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.commands.choices import offer_games
+from bot.i18n import lang_of, t
+from bot.model import message_link
+from bot.ui import replay
+from bot.ui.components import ResultSelect
+from bot.ui.present import points_text
+from games import registry
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
+
+SHOWN = 10  # games per /history answer
 
 
 def record_file(result: dict[str, Any]) -> discord.File:
@@ -26,12 +46,105 @@ def record_file(result: dict[str, Any]) -> discord.File:
     return discord.File(io.BytesIO(data), name)
 
 
+def players_text(entry: dict[str, Any], loc: Any) -> str:
+    """The places of a stored game by display name; computers by name."""
+    display = replay.names_of(entry)
+    parts = [
+        t(
+            "history.place",
+            loc,
+            rank=p["rank"],
+            player=display.get(p["name"], p["name"]),
+            points=points_text(p["points"], entry["game"]),
+        )
+        for p in entry["players"]
+    ]
+    people = {p["name"] for p in entry["players"]}
+    for seat in entry.get("seats") or []:
+        if seat["name"] not in people:  # a computer: unranked here
+            parts.append(t("history.cpu", loc, player=str(seat.get("display") or seat["name"])))
+    return ", ".join(parts)
+
+
+def entry_line(entry: dict[str, Any], loc: Any) -> str:
+    if entry.get("message_id"):
+        link = message_link(entry["guild_id"], entry["channel_id"], entry["message_id"])
+    else:
+        link = t("history.no_link", loc)
+    return t(
+        "history.line",
+        loc,
+        id=entry["id"],
+        game=t(f"game.{entry['game']}", loc),
+        date=f"<t:{int(entry['finished_at'])}:d>",
+        players=players_text(entry, loc),
+        seed=entry.get("seed") or "—",
+        link=link,
+    )
+
+
 class History(commands.Cog):
     """What is kept of finished games."""
 
     def __init__(self, bot: ChabudaiBot) -> None:
         self.bot = bot
+        offer_games(self)
         bot.result_actions["record"] = self.send_record
+        bot.result_actions[replay.ACTION] = self.open_replay
+
+    @app_commands.command(name="history", description="The last finished games")
+    @app_commands.describe(user="Only games this player played", game="Only this game")
+    async def history(
+        self,
+        interaction: discord.Interaction[ChabudaiBot],
+        user: discord.User | None = None,
+        game: str | None = None,
+    ) -> None:
+        loc = interaction.locale
+        store = self.bot.tables.store
+        if game is not None and game not in registry.names():
+            await self.bot.tables.reply(interaction, "error.no_game")
+            return
+        if interaction.guild_id is None:  # a DM: your own games, wherever played
+            if user is not None and user.id != interaction.user.id:
+                await self.bot.tables.reply(interaction, "error.history_dm")
+                return
+            rows = await store.history(
+                guild_id=None, user_id=interaction.user.id, game=game, limit=SHOWN
+            )
+        else:
+            rows = await store.history(
+                guild_id=interaction.guild_id,
+                user_id=user.id if user is not None else None,
+                game=game,
+                limit=SHOWN,
+            )
+        if not rows:
+            await self.bot.tables.reply(interaction, "history.empty")
+            return
+        lines = [t("history.title", loc, n=len(rows))]
+        lines.extend(entry_line(r, loc) for r in rows)
+        view = discord.ui.View(timeout=None)
+        for row, action, key in (
+            (0, "record", "history.pick_record"),
+            (1, "replay", "history.pick_replay"),
+        ):
+            options = [
+                discord.SelectOption(
+                    label=t("history.option", loc, id=r["id"], game=t(f"game.{r['game']}", loc))[
+                        :100
+                    ],
+                    value=str(r["id"]),
+                )
+                for r in rows
+            ]
+            view.add_item(ResultSelect.build(0, action, t(key, loc), options, row=row))
+        await interaction.response.send_message(
+            "\n".join(lines)[:2000],
+            view=view,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def send_record(
         self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
@@ -41,7 +154,32 @@ class History(commands.Cog):
             await self.bot.tables.reply(interaction, "error.no_result")
             return
         await interaction.response.send_message(
-            t("result.record_file", interaction.locale, game=t(f"game.{result['game']}", interaction.locale)),
+            t(
+                "result.record_file",
+                interaction.locale,
+                game=t(f"game.{result['game']}", interaction.locale),
+            ),
             file=record_file(result),
             ephemeral=True,
         )
+
+    async def open_replay(
+        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+    ) -> None:
+        """``arg`` empty: open the viewer at the deal (a new ephemeral
+        message); else ``<step>[:<slot>]``: show that step in place."""
+        step_text = arg.split(":", 1)[0]
+        if arg and not step_text.isdigit():
+            await self.bot.tables.reply(interaction, "error.replay_step")
+            return
+        result = await self.bot.tables.store.get_result(result_id)
+        if result is None:
+            await self.bot.tables.reply(interaction, "error.no_result")
+            return
+        lang = lang_of(interaction.locale)
+        msg = await asyncio.to_thread(replay.message, result, int(step_text or 0), lang)
+        if not arg:
+            files = msg.pop("attachments")
+            await interaction.response.send_message(**msg, files=files, ephemeral=True)
+        else:
+            await interaction.response.edit_message(**msg)

@@ -176,6 +176,56 @@ class ResultButton(
         await client.on_result_action(interaction, self.result_id, self.action, self.arg)
 
 
+class ResultSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"cq:(?P<result>[0-9]+):(?P<action>[a-z_]+)",
+):
+    """A select about stored results (``cq:<result>:<action>``): the chosen
+    value is the action's ``arg`` (a replay's step), or — with result ``0``
+    — the result id itself (``/history``: pick a game). Never a secret."""
+
+    def __init__(self, result_id: int, action: str, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+        self.result_id = result_id
+        self.action = action
+
+    @classmethod
+    def build(
+        cls,
+        result_id: int,
+        action: str,
+        placeholder: str,
+        options: list[discord.SelectOption],
+        *,
+        row: int | None = None,
+    ) -> ResultSelect:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            placeholder=placeholder[:150],
+            custom_id=f"cq:{result_id}:{action}",
+            options=options[:25],
+            row=row,
+        )
+        return cls(result_id, action, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ResultSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["result"]), match["action"], item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client: ChabudaiBot = interaction.client
+        value = str(self.item.values[0]) if self.item.values else ""
+        if self.result_id == 0:  # a pick among several results: the value is one
+            if not value.isdigit():
+                await client.tables.reply(interaction, "error.no_result")
+                return
+            await client.on_result_action(interaction, int(value), self.action, "")
+            return
+        await client.on_result_action(interaction, self.result_id, self.action, value)
+
+
 def result_view(result_id: int, labels: dict[str, str]) -> discord.ui.View:
     """The buttons under a result message (:data:`RESULT_ACTIONS`), labelled
     from ``labels`` (action → translated label)."""
@@ -187,4 +237,4 @@ def result_view(result_id: int, labels: dict[str, str]) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (TableButton, TableSelect, ResultButton)
+DYNAMIC_ITEMS = (TableButton, TableSelect, ResultButton, ResultSelect)
