@@ -7,6 +7,12 @@ a loopback-only page with the real buttons, selects and slash commands; each
 member has its own page. Secret dice and hands reach a member as on Discord
 when DMs are closed: ephemerally, and again with the table's "Show my hand"
 button (a sandbox page shows one channel, so the members' DMs are closed).
+
+``--locale`` is the language of the whole sandbox, not only the page's: the
+server's language (its ``preferred_locale``, which the bot's public messages
+follow while ``/config language`` is automatic) and every member's Discord
+locale (their ephemeral answers, ``/rules``, ``/hint``), so ``--locale ja``
+shows a Japanese newcomer a Japanese table from the first ``/play``.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import os
 import signal
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 MEMBERS = ("alice", "bob", "carol", "dave")
@@ -42,7 +48,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=",".join(MEMBERS),
         help="comma-separated simulated members (default: %(default)s)",
     )
-    ap.add_argument("--locale", default="en-US", help="page locale, e.g. ja (default: en-US)")
+    ap.add_argument(
+        "--locale",
+        default="en-US",
+        help="the language of the page, the server and its members, e.g. ja (default: en-US)",
+    )
     ap.add_argument(
         "--dm",
         action="store_true",
@@ -83,33 +93,37 @@ async def open_sandbox(
     stop = stop or asyncio.Event()
     # A computer player's first decision may build its tables for a few
     # seconds; let SimCord wait for it rather than call the action failed.
-    async with simcord.run(bot, settle_timeout=60.0) as env:
-        world["env"] = env
-        guild = env.create_guild(name="chabudai sandbox")
-        channel = guild.create_text_channel("game-table")
-        actors = [guild.add_member(env.create_user(name)) for name in members]
-        if close_dms:
-            _close_dms(env)
-        async with env.preview(
-            channel, viewers=actors, layout="channel", locale=locale, port=port
-        ) as preview:
-            base = preview.url
-            info = {
-                "url": base,
-                "members": {name: actor.id for name, actor in zip(members, actors, strict=True)},
-                "channel": channel.id,
-                "guild": guild.id,
-                "preview": preview,
-                "env": env,
-            }
-            if ready is not None:
-                await ready(info)
-            closed = asyncio.ensure_future(preview.wait_closed())
-            stopped = asyncio.ensure_future(stop.wait())
-            ticking = asyncio.ensure_future(_tick(env, preview))
-            await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
-            for task in (closed, stopped, ticking):
-                task.cancel()
+    with members_speak(locale):  # the members speak the sandbox's language
+        async with simcord.run(bot, settle_timeout=60.0) as env:
+            world["env"] = env
+            # the server's language: what the bot's public messages follow
+            guild = env.create_guild(name="chabudai sandbox", preferred_locale=locale)
+            channel = guild.create_text_channel("game-table")
+            actors = [guild.add_member(env.create_user(name)) for name in members]
+            if close_dms:
+                _close_dms(env)
+            async with env.preview(
+                channel, viewers=actors, layout="channel", locale=locale, port=port
+            ) as preview:
+                base = preview.url
+                info = {
+                    "url": base,
+                    "members": {name: actor.id for name, actor in zip(members, actors, strict=True)},
+                    "channel": channel.id,
+                    "guild": guild.id,
+                    "preview": preview,
+                    "env": env,
+                    "actors": actors,  # the members (SimCord actors), in order
+                    "table_channel": channel,
+                }
+                if ready is not None:
+                    await ready(info)
+                closed = asyncio.ensure_future(preview.wait_closed())
+                stopped = asyncio.ensure_future(stop.wait())
+                ticking = asyncio.ensure_future(_tick(env, preview))
+                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                for task in (closed, stopped, ticking):
+                    task.cancel()
 
 
 async def _tick(env: Any, preview: Any, step: float = 1.0) -> None:
@@ -134,6 +148,29 @@ async def _tick(env: Any, preview: Any, step: float = 1.0) -> None:
             log.exception("sandbox clock tick failed")
             continue
         last = now
+
+
+@contextlib.contextmanager
+def members_speak(locale: str) -> Iterator[None]:
+    """Every interaction of the sandbox carries ``locale`` as the member's
+    Discord locale and the server's as ``guild_locale``, as Discord sends
+    them (SimCord itself always says ``en-US``)."""
+    import simcord.interactions as sim
+
+    original = sim.base_payload
+
+    def speaking(backend: Any, **kwargs: Any) -> Any:
+        record, payload = original(backend, **kwargs)
+        payload["locale"] = locale
+        if kwargs.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
+        return record, payload
+
+    sim.base_payload = speaking
+    try:
+        yield
+    finally:
+        sim.base_payload = original
 
 
 def _close_dms(env: Any) -> None:
