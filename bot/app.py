@@ -65,6 +65,7 @@ class ChabudaiBot(commands.Bot):
         self.pings = Pings(self, tables)
         self.sweeper = Sweeper(self, tables, self.screen)
         self.computers = ComputerPlayers(self)
+        self.sweeper.overdue = self.computers.kick  # a computer's turn left unplayed
         self.ops = Operations(self)  # /healthz and /metrics (CHABUDAI_HTTP)
         tables.around_press = self.ops.around_press  # presses timed and counted
         # the order of what follows a commit: the presser's answer and the

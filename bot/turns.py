@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.model import is_cpu
 from bot.store import Store, TableRow
 from games import registry
 
@@ -23,6 +24,11 @@ MAX_TIMEOUTS = 3  # timeouts in a row that remove a player
 MIN_TURN, MAX_TURN = 30, 3600  # what /config accepts
 MAX_IDLE = 3  # turn clocks in a row with no person acting that end a game, unrated
 MAX_AUTO_MOVES = 4  # moves one timeout may play (Six Dice: take, roll, take, stop)
+# A computer to move is due at once; its own process moves it within a
+# second or two (bot.followers.cpu). Only when it has not moved this long
+# after its due time — its process died mid-think — does another process
+# claim the table and move it (the durable computer turn).
+CPU_OVERDUE = 15.0
 
 
 async def turn_seconds(store: Store, guild_id: int | None, game: str) -> int:
@@ -63,3 +69,38 @@ def arm(
     if idle:
         row.clock["idle"] = idle
     row.deadline = now + seconds
+
+
+def wake_time(row: TableRow) -> float | None:
+    """When a sweeper must next look at ``row``: its lobby's expiry, its
+    turn clock's warning, or its computer's turn becoming overdue."""
+    times = []
+    if row.deadline is not None:
+        times.append(row.deadline - (WARN_BEFORE if row.phase == "playing" else 0))
+    if row.cpu_due is not None:
+        times.append(row.cpu_due + CPU_OVERDUE)
+    return min(times) if times else None
+
+
+def next_cpu(row: TableRow, state: Any) -> tuple[dict[str, Any], list[str]] | None:
+    """The computer player who moves now and its legal moves, if any."""
+    spec = registry.spec(row.game)
+    eng = spec.engine
+    if eng.is_finished(state):
+        return None
+    seats = {s["name"]: s for s in row.seats}
+    movers = eng.to_move(state)
+    for name in movers:
+        seat = seats.get(name)
+        if is_cpu(seat):
+            legal = eng.legal_moves(state, name)
+            if legal:
+                assert seat is not None
+                return seat, legal
+    if spec.interject is not None:  # a move out of turn (Sixty-Six: declare 66)
+        for seat in row.seats:
+            if is_cpu(seat) and seat["name"] not in movers:
+                legal = eng.legal_moves(state, seat["name"])
+                if legal and spec.interject(eng.view(state, seat["name"]), seat["name"], legal):
+                    return seat, legal
+    return None

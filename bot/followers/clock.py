@@ -9,15 +9,22 @@ removed with the engine's ``forfeit``. A lobby expires after
 :data:`bot.turns.LOBBY_IDLE` seconds without a change.
 
 The :class:`Clocks` cog runs the sweeper: every :data:`SWEEP_EVERY` seconds
-it loads the tables due and fires each one under the table lock and the row
-version, so a deadline fires exactly once even when several are due
-together or two processes sweep at the same time. As a follower it learns
-every new deadline of this process at once (:meth:`Sweeper.on_commit`).
+it *claims* the tables due (a lease of :data:`LEASE` seconds, taken with
+``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so several processes split them)
+and fires each one under the table lock and the row version, so a deadline
+fires exactly once even when several are due together or several processes
+sweep at the same time. A computer's turn left unplayed for
+:data:`bot.turns.CPU_OVERDUE` seconds (its process died mid-think) is
+claimed the same way and handed to this process's computer players. As a
+follower the sweeper learns every new deadline of this process at once
+(:meth:`Sweeper.on_commit`), and those of other processes through the
+database's notices (PostgreSQL ``LISTEN``), within a sweep.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,9 +35,9 @@ from bot.events import ABANDONED, EXPIRED, TableCommitted
 from bot.followers.screen import UNREACHABLE, Screen
 from bot.i18n import t
 from bot.model import seat_named, table_link
-from bot.store import TableRow
+from bot.store import PROCESS, TableRow
 from bot.tables import TableService
-from bot.turns import MAX_AUTO_MOVES, MAX_IDLE, MAX_TIMEOUTS, WARN_BEFORE
+from bot.turns import CPU_OVERDUE, MAX_AUTO_MOVES, MAX_IDLE, MAX_TIMEOUTS, WARN_BEFORE
 from games import core, registry
 
 if TYPE_CHECKING:
@@ -38,7 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SWEEP_EVERY = 5.0  # seconds between sweeps
+SWEEP_EVERY = 1.0  # seconds between sweeps (most ask nothing of the database)
+LEASE = 30.0  # seconds a claim on a due table holds
 RECHECK = 60.0  # at most this long without asking the database
 REPAIR_EVERY = 30.0  # seconds between repair sweeps
 REPAIR_GRACE = 10.0  # a table changed this recently may still be being shown
@@ -75,6 +83,10 @@ class Sweeper:
         # RECHECK seconds.
         self.next_due: float | None = None
         self.repaired_at: float | None = None  # the last repair sweep (None: not yet)
+        # a computer's turn found overdue: handed to this process's computer
+        # players (set by the app)
+        self.overdue: Callable[[int], None] | None = None
+        self.owner = f"{PROCESS}:{id(self):x}"  # whose lease
 
     def hint(self, when: float) -> None:
         """A deadline (or its warning) at ``when`` was just set."""
@@ -118,13 +130,21 @@ class Sweeper:
         if not force and self.next_due is not None and now < self.next_due:
             return 0
         store = self.service.store
-        due = await store.due_tables(now + WARN_BEFORE)
-        for row in due:
+        due = await store.claim_due(
+            until=now + WARN_BEFORE,
+            cpu_until=now - CPU_OVERDUE,
+            now=now,
+            owner=self.owner,
+            lease=LEASE,
+        )
+        for table_id in due:
             try:
-                await self.fire(row.id, now)
+                await self.fire(table_id, now)
             except Exception:
-                log.exception("table %d: the turn clock failed", row.id)
-        upcoming = await store.next_deadline(now)
+                log.exception("table %d: the turn clock failed", table_id)
+            finally:
+                await store.release(table_id, self.owner)
+        upcoming = await store.next_deadline(now, cpu_overdue=CPU_OVERDUE)
         if upcoming is None:
             self.next_due = now + RECHECK
         else:
@@ -140,6 +160,10 @@ class Sweeper:
             if loaded is None:
                 return
             before, row = loaded
+            if row.cpu_due is not None and row.cpu_due <= now - CPU_OVERDUE:
+                log.warning("table %d: a computer's turn is overdue; moving it here", row.id)
+                if self.overdue is not None:
+                    self.overdue(row.id)
             if row.deadline is None:
                 return
             if row.deadline > now:
@@ -236,6 +260,8 @@ class Clocks(commands.Cog):
         self.sweeper = sweeper
 
     async def cog_load(self) -> None:
+        # deadlines set by other processes wake this sweeper at once
+        await self.bot.tables.store.listen_due(self.sweeper.hint)
         self.sweep_loop.start()
 
     async def cog_unload(self) -> None:

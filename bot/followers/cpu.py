@@ -21,14 +21,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
 from bot import ai
 from bot.events import TableCommitted
 from bot.model import is_cpu
-from bot.store import TableRow
+from bot.turns import next_cpu
 from games import registry
 
 if TYPE_CHECKING:
@@ -38,30 +38,6 @@ log = logging.getLogger(__name__)
 
 DELAY = (1.0, 2.0)  # seconds before a computer's move (uniform); tests set 0
 MAX_CHAIN = 400  # computer moves one kick may play in a row
-
-
-def next_cpu(row: TableRow, state: Any) -> tuple[dict[str, Any], list[str]] | None:
-    """The computer player who moves now and its legal moves, if any."""
-    spec = registry.spec(row.game)
-    eng = spec.engine
-    if eng.is_finished(state):
-        return None
-    seats = {s["name"]: s for s in row.seats}
-    movers = eng.to_move(state)
-    for name in movers:
-        seat = seats.get(name)
-        if is_cpu(seat):
-            legal = eng.legal_moves(state, name)
-            if legal:
-                assert seat is not None
-                return seat, legal
-    if spec.interject is not None:  # a move out of turn (Sixty-Six: declare 66)
-        for seat in row.seats:
-            if is_cpu(seat) and seat["name"] not in movers:
-                legal = eng.legal_moves(state, seat["name"])
-                if legal and spec.interject(eng.view(state, seat["name"]), seat["name"], legal):
-                    return seat, legal
-    return None
 
 
 class ComputerPlayers(commands.Cog):

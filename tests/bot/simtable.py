@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import simcord
 from bot.app import ChabudaiBot, create_bot
 from bot.i18n import catalogue
 from bot.storage import open_store
+from bot.store import MIGRATIONS
 from games.core import CARDS, ScriptedSource, SeededSource, Source
 
 SEED = "test-seed-0123456789abcdef"
@@ -28,6 +30,8 @@ BACKENDS = [
     pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
 ]
 on_both_databases = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+# ``@on_postgres``: what only PostgreSQL has (locks and notices across processes)
+on_postgres = pytest.mark.parametrize("backend", BACKENDS[1:], indirect=True)
 
 
 class Clock:
@@ -306,3 +310,29 @@ def named_cards(text: str) -> set[str]:
         if re.search(rf"(?<![0-9]){re.escape(sign)}", text):
             out.add(card)
     return out
+
+
+# ------------------------------------------------------------- old databases
+
+
+def downgrade_to_v1(path: Any) -> None:
+    """Make the database look like one written by the first release: every
+    index, table and column that a later migration added, dropped."""
+    with sqlite3.connect(path) as db:
+        first = set(
+            re.findall(r"CREATE (?:TABLE|INDEX) (\w+)", MIGRATIONS[0])
+        ) | {"schema_version", "sqlite_sequence"}
+        for kind, name in db.execute(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'index')"
+            " AND name NOT LIKE 'sqlite_autoindex%'"
+        ).fetchall():
+            if name not in first:
+                db.execute(f"DROP {kind.upper()} {name}")
+        for table in ("tables", "results", "result_players", "ratings", "guild_settings"):
+            body = re.search(rf"CREATE TABLE {table} \((.*?)\n    \);", MIGRATIONS[0], re.S)
+            assert body, table
+            columns = {line.split()[0] for line in body.group(1).splitlines() if line.strip()}
+            for (name,) in db.execute(f"SELECT name FROM pragma_table_info('{table}')"):
+                if name not in columns:
+                    db.execute(f"ALTER TABLE {table} DROP COLUMN {name}")
+        db.execute("DELETE FROM schema_version WHERE version > 1")

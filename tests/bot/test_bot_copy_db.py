@@ -11,7 +11,7 @@ import sqlite3
 import uuid
 
 import pytest
-from simtable import on_both_databases, taken
+from simtable import downgrade_to_v1, on_both_databases, taken
 
 from bot import __main__ as entry
 from bot.storage import open_store
@@ -19,17 +19,6 @@ from bot.store import MIGRATIONS, NotEmpty, SchemaBehind
 from games.core import SeededSource
 
 DICE = SeededSource("bot-copy-db-tests").roll(600)
-
-
-def _downgrade_to_v1(path) -> None:
-    """Make the database look like one written by the first release."""
-    with sqlite3.connect(path) as db:
-        db.execute("DROP INDEX tables_behind")
-        db.execute("ALTER TABLE tables DROP COLUMN shown")
-        db.execute("ALTER TABLE tables DROP COLUMN clock")
-        db.execute("ALTER TABLE results DROP COLUMN seats")
-        db.execute("ALTER TABLE results DROP COLUMN host_id")
-        db.execute("DELETE FROM schema_version WHERE version > 1")
 
 
 def _version(path) -> int:
@@ -96,7 +85,7 @@ def test_migrate_defaults_to_chabudai_db_and_needs_no_token(monkeypatch, tmp_pat
 def test_an_old_schema_is_migrated_by_the_command(tmp_path, capsys):
     path = tmp_path / "old.sqlite3"
     assert entry.main(["migrate", "--db", str(path)]) == 0
-    _downgrade_to_v1(path)
+    downgrade_to_v1(path)
     assert entry.main(["migrate", "--db", str(path)]) == 0
     assert _version(path) == len(MIGRATIONS)
 
@@ -107,7 +96,7 @@ def test_an_old_schema_is_migrated_by_the_command(tmp_path, capsys):
 def test_no_migrate_refuses_an_old_schema_and_leaves_it_alone(monkeypatch, tmp_path, capsys):
     path = tmp_path / "old.sqlite3"
     assert entry.main(["migrate", "--db", str(path)]) == 0
-    _downgrade_to_v1(path)
+    downgrade_to_v1(path)
     capsys.readouterr()
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")

@@ -8,7 +8,7 @@ import asyncio
 import sqlite3
 
 import pytest
-from simtable import on_both_databases
+from simtable import downgrade_to_v1, on_both_databases
 
 from bot.storage import open_store
 from bot.store import (
@@ -278,17 +278,6 @@ async def test_a_postgres_failure_is_a_store_error():
     assert isinstance(caught.value, StoreError) and not store.is_open
 
 
-def _downgrade_to_v1(path):
-    """Make the database look like one written by the first release."""
-    with sqlite3.connect(path) as db:
-        db.execute("DROP INDEX tables_behind")
-        db.execute("ALTER TABLE tables DROP COLUMN shown")
-        db.execute("ALTER TABLE tables DROP COLUMN clock")
-        db.execute("ALTER TABLE results DROP COLUMN seats")
-        db.execute("ALTER TABLE results DROP COLUMN host_id")
-        db.execute("DELETE FROM schema_version WHERE version > 1")
-
-
 async def test_an_old_database_with_a_game_in_progress_is_upgraded(game_night):
     async with game_night(dice=DICE, aux=[6, 2]) as night:
         table = await night.table("nine")
@@ -296,7 +285,7 @@ async def test_an_old_database_with_a_game_in_progress_is_upgraded(game_night):
             await table.act(table.actions[0])
         before = await table.row()
         await night.store.close()
-        _downgrade_to_v1(night.database)
+        downgrade_to_v1(night.database)
         with sqlite3.connect(night.database) as db:
             assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
         await night.restart()  # migrates at start-up

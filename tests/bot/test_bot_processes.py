@@ -1,0 +1,199 @@
+"""Several processes on one database (issue: past one process): the moves
+ledger, due tables claimed with a lease, table locks across processes, due
+times announced between processes, and computers' turns that survive their
+process."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from simtable import on_both_databases, on_postgres
+
+from bot.storage import open_store
+from bot.store import Ledger, Store
+from bot.tables import ledger_move
+from bot.turns import CPU_OVERDUE
+from games import registry
+
+GAMES = [
+    ("nine", 2, (), None, ()),
+    ("sixdice", 2, (), "target=3000 start=500", ("m:stop",)),
+    ("yahtzee", 1, ("easy",), None, ()),
+    ("bluff", 1, ("easy", "easy"), "losses=1", ()),
+    ("sixtysix", 1, ("easy",), None, ()),
+]
+LOBBY = {"start", "ui", "opened", "cancelled", "expired", "abandoned", "finished"}
+
+
+def played(ledger: list[dict]) -> list[str]:
+    """The moves in notation the ledger holds, in order."""
+    out: list[str] = []
+    for line in ledger:
+        move = line["move"]
+        if move in LOBBY or move.startswith("seats "):
+            continue
+        out.extend(move.split("; "))
+    return out
+
+
+@on_both_databases
+@pytest.mark.parametrize(
+    ("game", "count", "cpus", "options", "prefer"), GAMES, ids=[g[0] for g in GAMES]
+)
+async def test_the_ledger_holds_every_version_once_and_every_move(
+    game_night, game, count, cpus, options, prefer
+):
+    async with game_night(seeded=True) as night:
+        table = await night.table(game, players=count, cpus=cpus, options=options)
+        await table.play_to_the_end(prefer=prefer, restart_at=2)
+        [result] = await night.store.results()
+        ledger = await night.store.ledger()
+        assert {line["table_id"] for line in ledger} == {ledger[0]["table_id"]}
+        versions = [line["version"] for line in ledger]
+        assert versions == list(range(1, len(versions) + 1))  # none lost, none doubled
+        assert ledger[0]["move"] == "opened" and ledger[-1]["move"].endswith(
+            tuple(result["record"]["moves"][-1:])
+        )
+        assert played(ledger) == result["record"]["moves"]
+        origins = {line["origin"] for line in ledger}
+        assert "press" in origins and ("cpu" in origins) == bool(cpus)
+        assert all(line["process"] for line in ledger)
+
+
+def test_a_ledger_line_names_the_moves_since_the_row_was_loaded():
+    from dataclasses import replace
+
+    from bot.events import FINISHED, SAVED
+    from bot.store import TableRow
+
+    eng = registry.engine("nine")
+    from games.core import SeededSource
+
+    state = eng.new_game(["a", "b"], {}, None, SeededSource("x"))
+    row = TableRow(1, 1, 1, 1, "nine", "playing", 1, [], {}, eng.to_json(state), {}, "s", 3,
+                   None, 0.0, 0.0)  # fmt: skip
+    before = replace(row)
+    first = eng.to_move(state)[0]
+    eng.apply(state, first, eng.legal_moves(state, first)[0])
+    assert ledger_move(before, row, state, SAVED) == f"{first} roll"
+    assert ledger_move(before, row, None, FINISHED) == "finished"
+
+
+async def _stores(new_database, n: int) -> list[Store]:
+    """``n`` stores (each its own connections: "processes") on one database."""
+    target = await new_database()
+    stores = []
+    for _ in range(n):
+        store = open_store(target)
+        await store.open()
+        stores.append(store)
+    return stores
+
+
+async def _due_tables(store: Store, n: int, *, at: float) -> list[int]:
+    ids = []
+    for i in range(n):
+        row = await store.create_table(
+            guild_id=1, channel_id=100 + i, game="nine", host_id=1, seats=[], options={}, now=at
+        )
+        assert row is not None
+        row.deadline = at - 1
+        assert await store.save_table(row, now=at, ledger=Ledger("opened", "command"))
+        ids.append(row.id)
+    return ids
+
+
+@on_both_databases
+async def test_sweepers_of_several_processes_split_the_due_tables(new_database, backend):
+    stores = await _stores(new_database, 3)
+    try:
+        now = 1000.0
+        ids = await _due_tables(stores[0], 12, at=now)
+        claims = await asyncio.gather(
+            *(
+                s.claim_due(until=now, cpu_until=now, now=now, owner=f"p{i}", lease=30)
+                for i, s in enumerate(stores)
+            )
+        )
+        claimed = [t for c in claims for t in c]
+        assert sorted(claimed) == sorted(ids)  # each table once, by one process
+        # a live lease keeps them from everyone; a released or lapsed one frees them
+        assert await stores[1].claim_due(until=now, cpu_until=now, now=now + 1, owner="x",
+                                         lease=30) == []  # fmt: skip
+        owner = next(i for i, c in enumerate(claims) if c)
+        await stores[0].release(claims[owner][0], f"p{owner}")
+        assert await stores[2].claim_due(until=now, cpu_until=now, now=now + 1, owner="y",
+                                         lease=30) == [claims[owner][0]]  # fmt: skip
+        later = await stores[2].claim_due(until=now, cpu_until=now, now=now + 31, owner="z",
+                                          lease=30)  # fmt: skip
+        assert sorted(later) == sorted(ids)
+    finally:
+        for s in stores:
+            await s.close()
+
+
+@on_postgres
+async def test_a_table_lock_holds_across_processes(new_database):
+    a, b = await _stores(new_database, 2)
+    try:
+        order: list[str] = []
+
+        async def first() -> None:
+            async with a.table_lock(7):
+                order.append("a in")
+                await asyncio.sleep(0.3)
+                order.append("a out")
+
+        async def second() -> None:
+            await asyncio.sleep(0.05)
+            async with b.table_lock(8):  # another table: not held up
+                order.append("b other")
+            async with b.table_lock(7):
+                order.append("b in")
+
+        await asyncio.gather(first(), second())
+        assert order == ["a in", "b other", "a out", "b in"]
+    finally:
+        await a.close()
+        await b.close()
+
+
+@on_postgres
+async def test_a_due_time_set_by_one_process_is_heard_by_another(new_database):
+    a, b = await _stores(new_database, 2)
+    try:
+        heard: asyncio.Queue[float] = asyncio.Queue()
+        await b.listen_due(heard.put_nowait)
+        started = time.monotonic()
+        await a.announce_due(1234.5)
+        assert await asyncio.wait_for(heard.get(), 1.0) == 1234.5
+        assert time.monotonic() - started < 1.0
+    finally:
+        await a.close()
+        await b.close()
+
+
+@on_both_databases
+async def test_a_computer_whose_process_died_mid_think_moves_later(game_night):
+    async with game_night(seeded=True, cpu_delay=1.0) as night:
+        table = await night.table("nine", players=1, cpus=["easy"])
+        computers = night.bot.computers
+        # the process that stores the person's move "dies" before its
+        # computer moves: its in-process kick never runs (the sweeper's
+        # claim of an overdue turn is the only way left)
+        computers.kick = lambda table_id: None
+        for _ in range(20):
+            row = await table.row()
+            if row is not None and row.cpu_due is not None:
+                break
+            await table.play()
+        row = await table.row()
+        assert row is not None and row.cpu_due is not None, table.content
+        moved = len(await night.store.ledger())
+        await night.wait(CPU_OVERDUE / 2)
+        assert len(await night.store.ledger()) == moved  # not overdue yet: nobody moved
+        await night.wait(CPU_OVERDUE)  # overdue: claimed by a sweeper and moved
+        after = await night.store.ledger()
+        assert len(after) > moved and after[moved]["origin"] == "cpu"
