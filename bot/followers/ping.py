@@ -9,6 +9,12 @@ latest ping of a table stays: its message id is kept in the table's UI state
 to the database with the table's next save) and the previous one is deleted when the turn changes again
 or the table goes away. This runs after the move is committed and the press
 is answered; a ping that cannot be sent or deleted is logged, never raised.
+
+Against computers the turn comes back to the same person again and again:
+when it does within a minute of their last turn beginning, with only
+computers moving in between, they are at the table already and get no new
+ping (whose turn began last, and when, is ``ui["turn_began"]``, noted
+key-wise like the ping's id).
 """
 
 from __future__ import annotations
@@ -21,11 +27,14 @@ import discord
 from bot.events import TableCommitted
 from bot.i18n import t
 from bot.model import mover, seat_named, table_link
+from bot.store import TableRow
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
 KEY = "ping"  # the table's UI state: the id of its current ping message
+LAST = "turn_began"  # the table's UI state: {"player", "at"} of the last person's turn
+AGAIN = 60.0  # seconds: a person to move again this soon (only computers between) is not pinged
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
@@ -48,26 +57,49 @@ class Pings:
         else:
             return  # a lobby: nobody was or is to move
         now = mover(row) if change.live else None
-        if now == before:
-            return  # the same player goes on: the ping (if any) still holds
+        if now == before:  # the same player goes on: the ping (if any) still holds
+            if change.started and now is not None:  # who pressed Start moves first
+                self.turn_began(row, now)
+            return
         old = row.ui.pop(KEY, None)
         seat = seat_named(row, now)
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         if seat is not None and not seat.get("bot"):
-            lang = row.ui.get("lang", "en")
-            text = t("table.your_turn", lang, player=f"<@{seat['id']}>", link=table_link(row))
-            try:
-                sent = await channel.send(text, allowed_mentions=MENTION_USERS)
-            except discord.HTTPException:
-                log.warning("table %d: could not send the turn ping", row.id)
+            clock = self.service.clock()
+            if self.back_soon(change, before, now, clock):
+                pass  # only computers moved since their last turn began: no new ping
             else:
-                row.ui[KEY] = sent.id
+                lang = row.ui.get("lang", "en")
+                text = t("table.your_turn", lang, player=f"<@{seat['id']}>", link=table_link(row))
+                try:
+                    sent = await channel.send(text, allowed_mentions=MENTION_USERS)
+                except discord.HTTPException:
+                    log.warning("table %d: could not send the turn ping", row.id)
+                else:
+                    row.ui[KEY] = sent.id
+            self.turn_began(row, now, clock)
         if old is not None:
             await delete(channel, int(old), row.id)
         if change.live and (old is not None or KEY in row.ui):
             # kept without a version bump (the table's buttons stay valid),
             # written with the table's next save
             self.service.note_ui(row.id, KEY, row.ui.get(KEY))
+
+    def turn_began(self, row: TableRow, player: str, clock: float | None = None) -> None:
+        """Note whose turn began last, and when (key-wise, no version bump)."""
+        row.ui[LAST] = {"player": player, "at": self.service.clock() if clock is None else clock}
+        self.service.note_ui(row.id, LAST, row.ui[LAST])
+
+    @staticmethod
+    def back_soon(change: TableCommitted, before: str | None, now: str, clock: float) -> bool:
+        """Whether the turn comes back to ``now`` from a computer within
+        :data:`AGAIN` seconds of their last turn beginning, with only
+        computers moving in between: they are at the table already."""
+        seat = seat_named(change.before, before)
+        if seat is None or not seat.get("bot"):
+            return False  # a person moved (or the game just started): ping
+        last = change.before.ui.get(LAST) or {}
+        return bool(last.get("player") == now and clock - float(last.get("at", 0)) < AGAIN)
 
 
 async def delete(channel: Any, message_id: int, table_id: int) -> None:

@@ -19,11 +19,16 @@ import discord
 
 from bot.events import ABANDONED, FINISHED, REPAIRED, SAVED, TableCommitted
 from bot.games import plugin
+from bot.i18n import t
 from bot.store import Store, TableRow
 from bot.ui import secrets as hidden
+from bot.ui.controls import Button
 from games import registry
 
 log = logging.getLogger(__name__)
+
+TOLD = "dm_told"  # the table's UI state: the players told that their DMs are closed
+MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
 class Private:
@@ -71,6 +76,8 @@ class Private:
             changed = changed or moved
             if not sent and mine and interaction is not None:
                 await hidden.ephemeral(interaction, msg)
+            if not sent and change.live and await self._tell_closed(row, state, seat):
+                changed = True
         if changed and change.live:
             await self.store.set_ui(row)
 
@@ -105,6 +112,35 @@ class Private:
         if key in failed:
             failed.remove(key)
         return True, True
+
+
+    async def _tell_closed(self, row: TableRow, state: Any, seat: dict[str, Any]) -> bool:
+        """The first time a player's DM fails at this table, tell them in the
+        channel where to play instead (the table's "Show my hand/dice"
+        button); once per player and table (``ui["dm_told"]``), not on every
+        turn. Returns whether the UI state changed."""
+        told: list[str] = row.ui.setdefault(TOLD, [])
+        key = str(seat["id"])
+        if key in told:
+            return False
+        lang = row.ui.get("lang", "en")
+        eng = registry.engine(row.game)
+        movers = eng.to_move(state)
+        legal = eng.legal_moves(state, movers[0]) if movers else []
+        controls = plugin(row.game).controls(eng.view(state, None), None, legal, row.ui, lang)
+        show = next((c for c in controls if isinstance(c, Button) and c.action == "show"), None)
+        if show is None:
+            return False  # nothing on the table to play from: nothing to point at
+        text = t("private.dms_closed", lang, player=f"<@{seat['id']}>", button=show.label)
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=MENTION_USERS)
+        except discord.HTTPException as err:
+            log.warning("table %d: could not tell of closed DMs (%s/%s)", row.id, err.status,
+                        err.code)  # fmt: skip
+            return False
+        told.append(key)
+        return True
 
 
 def _pressed_on_private(interaction: discord.Interaction[Any], row: TableRow) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from simtable import privately, says, taken
 from test_bot_sixtysix import DECKS, Policy, make
 
+from bot.i18n import t
 from games import sixtysix
 
 
@@ -138,3 +139,25 @@ async def test_the_table_message_is_short_and_the_history_is_in_game_status(game
         # the status of a Japanese asker, in Japanese
         night.speaks(night.eve, "ja")
         assert says(await table.ask(night.eve, "game status"), "status.history", "ja")
+
+
+async def test_closed_dms_are_told_once(game_night):
+    """bob takes no DMs: he is told once, in the channel, where to play
+    instead — not on every turn; alice, whose DMs work, is never told."""
+    async with game_night(decks=DECKS, aux=[1], closed_dms=["bob"]) as night:
+        table = await night.table("sixtysix", lang="ja")
+        bob, alice = night.bob, night.alice
+        policy = Policy()
+        for _ in range(12):
+            member = table.mover
+            if member is bob:
+                res = await table.press("Show my hand", by=bob)
+                hand = night.reply(res, bob)
+            else:
+                hand = night.hand(member)
+            await make(hand, policy.choose(hand))
+        (told,) = table.posts("private.dms_closed", "ja")
+        button = t("sixtysix.btn.show", "ja")  # the table's language
+        assert says(told.content, "private.dms_closed", "ja", player=bob.mention, button=button)
+        assert not table.posts("private.dms_closed", "ja", player=alice.mention)
+        assert (await table.row()).ui["dm_told"] == [str(bob.id)]

@@ -82,14 +82,21 @@ async def test_pings_in_the_table_language(game_night):
 
 async def test_no_ping_for_a_computer_player(game_night):
     """alice → the computer: no ping (alice's old one goes); the computer →
-    alice: a new ping for alice; alice going on: the ping stays."""
+    alice within a minute of her last turn: no new ping (she is at the table
+    already); after a longer think: a new ping; alice going on: the ping
+    stays. A short game against a computer pings once or twice, not a dozen
+    times."""
     async with game_night(seeded=True) as night:
         table = await night.table("nine", players=1, cpus=["easy"])
         await night.settle()
         alice = night.alice
         handed_back = went_on = 0
-        while not table.over and handed_back < 3:
+        seen: set[int] = {p.id for p in table.posts(PING)}
+        while not table.over and handed_back < 6:
             assert table.shows("table.turn", player=alice.mention)
+            slow = handed_back == 3  # this time alice thinks longer than a minute
+            if slow:
+                await night.wait(61)
             before = [p.id for p in table.posts(PING)]
             assert taken(await table.play(by=alice))
             await night.settle()
@@ -98,12 +105,18 @@ async def test_no_ping_for_a_computer_player(game_night):
                 break  # the game is over
             last = row.state["history"]["moves"][-1]
             now = table.posts(PING)
+            seen |= {p.id for p in now}
             assert all(exactly(p.content, PING, player=alice.mention) for p in now)
             if last.startswith("alice "):  # alice goes on
                 assert [p.id for p in now] == before
                 went_on += 1
-            else:  # the computer moved and handed the turn back
+            elif slow:  # the computer handed the turn back after a long turn: pinged
                 assert len(now) == 1 and now[0].id not in before
                 assert row.ui["ping"] == now[0].id
                 handed_back += 1
-        assert handed_back and went_on
+            else:  # handed back within a minute: no new ping, the old one went
+                assert now == [] and "ping" not in row.ui
+                assert row.ui["turn_began"]["player"] == "alice"
+                handed_back += 1
+        assert handed_back > 3 and went_on
+        assert 1 <= len(seen) <= 2
