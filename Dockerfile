@@ -1,13 +1,16 @@
 # chabudai: the Discord bot in a small image.
 #   docker build -t chabudai .
 #   docker run -d --name chabudai -e DISCORD_TOKEN=... -v chabudai-data:/data chabudai
+# /healthz and /metrics on port 8080 inside the container (publish it with
+# -p 127.0.0.1:8080:8080 for a local Prometheus); Docker asks /healthz itself.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    CHABUDAI_DB=/data/chabudai.sqlite3
+    CHABUDAI_DB=/data/chabudai.sqlite3 \
+    CHABUDAI_HTTP=:8080
 
 WORKDIR /app
 # Dependencies first, so a code change does not reinstall them.
@@ -25,4 +28,10 @@ RUN pip install --no-deps -e . \
 
 USER chabudai
 VOLUME ["/data"]
+EXPOSE 8080
+# `python -m bot healthcheck` asks /healthz (where CHABUDAI_HTTP or
+# CHABUDAI_METRICS_PORT says) with Python's urllib — a slim image has no curl;
+# unhealthy while Discord or the database does not answer, or the endpoint is off.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "healthcheck"]
 CMD ["python", "-m", "bot"]

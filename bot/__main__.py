@@ -3,15 +3,20 @@
 Reads ``DISCORD_TOKEN`` (required) and ``CHABUDAI_DB`` (a SQLite file, by
 default ``data/chabudai.sqlite3``, or a ``postgresql://`` URL) from the
 environment or a ``.env`` file.
-``python -m bot sandbox`` runs it against a simulated Discord in a browser
-(see :mod:`bot.sandbox`).
+``CHABUDAI_SHARDS`` (``0-3/8``: these shard ids of this many) makes it hold
+only those Discord shards, so several processes can share the servers;
+unset, one process holds them all. ``python -m bot sandbox`` runs it against
+a simulated Discord in a browser (see :mod:`bot.sandbox`).
 
 Operations (no token needed): ``python -m bot migrate [--db FILE|URL]``
 brings the database's schema up to date (the deploy step; the bot also
 migrates at start unless started ``--no-migrate``, which refuses a database
 whose schema is older than the code); ``python -m bot copy-db SRC DST`` copies
 a whole database into an empty one, SQLite or PostgreSQL either way, ids and
-versions kept so the buttons already posted keep working.
+versions kept so the buttons already posted keep working;
+``python -m bot healthcheck`` asks the running bot's ``/healthz`` (the
+container's healthcheck). ``python -m bot sync`` (a token needed) syncs the
+slash commands now; at start they are synced only when they changed.
 """
 
 from __future__ import annotations
@@ -21,8 +26,15 @@ import asyncio
 import logging
 import os
 import sys
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import discord
+
+    from bot.ops import Shards
 
 DEFAULT_DB = "data/chabudai.sqlite3"
+HEALTH_TIMEOUT = 5.0  # seconds ``python -m bot healthcheck`` waits for /healthz
 QUIET = ("discord.gateway", "discord.webhook", "discord.state", "discord.client")
 
 NO_TOKEN = """\
@@ -37,6 +49,22 @@ file next to where you run the bot:
 Then invite the bot with the "bot" and "applications.commands" scopes
 (OAuth2 → URL Generator) and run `python -m bot` again.
 """
+
+
+class _Process(logging.Filter):
+    """Every log line says which process and which shards wrote it
+    (``pid=1234 shards=0-3/8``): several processes share one log."""
+
+    def __init__(self, shards: str) -> None:
+        super().__init__()
+        self.shards = shards
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.shards = self.shards
+        return True
+
+
+FORMAT = "%(asctime)s %(levelname)s pid=%(process)d shards=%(shards)s %(name)s: %(message)s"
 
 
 class _Redact(logging.Filter):
@@ -55,10 +83,13 @@ class _Redact(logging.Filter):
         return True
 
 
-def setup_logging(token: str) -> None:
+def setup_logging(token: str, shards: str = "all", stream: IO[str] | None = None) -> None:
+    """The root logger: one line per record on ``stream`` (standard error),
+    each naming the process and its shards, never a token."""
     level = os.environ.get("CHABUDAI_LOG_LEVEL", "INFO").upper()
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(_Process(shards))
     handler.addFilter(_Redact([token]))
     root = logging.getLogger()
     root.handlers[:] = [handler]
@@ -75,6 +106,8 @@ USAGE = (
     "       python -m bot sandbox [--db FILE|URL] [--port N]\n"
     "       python -m bot migrate [--db FILE|URL]\n"
     "       python -m bot copy-db SRC DST\n"
+    "       python -m bot sync [--db FILE|URL]\n"
+    "       python -m bot healthcheck\n"
 )
 
 
@@ -174,6 +207,99 @@ def copy_main(args: list[str]) -> int:
     return 0
 
 
+def sync_main(args: list[str]) -> int:
+    """``python -m bot sync``: log in, sync the slash commands to Discord
+    whatever the stored hash says (and store the new one), exit. Plays no
+    game: no turn clocks, no computer players, no gateway connection."""
+    import sqlite3
+
+    import discord
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot sync",
+        description=(
+            "Sync the slash commands to Discord now (the bot syncs them at start"
+            " only when they changed). Needs DISCORD_TOKEN."
+        ),
+    )
+    parser.add_argument("--db", help="a SQLite file or a postgresql:// URL (default: CHABUDAI_DB)")
+    opts = parser.parse_args(args)
+    target = opts.db or configured_db()
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        sys.stderr.write(NO_TOKEN)
+        return 2
+    setup_logging(token)
+    from bot.app import create_bot
+    from bot.storage import open_store
+
+    bot = create_bot(open_store(target), sync_commands="only")
+    try:
+        asyncio.run(run_sync(bot, token))
+    except discord.LoginFailure:
+        sys.stderr.write("chabudai: Discord refused the token (DISCORD_TOKEN)\n")
+        return 1
+    except (discord.HTTPException, sqlite3.Error, OSError) as err:
+        sys.stderr.write(f"chabudai: sync failed: {err}\n")
+        return 1
+    print("chabudai: slash commands synced")
+    return 0
+
+
+async def run_sync(bot: discord.Client, token: str) -> None:
+    """Log ``bot`` in (its ``setup_hook`` syncs: ``sync_commands="only"``)
+    and close it."""
+    async with bot:
+        await bot.login(token)
+
+
+def healthcheck_main(args: list[str]) -> int:
+    """``python -m bot healthcheck``: 0 when the bot's ``/healthz`` (where
+    ``CHABUDAI_HTTP`` or ``CHABUDAI_METRICS_PORT`` says, asked on this
+    machine) answers ``200``, else 1 with the reason — a container's
+    ``HEALTHCHECK`` (the slim image has no curl: Python's urllib)."""
+    import urllib.error
+    import urllib.request
+
+    from bot.ops import configured_address
+
+    if args:
+        sys.stderr.write(USAGE)
+        return 2
+    try:
+        where = configured_address()
+    except ValueError as err:
+        sys.stderr.write(f"chabudai: {err}\n")
+        return 2
+    if where is None:
+        sys.stderr.write("chabudai: /healthz is off (set CHABUDAI_HTTP or CHABUDAI_METRICS_PORT)\n")
+        return 1
+    host, port = where
+    if host in ("0.0.0.0", "::", ""):  # every interface: ask the loopback one
+        host = "127.0.0.1" if host != "::" else "::1"
+    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTH_TIMEOUT) as res:
+            print(f"chabudai: {res.read().decode(errors='replace').strip()}")
+            return 0
+    except urllib.error.HTTPError as err:  # 503: what is wrong
+        reason = err.read().decode(errors="replace").strip()
+        sys.stderr.write(f"chabudai: unhealthy ({err.code}): {reason}\n")
+    except (urllib.error.URLError, OSError) as err:
+        sys.stderr.write(f"chabudai: no answer from {url}: {err}\n")
+    return 1
+
+
+def configured_shards() -> Shards | None:
+    """``CHABUDAI_SHARDS`` (environment or ``.env``) parsed; ``ValueError``."""
+    from dotenv import load_dotenv
+
+    from bot.ops import configured_shards as parse
+
+    load_dotenv()
+    return parse()
+
+
 async def _schema_problem(target: str) -> str | None:
     """Why the bot may not start on ``target`` without migrating (``None``: it may)."""
     import sqlite3
@@ -205,6 +331,10 @@ def main(argv: list[str] | None = None) -> int:
         return migrate_main(args[1:])
     if args[:1] == ["copy-db"]:
         return copy_main(args[1:])
+    if args[:1] == ["sync"]:
+        return sync_main(args[1:])
+    if args[:1] == ["healthcheck"]:
+        return healthcheck_main(args[1:])
     migrate = args != ["--no-migrate"]
     if args and migrate:
         sys.stderr.write(USAGE)
@@ -214,7 +344,14 @@ def main(argv: list[str] | None = None) -> int:
     if not token:
         sys.stderr.write(NO_TOKEN)
         return 2
-    setup_logging(token)
+    try:
+        shards = configured_shards()
+    except ValueError as err:
+        sys.stderr.write(f"chabudai: {err}\n")
+        return 2
+    from bot.ops import shards_label
+
+    setup_logging(token, shards_label(shards))
     from bot.app import create_bot
     from bot.storage import open_store
 
@@ -224,7 +361,11 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(problem)
             return 2
     logging.getLogger("chabudai").info("database: %s", shown(target))
-    bot = create_bot(open_store(target, migrate=migrate))
+    if shards is not None:
+        logging.getLogger("chabudai").info(
+            "shards: %s (%d of %d)", shards, len(shards.ids), shards.count
+        )
+    bot = create_bot(open_store(target, migrate=migrate), shards=shards)
     bot.run(token, log_handler=None)
     return 0
 

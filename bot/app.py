@@ -4,18 +4,20 @@ of its commits (in their order), the commands and the components."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord.ext import commands
 
 from bot.commands.boards import Boards
 from bot.commands.config import Config
-from bot.commands.hint import Coach
 from bot.commands.help import Help
+from bot.commands.hint import Coach
 from bot.commands.history import History
 from bot.commands.rematch import Rematch
 from bot.commands.rules import Rules
@@ -26,7 +28,7 @@ from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
 from bot.i18n.translator import Translator
-from bot.ops import Operations
+from bot.ops import Operations, Shards
 from bot.store import Store
 from bot.tables import TableService
 from bot.ui.components import DYNAMIC_ITEMS
@@ -37,12 +39,22 @@ log = logging.getLogger(__name__)
 # a press of a button under a result message: (interaction, result id, arg)
 ResultHandler = Callable[[discord.Interaction[Any], int, str], Awaitable[None]]
 
+# when the slash commands are synced to Discord at start: when the command
+# tree changed (its hash, stored per application, differs: the default),
+# always (the sandbox: its simulated Discord starts empty), never, or "only":
+# ``python -m bot sync`` — sync whatever the hash says, and run no game work
+# (no turn clocks, no computer players, no /healthz)
+SyncMode = Literal["changed", "always", "never", "only"]
+COMMANDS_KEY = "commands.{application}"  # the store's meta key of the tree's hash
+
 
 class ChabudaiBot(commands.Bot):
     """The bot: a store, the table service and its followers, the commands
     and the components."""
 
-    def __init__(self, tables: TableService, *, sync_commands: bool = True) -> None:
+    def __init__(
+        self, tables: TableService, *, sync_commands: SyncMode | bool = "changed", **options: Any
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # No message cache: tables are edited by id and the database holds the
@@ -52,9 +64,13 @@ class ChabudaiBot(commands.Bot):
             intents=intents,
             help_command=None,
             max_messages=None,
+            **options,  # shard_ids and shard_count for a ShardedChabudaiBot
         )
         self.tables = tables
-        self.sync_commands = sync_commands
+        if isinstance(sync_commands, bool):
+            sync_commands = "changed" if sync_commands else "never"
+        self.sync_commands: SyncMode = sync_commands
+        self.synced: bool | None = None  # whether this start synced the commands
         # the result message's buttons: action → handler (bot.ui.controls.RESULT_ACTIONS)
         self.result_actions: dict[str, ResultHandler] = {}
         # the pause before a computer's move: seconds, or a (low, high) range
@@ -89,18 +105,49 @@ class ChabudaiBot(commands.Bot):
         await self.add_cog(Boards(self))  # /leaderboard, /stats
         await self.add_cog(Rules(self))
         await self.add_cog(Config(self))
-        await self.add_cog(Clocks(self, self.sweeper))  # the turn-clock sweeper
-        await self.add_cog(self.computers)  # computer players' moves
+        if self.sync_commands != "only":  # python -m bot sync plays no game
+            await self.add_cog(Clocks(self, self.sweeper))  # the turn-clock sweeper
+            await self.add_cog(self.computers)  # computer players' moves
         await self.add_cog(Coach(self))  # /hint
         await self.add_cog(History(self))  # result buttons, /history
         await self.add_cog(Rematch(self))  # the result's Rematch button
         await self.add_cog(Help(self))  # /help
         await self.tree.set_translator(Translator())
-        if self.sync_commands:
-            await self.tree.sync()
+        if self.sync_commands != "never":
+            self.synced = await self.sync_tree(force=self.sync_commands in ("always", "only"))
+        if self.sync_commands == "only":
+            return
         live = await store.live_tables()
         log.info("ready to serve %d live table(s)", len(live))
         await self.ops.start()
+
+    async def commands_hash(self) -> str:
+        """A hash of the global command tree as Discord would receive it
+        (every command's translated payload, in order)."""
+        tree = self.tree
+        translator = tree.translator
+        payload = [
+            await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree)
+            for c in tree.get_commands()
+        ]
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_tree(self, *, force: bool = False) -> bool:
+        """Sync the slash commands to Discord if the tree changed since the
+        last sync of this application (the hash in the store's meta table)
+        or ``force``; whether it synced. Several processes starting at once
+        may each sync: the same commands, harmless."""
+        digest = await self.commands_hash()
+        key = COMMANDS_KEY.format(application=self.application_id)
+        store = self.tables.store
+        if not force and await store.get_meta(key) == digest:
+            log.info("slash commands unchanged (%s): not synced", digest[:12])
+            return False
+        synced = await self.tree.sync()
+        await store.set_meta(key, digest)
+        log.info("slash commands synced: %d (%s)", len(synced), digest[:12])
+        return True
 
     async def on_result_action(
         self, interaction: discord.Interaction[Any], result_id: int, action: str, arg: str
@@ -122,21 +169,36 @@ class ChabudaiBot(commands.Bot):
             await self.tables.store.close()
 
 
+class ShardedChabudaiBot(ChabudaiBot, commands.AutoShardedBot):
+    """The bot holding some of the shards (``CHABUDAI_SHARDS``): one gateway
+    connection per shard, each server's events on its shard."""
+
+
 def create_bot(
     store: Store,
     *,
     clock: Callable[[], float] = time.time,
     seed_factory: Callable[[], str] | None = None,
     source_factory: Callable[[str], Source] = SeededSource,
-    sync_commands: bool = True,
+    sync_commands: SyncMode | bool = "changed",
+    shards: Shards | None = None,
 ) -> ChabudaiBot:
     """A ready-to-start bot around ``store`` (opened and migrated in ``setup_hook``).
 
     ``clock`` (unix seconds), ``seed_factory`` (a fresh secret seed per game)
     and ``source_factory`` (seed → dice source) are injected so tests and the
-    sandbox can script time and dice.
+    sandbox can script time and dice. ``shards``: the shards this process
+    holds (an auto-sharded bot); ``None``, one process for every server.
+    ``sync_commands``: see :data:`SyncMode`.
     """
     service = TableService(
         store, clock=clock, seed_factory=seed_factory, source_factory=source_factory
     )
-    return ChabudaiBot(service, sync_commands=sync_commands)
+    if shards is None:
+        return ChabudaiBot(service, sync_commands=sync_commands)
+    return ShardedChabudaiBot(
+        service,
+        sync_commands=sync_commands,
+        shard_ids=list(shards.ids),
+        shard_count=shards.count,
+    )

@@ -1,11 +1,14 @@
-"""What operators see: ``GET /healthz`` and ``GET /metrics`` (Prometheus).
+"""What operators see: ``GET /healthz`` and ``GET /metrics`` (Prometheus),
+and which Discord shards this process holds (``CHABUDAI_SHARDS``).
 
-Off unless ``CHABUDAI_HTTP`` is set (``host:port``, or ``:port`` for every
-interface). :class:`Operations` counts as the bot runs (a follower of the
-commit bus, a wrapper around :meth:`bot.tables.TableService.press`, the bus's
-failure hook) into a registry of its own, so several bots in one process
-never share a metric; :meth:`Operations.start` serves them with aiohttp's web
-server on the bot's event loop. See ``docs/operations.md``.
+Off unless ``CHABUDAI_HTTP`` (``host:port``, or ``:port`` for every
+interface) or ``CHABUDAI_METRICS_PORT`` (a port) is set. :class:`Operations`
+counts as the bot runs (a follower of the commit bus, a wrapper around
+:meth:`bot.tables.TableService.press`, the bus's failure hook) into a
+registry of its own, so several bots in one process never share a metric;
+:meth:`Operations.start` serves them with aiohttp's web server on the bot's
+event loop, every sample labelled with the process and its shards. See
+``docs/operations.md``.
 """
 
 from __future__ import annotations
@@ -14,11 +17,14 @@ import asyncio
 import contextvars
 import logging
 import os
+import socket
 import threading
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import discord
 from aiohttp import web
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -29,6 +35,8 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
 
 from bot import ai
 from bot.events import REPAIRED, TableCommitted
@@ -38,7 +46,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ENV = "CHABUDAI_HTTP"
+ENV = "CHABUDAI_HTTP"  # host:port, or :port
+PORT_ENV = "CHABUDAI_METRICS_PORT"  # a port (every interface); CHABUDAI_HTTP wins
+SHARDS_ENV = "CHABUDAI_SHARDS"
+# this process as a metric's label (and the moves ledger's): host and pid
+PROCESS = f"{socket.gethostname()}:{os.getpid()}"
 PING_TIMEOUT = 2.0  # seconds the database has to answer /healthz
 TICK = 1.0  # seconds between event-loop lag samples
 
@@ -59,6 +71,103 @@ def parse_address(value: str) -> tuple[str, int]:
         raise ValueError(f"{ENV} must be host:port or :port, not {value!r}")
     host = host.strip("[]")  # [::1]:8080
     return host or "0.0.0.0", int(port)
+
+
+def configured_address() -> tuple[str, int] | None:
+    """Where to serve ``/healthz`` and ``/metrics``: ``CHABUDAI_HTTP``
+    (``host:port``), else ``CHABUDAI_METRICS_PORT`` (a port, every
+    interface), else ``None`` (off). ``ValueError`` for a bad value."""
+    value = os.environ.get(ENV, "").strip()
+    if value:
+        return parse_address(value)
+    port = os.environ.get(PORT_ENV, "").strip()
+    if not port:
+        return None
+    if not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"{PORT_ENV} must be a port number, not {port!r}")
+    return "0.0.0.0", int(port)
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards one process holds: ``ids`` of ``count``."""
+
+    ids: tuple[int, ...]
+    count: int
+
+    def __str__(self) -> str:
+        """As ``CHABUDAI_SHARDS`` writes it, runs as ranges: ``0-3/8``, ``0,2/4``."""
+        runs: list[str] = []
+        ids = sorted(self.ids)
+        start = prev = ids[0]
+        for i in [*ids[1:], None]:
+            if i is not None and i == prev + 1:
+                prev = i
+                continue
+            runs.append(str(start) if start == prev else f"{start}-{prev}")
+            if i is not None:
+                start = prev = i
+        return f"{','.join(runs)}/{self.count}"
+
+
+def parse_shards(value: str) -> Shards:
+    """``CHABUDAI_SHARDS``: shard ids (``N``, ``A-B``, comma-separated) of a
+    shard count — ``0-3/8``, ``0,2/4``, ``5/8``. ``ValueError`` (saying what
+    is wrong) for anything else."""
+    text = value.strip()
+    ids_part, sep, count_part = text.partition("/")
+    usage = f"{SHARDS_ENV} must be shard ids of a count, like 0-3/8, 0,2/4 or 5/8"
+    if not sep or not count_part.strip().isdigit():
+        raise ValueError(f"{usage}; not {value!r}")
+    count = int(count_part)
+    if count < 1:
+        raise ValueError(f"{SHARDS_ENV}: the shard count must be at least 1, not {count}")
+    ids: list[int] = []
+    for item in ids_part.split(","):
+        low, dash, high = item.strip().partition("-")
+        if not low.strip().isdigit() or (dash and not high.strip().isdigit()):
+            raise ValueError(f"{usage}; {item.strip()!r} is not a shard id or a range")
+        a, b = int(low), int(high) if dash else int(low)
+        if a > b:
+            raise ValueError(f"{SHARDS_ENV}: the range {a}-{b} is backwards")
+        ids.extend(range(a, b + 1))
+    outside = [i for i in ids if i >= count]
+    if outside:
+        raise ValueError(
+            f"{SHARDS_ENV}: shard {outside[0]} does not exist with {count} shard(s)"
+            f" (ids go from 0 to {count - 1})"
+        )
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{SHARDS_ENV}: a shard is named twice in {value!r}")
+    return Shards(tuple(ids), count)
+
+
+def configured_shards() -> Shards | None:
+    """``CHABUDAI_SHARDS`` parsed, ``None`` when unset (one process, every
+    shard); ``ValueError`` for a bad value."""
+    value = os.environ.get(SHARDS_ENV, "").strip()
+    return parse_shards(value) if value else None
+
+
+def shards_label(shards: Shards | None) -> str:
+    """The shards as a log line and a metric name them (``all`` when unsharded)."""
+    return "all" if shards is None else str(shards)
+
+
+class _Labelled(Collector):
+    """A registry as exposed: every sample also carries this process's
+    labels (``process``, ``shards``), so several processes' series never
+    mix wherever they are scraped from."""
+
+    def __init__(self, registry: CollectorRegistry, labels: dict[str, str]) -> None:
+        self.registry = registry
+        self.labels = labels
+
+    def collect(self) -> Iterator[Metric]:
+        for family in self.registry.collect():
+            out = Metric(family.name, family.documentation, family.type, family.unit)
+            out.samples = [s._replace(labels={**s.labels, **self.labels}) for s in family.samples]
+            yield out
 
 
 class Operations:
@@ -121,6 +230,24 @@ class Operations:
             "1 when connected to Discord and the database answers (as /healthz)",
             registry=r,
         )
+        self.shard_up = Gauge(
+            "chabudai_shard_up",
+            "1 while this process's gateway connection for the shard is open",
+            ["shard"],
+            registry=r,
+        )
+        self.shard_latency = Gauge(
+            "chabudai_shard_latency_seconds",
+            "The shard's gateway heartbeat latency (+Inf or NaN before the first heartbeat)",
+            ["shard"],
+            registry=r,
+        )
+        self.shard_guilds = Gauge(
+            "chabudai_shard_guilds",
+            "Servers the shard serves (what Discord sent since the connection)",
+            ["shard"],
+            registry=r,
+        )
         self._runner: web.AppRunner | None = None
         self._stopping = threading.Event()  # ends the lag probe
         self.address: tuple[str, int] | None = None  # where it listens, once started
@@ -157,11 +284,38 @@ class Operations:
 
     # ------------------------------------------------------------- serving
 
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process holds (``None``: unsharded, every server)."""
+        ids = getattr(self.bot, "shard_ids", None)  # an AutoShardedBot's
+        count = self.bot.shard_count
+        return None if ids is None or count is None else Shards(tuple(ids), count)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """What every exposed sample carries: this process and its shards."""
+        return {"process": PROCESS, "shards": shards_label(self.shards)}
+
+    def _connections(self) -> dict[int, tuple[bool, float]]:
+        """Each gateway connection: shard id → (open, heartbeat latency);
+        an unsharded bot's one connection is shard 0."""
+        bot = self.bot
+        if isinstance(bot, discord.AutoShardedClient):
+            return {
+                shard_id: (not info.is_closed(), info.latency)
+                for shard_id, info in bot.shards.items()
+            }
+        ws = bot.ws  # None before the first connection; closed while reconnecting
+        return {0: (ws is not None and bool(ws.open), bot.latency)}
+
     async def health(self) -> str | None:
         """None when healthy, else why not (a few words)."""
         bot = self.bot
-        ws = bot.ws  # None before the first connection; closed while reconnecting
-        if bot.is_closed() or not bot.is_ready() or ws is None or not ws.open:
+        connections = self._connections()
+        closed = sorted(shard for shard, (up, _) in connections.items() if not up)
+        if bot.is_closed() or not bot.is_ready() or not connections or closed:
+            if isinstance(bot, discord.AutoShardedClient) and closed:
+                return "not connected to Discord (shard " + ", ".join(map(str, closed)) + ")"
             return "not connected to Discord"
         store = bot.tables.store
         if not store.is_open:
@@ -187,7 +341,15 @@ class Operations:
             for phase in ("lobby", "playing"):
                 self.tables.labels(phase).set(counts.get(phase, 0))
         self.ai_workers.set(len(ai.worker_pids()))
-        body = generate_latest(self.registry)
+        guilds: dict[int, int] = {}
+        for guild in self.bot.guilds:
+            guilds[guild.shard_id] = guilds.get(guild.shard_id, 0) + 1
+        for shard, (up, latency) in self._connections().items():
+            name = str(shard)
+            self.shard_up.labels(name).set(1 if up else 0)
+            self.shard_latency.labels(name).set(latency)
+            self.shard_guilds.labels(name).set(guilds.get(shard, 0))
+        body = generate_latest(_Labelled(self.registry, self.labels))
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     def _probe(self, loop: asyncio.AbstractEventLoop, stopping: threading.Event) -> None:
@@ -203,11 +365,12 @@ class Operations:
         self.loop_lag.observe(time.perf_counter() - asked)
 
     async def start(self) -> None:
-        """Serve ``/healthz`` and ``/metrics`` if ``CHABUDAI_HTTP`` is set."""
-        value = os.environ.get(ENV, "").strip()
-        if not value or self._runner is not None:
+        """Serve ``/healthz`` and ``/metrics`` if ``CHABUDAI_HTTP`` (or
+        ``CHABUDAI_METRICS_PORT``) is set."""
+        where = configured_address()
+        if where is None or self._runner is not None:
             return
-        host, port = parse_address(value)
+        host, port = where
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics)

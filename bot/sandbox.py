@@ -89,7 +89,9 @@ async def open_sandbox(
         env = world.get("env")
         return env.now().timestamp() if env is not None else 1_767_225_600.0
 
-    bot = create_bot(open_store(db), clock=clock)
+    # its simulated Discord starts with no commands each run: sync them
+    # whatever hash a kept --db holds
+    bot = create_bot(open_store(db), clock=clock, sync_commands="always")
     stop = stop or asyncio.Event()
     # A computer player's first decision may build its tables for a few
     # seconds; let SimCord wait for it rather than call the action failed.

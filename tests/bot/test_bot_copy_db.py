@@ -101,7 +101,7 @@ def test_no_migrate_refuses_an_old_schema_and_leaves_it_alone(monkeypatch, tmp_p
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     monkeypatch.setenv("CHABUDAI_DB", str(path))
-    monkeypatch.setattr(entry, "setup_logging", lambda token: None)
+    monkeypatch.setattr(entry, "setup_logging", lambda token, *shards: None)
     started = []
     monkeypatch.setattr("bot.app.create_bot", lambda *a, **k: started.append(a))
     assert entry.main(["--no-migrate"]) == 2

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
+import os
+import socket
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -12,20 +16,33 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from simtable import on_both_databases, taken
 
+import bot.__main__ as cli
+from bot.__main__ import setup_logging
 from bot.events import Bus
-from bot.ops import ENV, parse_address
+from bot.ops import (
+    ENV,
+    PORT_ENV,
+    PROCESS,
+    SHARDS_ENV,
+    Shards,
+    configured_address,
+    parse_address,
+)
 from games.core import SeededSource
 
 DICE = SeededSource("bot-ops-tests").roll(200)
 
 
-def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of an exposition: (name, sorted labels) → value."""
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
+def samples(text: str, shards: str = "all") -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of an exposition: (name, sorted labels) → value; every
+    one must name this process and ``shards`` (labels left out here)."""
+    out = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            labels = dict(s.labels)
+            assert (labels.pop("process", None), labels.pop("shards", None)) == (PROCESS, shards), s
+            out[(s.name, tuple(sorted(labels.items())))] = s.value
+    return out
 
 
 async def get(address: tuple[str, int], path: str) -> tuple[int, str, str]:
@@ -122,3 +139,99 @@ async def test_the_bus_reports_a_failed_follower(caplog) -> None:
     assert failed == ["broken"] and seen == [change]
     assert "the follower broken failed" in caplog.text
     caplog.clear()  # the failure was meant: keep the no-errors check quiet
+
+
+@pytest.fixture
+def root_logger():
+    """The tests below set up the root logger as ``python -m bot`` does:
+    put pytest's handlers back afterwards."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield root
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def test_log_lines_name_the_process_and_its_shards(root_logger) -> None:
+    out = io.StringIO()
+    setup_logging("sekrit-token", "0-3/8", stream=out)
+    logging.getLogger("chabudai.test").info("logged in with %s", "sekrit-token")
+    logging.getLogger("discord.shard").warning("shard 2 reconnecting")
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert lines[0].endswith(
+        f" INFO pid={os.getpid()} shards=0-3/8 chabudai.test: logged in with [redacted]"
+    )
+    assert f" WARNING pid={os.getpid()} shards=0-3/8 discord.shard: " in lines[1]
+
+
+def test_the_bot_logs_and_runs_with_the_shards_it_was_given(
+    root_logger, monkeypatch, tmp_path, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("CHABUDAI_DB", str(tmp_path / "db.sqlite3"))
+    monkeypatch.setenv(SHARDS_ENV, "2-3/4")
+    built: list[Any] = []
+
+    class Ran:
+        def run(self, token: str, **kwargs: Any) -> None:
+            logging.getLogger("chabudai").info("running")
+
+    def fake_create_bot(store: Any, **options: Any) -> Ran:
+        built.append(options)
+        return Ran()
+
+    monkeypatch.setattr("bot.app.create_bot", fake_create_bot)
+    assert cli.main([]) == 0
+    assert built == [{"shards": Shards((2, 3), 4)}]
+    err = capsys.readouterr().err
+    assert f"pid={os.getpid()} shards=2-3/4 chabudai: shards: 2-3/4 (2 of 4)" in err
+    assert f"pid={os.getpid()} shards=2-3/4 chabudai: running" in err
+
+    monkeypatch.delenv(SHARDS_ENV)  # unset: every shard, as before
+    built.clear()
+    assert cli.main([]) == 0
+    assert built == [{"shards": None}]
+    assert f"pid={os.getpid()} shards=all chabudai: running" in capsys.readouterr().err
+
+
+def test_the_port_setting_is_read_from_either_name(monkeypatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    monkeypatch.delenv(PORT_ENV, raising=False)
+    assert configured_address() is None
+    monkeypatch.setenv(PORT_ENV, "9100")
+    assert configured_address() == ("0.0.0.0", 9100)
+    monkeypatch.setenv(ENV, "127.0.0.1:8080")  # the host:port one wins
+    assert configured_address() == ("127.0.0.1", 8080)
+    monkeypatch.delenv(ENV)
+    monkeypatch.setenv(PORT_ENV, "http")
+    with pytest.raises(ValueError, match=PORT_ENV):
+        configured_address()
+
+
+async def test_the_healthcheck_command_asks_healthz(game_night, monkeypatch, capsys) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    monkeypatch.setenv(PORT_ENV, str(free_port()))  # the name the issue gives it
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        ops = night.bot.ops
+        try:
+            assert ops.address is not None and ops.address[0] == "0.0.0.0"
+            assert await asyncio.to_thread(cli.main, ["healthcheck"]) == 0
+            assert "ok" in capsys.readouterr().out
+            await night.store.close()  # unhealthy: 503 and why
+            assert await asyncio.to_thread(cli.main, ["healthcheck"]) == 1
+            assert "unhealthy (503): database closed" in capsys.readouterr().err
+        finally:
+            await ops.stop()
+    assert await asyncio.to_thread(cli.main, ["healthcheck"]) == 1  # nobody listening
+    assert "no answer from http://127.0.0.1:" in capsys.readouterr().err
+    monkeypatch.delenv(PORT_ENV)
+    assert cli.main(["healthcheck"]) == 1  # off: nothing to ask
+    assert "/healthz is off" in capsys.readouterr().err
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
