@@ -43,7 +43,9 @@ async def test_leaderboards_and_stats(game_night):
             ("server", two, two.carol),
         ):
             points, wins, games = expected(server.guild.id if scope == "server" else None)
-            res = await server.command(user, "leaderboard", game="nine", where=scope, by="points")
+            res = await server.command(
+                user, "leaderboard", game="nine", scope="all", where=scope, by="points"
+            )
             board = readings(res.response.content, "board.line")
             want = sorted(points, key=lambda u: (-points[u], -wins.get(u, 0), int(u)))
             assert [b["name"] for b in board] == [names[u] for u in want]
@@ -51,11 +53,15 @@ async def test_leaderboards_and_stats(game_night):
             assert [b["games"] for b in board] == [t("unit.game", count=games[u]) for u in want]
             assert [b["wins"] for b in board] == [t("unit.win", count=wins.get(u, 0)) for u in want]
 
-            res = await server.command(user, "leaderboard", game="nine", where=scope, by="wins")
+            res = await server.command(
+                user, "leaderboard", game="nine", scope="all", where=scope, by="wins"
+            )
             board = readings(res.response.content, "board.line")
             assert sorted(int(b["value"]) for b in board) == sorted(wins.get(u, 0) for u in games)
 
-            res = await server.command(user, "leaderboard", game="nine", where=scope, by="rating")
+            res = await server.command(
+                user, "leaderboard", game="nine", scope="all", where=scope, by="rating"
+            )
             board = readings(res.response.content, "board.line")
             assert {b["name"] for b in board} == {names[u] for u in games}
             ratings = [float(b["value"]) for b in board]
@@ -81,8 +87,14 @@ async def test_leaderboards_and_stats(game_night):
             points=t("stats.points", count=abs(points[uid]), signed=f"{points[uid]:+}"),
         )
         assert says(line, "stats.rating")
+        # the card says the same in its alt text
+        [card] = res.response.attachments
+        assert says(card.description, "pic.stats.alt_totals", games=games[uid], wins=won, rate=rate)
+        assert says(card.description, "pic.stats.alt_favourite", game="Nine")
         res = await two.command(two.carol, "stats", where="server")
         p2, w2, g2 = expected(two.guild.id)
-        assert says(res.response.content, "stats.line", games=t("unit.game", count=g2[str(carol.id)]))
+        assert says(
+            res.response.content, "stats.line", games=t("unit.game", count=g2[str(carol.id)])
+        )
         res = await night.command(night.bob, "stats", game="yahtzee")
         assert says(res.response.content, "stats.empty")
