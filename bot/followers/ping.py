@@ -64,11 +64,10 @@ class Pings:
         old = row.ui.pop(KEY, None)
         seat = seat_named(row, now)
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        if seat is not None and not seat.get("bot"):
+        if now is not None and seat is not None and not seat.get("bot"):
             clock = self.service.clock()
-            if self.back_soon(change, before, now, clock):
-                pass  # only computers moved since their last turn began: no new ping
-            else:
+            # only computers moved since their last turn began: no new ping
+            if not self.back_soon(change, before, now, clock):
                 lang = row.ui.get("lang", "en")
                 text = t("table.your_turn", lang, player=f"<@{seat['id']}>", link=table_link(row))
                 try:

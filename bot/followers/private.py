@@ -113,7 +113,6 @@ class Private:
             failed.remove(key)
         return True, True
 
-
     async def _tell_closed(self, row: TableRow, state: Any, seat: dict[str, Any]) -> bool:
         """The first time a player's DM fails at this table, tell them in the
         channel where to play instead (the table's "Show my hand/dice"
