@@ -554,6 +554,13 @@ async def hint(game: str, view: dict[str, Any], name: str, legal: list[str]) -> 
     return advice
 
 
+async def job(game: str, fn: Callable[..., Any], args: tuple[Any, ...], what: str) -> Any:
+    """Another pure job of a game's (the post-game review, :mod:`games.review`)
+    where its AI runs: a worker (pinned with its tables) or a thread.
+    :class:`AIUnavailable` if it cannot answer."""
+    return await _ask(registry.spec(game), fn, args, what)
+
+
 def _trace(err: BaseException) -> str:
     trace = getattr(err, "trace", "")
     return f"{err}\n{trace}" if trace else str(err)

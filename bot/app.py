@@ -19,6 +19,7 @@ from bot.commands.config import Config
 from bot.commands.help import Help
 from bot.commands.hint import Coach
 from bot.commands.history import History
+from bot.commands.review import Reviews
 from bot.commands.rematch import Rematch
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
@@ -110,6 +111,7 @@ class ChabudaiBot(commands.Bot):
             await self.add_cog(self.computers)  # computer players' moves
         await self.add_cog(Coach(self))  # /hint
         await self.add_cog(History(self))  # result buttons, /history
+        await self.add_cog(Reviews(self))  # the Review button, /review
         await self.add_cog(Rematch(self))  # the result's Rematch button
         await self.add_cog(Help(self))  # /help
         await self.tree.set_translator(Translator())

@@ -357,3 +357,8 @@ def review(record: Record, players: Sequence[str] | None = None) -> Review:
             )
         )
     return Review(record.game, the.unit, the.higher, the.scale, tuple(out))
+
+
+def review_json(doc: dict[str, Any], players: Sequence[str] | None = None) -> dict[str, Any]:
+    """:func:`review` of a record's JSON document, as JSON (a worker's job)."""
+    return review(registry.read_record(doc), players).to_json()

@@ -53,6 +53,7 @@ class ResultAction:
 # registers its handler in the app.
 RESULT_ACTIONS: list[ResultAction] = [
     ResultAction("record", "result.btn.record"),
+    ResultAction("review", "result.btn.review"),
     ResultAction("replay", "result.btn.replay"),  # bot/commands/history.py
     ResultAction("rematch", "result.btn.rematch", "primary"),  # bot/commands/rematch.py
 ]
