@@ -4,6 +4,8 @@ in the asker's language, for them alone."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pig
 import pytest
 from simtable import says
@@ -84,3 +86,61 @@ async def test_help_works_in_a_dm(game_night):
     async with game_night() as night:
         res = await night.alice.user.slash("help")
         assert answer(res).title == t("help.title")
+
+
+# ------------------------------------------------ the rules in the project
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "rules"
+
+
+@pytest.mark.parametrize("game", registry.builtin_names())
+def test_every_game_has_its_complete_rules_in_the_project(game):
+    """docs/rules/<game>.md carries the rules (not only the engine's notes):
+    its players, every house option with its default, its notation; the
+    index links it; /help's player counts and the page's agree."""
+    page = (RULES / f"{game}.md").read_text(encoding="utf-8")
+    assert "## The rules" in page and "## How the engine plays them" in page
+    for section in ("### House options", "### Notation"):
+        assert section in page, section
+    spec = registry.spec(game)
+    for option in spec.options:
+        assert f"`{option.name}`" in page, option.name
+    assert f"({game}.md)" in (RULES / "README.md").read_text(encoding="utf-8")
+    low, high = spec.min_players, spec.max_players
+    index_row = next(
+        line for line in (RULES / "README.md").read_text(encoding="utf-8").splitlines()
+        if f"({game}.md)" in line
+    )
+    assert (f"| {low}–{high} |" if low != high else f"| {low} |") in index_row
+
+
+def test_the_notation_page_names_every_move_word():
+    page = (RULES / "notation.md").read_text(encoding="utf-8")
+    for word in ("roll", "take", "stop", "announce", "reveal", "flip", "keep", "score",
+                 "play", "marry", "exchange", "draw", "close", "declare", "pass", "forfeit"):
+        assert f"`{word}" in page, word
+    for key in ("game", "options", "players", "dealer", "dice", "decks", "moves", "mishaps"):
+        assert f"| `{key}` |" in page, key
+
+
+def test_no_project_file_points_outside_the_project():
+    """The project carries its own rules: no file refers to the specs outside
+    it (../shared)."""
+    skip = {".git", ".venv", "chabudai.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache",
+            ".mypy_cache", "data"}
+    found = []
+    for path in ROOT.rglob("*"):
+        if skip & set(path.relative_to(ROOT).parts) or not path.is_file():
+            continue
+        if path.suffix not in {".md", ".py", ".toml", ".json", ".yaml", ".yml", ".txt", ""}:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if path == Path(__file__).resolve():
+            continue  # this test names what it looks for
+        if "../shared" in text or "shared/RULES" in text or "shared/seeds" in text:
+            found.append(str(path.relative_to(ROOT)))
+    assert found == [], found
