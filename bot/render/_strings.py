@@ -17,6 +17,16 @@ def tr(lang: str, key: str, **args: Any) -> str:
     return t("pic." + key, lang, **args)
 
 
+def comma(lang: str) -> str:
+    """The list separator of ``lang`` (、 in Japanese)."""
+    return "、" if lang == "ja" else ", "
+
+
+def colon(lang: str) -> str:
+    """A label's colon in ``lang`` (full-width in Japanese)."""
+    return "：" if lang == "ja" else ": "
+
+
 def alt(parts: list[str], lang: str) -> str:
     """Alt text from sentences, within Discord's 1024-character limit."""
     sep = "" if lang == "ja" else " "

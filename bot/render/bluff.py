@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
-from bot.render._strings import alt, tr
+from bot.render._strings import alt, colon, comma, tr
 
 HEIGHT = 490
 LADDER_X = 420
@@ -227,7 +227,9 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
 
 def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
     end = "." if lang == "en" else "。"
-    parts = [tr(lang, "bluff") + ", " + tr(lang, "game_n", n=_game_number(view, reveal)) + end]
+    parts = [
+        tr(lang, "bluff") + comma(lang) + tr(lang, "game_n", n=_game_number(view, reveal)) + end
+    ]
     if reveal:
         parts.append(
             tr(lang, "revealed", dice=" ".join(map(str, reveal["dice"])))
@@ -247,7 +249,7 @@ def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
             )
     for p in view["players"]:
         parts.append(
-            f"{b.who(view, p)}: {view.get('losses', {}).get(p, 0)} {tr(lang, 'losses')}"
+            f"{b.who(view, p)}{colon(lang)}{tr(lang, 'losses_n', n=view.get('losses', {}).get(p, 0))}"
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
-from bot.render._strings import alt, tr
+from bot.render._strings import alt, colon, tr
 
 HEIGHT = 430
 BOWL_C = (206, 222)
@@ -277,11 +277,14 @@ def _alt(
     if last and last.get("result") in ("shonben", "gucchon") and in_bowl:
         parts.append(tr(lang, last["result"]))
     if stamp:
-        parts.append(stamp[0] + ("" if stamp[0][-1] in "!！" else end))
+        whose = (
+            f" ({stamp[2]})" if stamp[2] and lang == "en" else f"（{stamp[2]}）" if stamp[2] else ""
+        )
+        parts.append(stamp[0] + whose + end)
     aside = [str(x) for g in view.get("set_aside") or [] for x in g["dice"]]
     if aside:
-        parts.append(f"{tr(lang, 'set_aside')}: {' '.join(aside)}" + end)
-    parts.append(f"{tr(lang, 'turn_total')}: {view.get('turn_total', 0)}" + end)
+        parts.append(f"{tr(lang, 'set_aside')}{colon(lang)}{' '.join(aside)}" + end)
+    parts.append(f"{tr(lang, 'turn_total')}{colon(lang)}{view.get('turn_total', 0)}" + end)
     for p in view.get("order") or view["players"]:
         mark = tr(lang, "started" if view["started"].get(p) else "not_started")
         parts.append(

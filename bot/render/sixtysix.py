@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render import _cards as c
-from bot.render._strings import alt, tr
+from bot.render._strings import alt, colon, comma, tr
 
 HEIGHT = 400
 CARD = 76
@@ -101,7 +101,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         b.draw_text(
             d,
             (tx0 + CARD / 2, below),
-            f"{tr(lang, 'talon')} {talon}",
+            tr(lang, "talon_n", n=talon),
             b.SMALL,
             b.INK,
             anchor="ma",
@@ -188,9 +188,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         t = tricks.get(p, 0)
         for k in range(min(t, 6)):
             c.paste(img, c.back(24).rotate(90, expand=True), (px + k * 2, y + 94 - k * 2))
-        b.draw_text(
-            d, (px + 50, y + 108), f"{tr(lang, 'tricks')}: {t}", b.SMALL, b.INK, anchor="lm"
-        )
+        b.draw_text(d, (px + 50, y + 108), tr(lang, "tricks_n", n=t), b.SMALL, b.INK, anchor="lm")
         mx2 = b.WIDTH - 18  # marriages shown this deal, right-aligned: "♦ 20"
         for m in marriages:
             if m["player"] == p:
@@ -209,20 +207,21 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
 
 def _alt(view: dict[str, Any], lang: str) -> str:
     end = "." if lang == "en" else "。"
-    parts = [tr(lang, "sixtysix") + ", " + tr(lang, "deal", n=view.get("deal", 1)) + end]
+    parts = [tr(lang, "sixtysix") + comma(lang) + tr(lang, "deal", n=view.get("deal", 1)) + end]
     if view.get("trump"):
         parts.append(
-            f"{tr(lang, 'trump')}: {SUIT_NAMES.get(lang, SUIT_NAMES['en'])[view['trump']]}" + end
+            f"{tr(lang, 'trump')}{colon(lang)}{SUIT_NAMES.get(lang, SUIT_NAMES['en'])[view['trump']]}"
+            + end
         )
     if view.get("trump_card"):
         parts.append(f"{tr(lang, 'trump')} {card_words(view['trump_card'], lang)}" + end)
     if view.get("closed"):
         parts.append(tr(lang, "talon") + " " + tr(lang, "talon_closed") + end)
     else:
-        parts.append(f"{tr(lang, 'talon')} {view.get('talon', 0)}" + end)
+        parts.append(tr(lang, "talon_n", n=view.get("talon", 0)) + end)
     trick = view.get("trick") or []
     for t in trick:
-        parts.append(f"{b.who(view, t['player'])}: {card_words(t['card'], lang)}" + end)
+        parts.append(f"{b.who(view, t['player'])}{colon(lang)}{card_words(t['card'], lang)}" + end)
     for m in view.get("marriages") or []:
         suit = SUIT_NAMES.get(lang, SUIT_NAMES["en"])[m["suit"]]
         parts.append(
@@ -231,8 +230,8 @@ def _alt(view: dict[str, Any], lang: str) -> str:
         )
     for p in view["players"]:
         parts.append(
-            f"{b.who(view, p)} {view.get('game_points', {}).get(p, 0)} {tr(lang, 'game_points')}, "
-            f"{view.get('tricks', {}).get(p, 0)} {tr(lang, 'tricks')}"
+            f"{b.who(view, p)} {tr(lang, 'game_points_n', n=view.get('game_points', {}).get(p, 0))}"
+            f"{tr(lang, 'list_sep')}{tr(lang, 'tricks_n', n=view.get('tricks', {}).get(p, 0))}"
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)
@@ -272,7 +271,7 @@ def hand(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         dim = bool(playable) and not lifted
         c.paste(img, c.face(card, w, dim), (x0 + k * (w + gap), 50 if lifted else 62))
     del me
-    words = ", ".join(card_words(x, lang) for x in cards)
+    words = comma(lang).join(card_words(x, lang) for x in cards)
     text = [tr(lang, "sixtysix") + ("." if lang == "en" else "。"), words]
     if view.get("points") is not None:
         text.append("(" + tr(lang, "your_points", n=view["points"]) + ")")

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import t
 from bot.render import _base as b
 from bot.render._dice import blank_die, paste_die
-from bot.render._strings import alt, tr
+from bot.render._strings import alt, comma, tr
 from games.yahtzee.scoring import LOWER, UPPER
 
 # Potential scores pencilled into the turn holder's empty boxes: blue, and a
@@ -304,11 +304,11 @@ def _alt(view: dict[str, Any], lang: str) -> str:
     if view.get("finished"):
         w = _winners(view)
         if w:
-            parts.append(tr(lang, "wins", player=", ".join(b.who(view, p) for p in w)) + end)
+            parts.append(tr(lang, "wins", player=comma(lang).join(b.who(view, p) for p in w)) + end)
     elif turn:
         parts.append(
             tr(lang, "turn", player=b.who(view, turn))
-            + ", "
+            + comma(lang)
             + tr(lang, "round", n=view.get("round", 1), of=view.get("rounds", 13))
             + end
         )
