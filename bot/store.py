@@ -1203,6 +1203,37 @@ class Store(abc.ABC):
             for r in rows
         ]
 
+    async def display_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """Each user's display name at their latest finished game that kept
+        its seats (results since migration 4), for boards that name people
+        as they chose (``result_players.name`` is the engine name, "Bob_Smith");
+        users without such a game are left out."""
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        async with self._reading() as c:
+            latest = await c.fetch(
+                "SELECT rp.user_id, MAX(r.id) FROM result_players rp"
+                " JOIN results r ON r.id = rp.result_id"
+                f" WHERE rp.user_id IN ({marks}) AND r.seats IS NOT NULL GROUP BY rp.user_id",
+                tuple(ids),
+            )
+            if not latest:
+                return {}
+            results = sorted({int(r[1]) for r in latest})
+            seats = await c.fetch(
+                f"SELECT id, seats FROM results WHERE id IN ({', '.join('?' for _ in results)})",
+                tuple(results),
+            )
+        by_result = {int(r[0]): json.loads(r[1]) for r in seats}
+        out: dict[int, str] = {}
+        for user_id, result_id in latest:
+            for seat in by_result.get(int(result_id), []):
+                if seat.get("id") == int(user_id) and not seat.get("bot"):
+                    out[int(user_id)] = str(seat.get("display") or seat.get("name"))
+        return out
+
     async def get_result(self, result_id: int) -> dict[str, Any] | None:
         """One finished game: its record, outcome, places and where it was
         played (``None`` if there is no such result)."""

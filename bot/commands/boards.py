@@ -36,6 +36,14 @@ class Boards(commands.Cog):
         self.bot = bot
         offer_games(self)
 
+    def person(self, interaction: discord.Interaction[Any], user_id: int, stored: str) -> str:
+        """A player's name as they chose it: their display name here (or
+        their Discord name), else the name stored with their results."""
+        guild = interaction.guild
+        member = guild.get_member(int(user_id)) if guild is not None else None
+        user = member or self.bot.get_user(int(user_id))
+        return str(user.display_name) if user is not None else stored
+
     async def period(
         self, interaction: discord.Interaction[Any], scope: str, where: str, loc: Any
     ) -> tuple[str | None, str] | None:
@@ -105,6 +113,9 @@ class Boards(commands.Cog):
         season, when = period
         guild_id = interaction.guild_id if where == "server" else None
         rows = await store.leaderboard(game, guild_id=guild_id, by=by, season=season)
+        chosen = await store.display_names([r["user_id"] for r in rows])
+        for r in rows:  # people by the names they chose (results keep engine names)
+            r["name"] = self.person(interaction, r["user_id"], chosen.get(r["user_id"], r["name"]))
         title = t(
             "board.title",
             lang,
