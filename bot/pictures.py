@@ -26,8 +26,17 @@ from bot.games import plugin
 from bot.render import Picture
 from bot.render import _base as b
 from bot.render import result as result_render
+from bot.render import stats as stats_render
 
-__all__ = ["Picture", "display_names", "hand_picture", "result_picture", "table_picture"]
+__all__ = [
+    "Picture",
+    "board_picture",
+    "display_names",
+    "hand_picture",
+    "result_picture",
+    "stats_picture",
+    "table_picture",
+]
 
 Names = Mapping[str, str]
 
@@ -102,3 +111,15 @@ def result_picture(
     chart = history if the.result_chart and history else None
     img, alt = result_render.result(named(view, names), outcome, lang, rows, chart)
     return Picture(b.encode(img), alt, f"{game}-result.png")
+
+
+def stats_picture(card: dict[str, Any], *, lang: str = "en") -> Picture:
+    """A player's ``/stats`` card (:func:`bot.render.stats.stats_card`)."""
+    img, alt = stats_render.stats_card(card, lang)
+    return Picture(b.encode(img), alt, "stats.png")
+
+
+def board_picture(board: dict[str, Any], *, lang: str = "en") -> Picture:
+    """A ``/leaderboard`` (:func:`bot.render.stats.board_picture`)."""
+    img, alt = stats_render.board_picture(board, lang)
+    return Picture(b.encode(img), alt, "leaderboard.png")

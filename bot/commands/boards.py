@@ -18,11 +18,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import seasons
+from bot import pictures, seasons
 from bot.commands.choices import offer_games
 from bot.i18n import lang_of, t
-from bot.render import _base as b
-from bot.render import stats as render
 from games import registry
 
 if TYPE_CHECKING:
@@ -165,7 +163,7 @@ class Boards(commands.Cog):
         board = {
             "title": title.split("\n")[0].replace("**", ""),
             "subtitle": when,
-            "value_label": t(f"board.by.{by}", lang),
+            "value_label": t(f"pic.board.by.{by}", lang),
             "rows": drawn,
         }
         picture = await asyncio.to_thread(_board_file, board, lang)
@@ -247,13 +245,13 @@ class Boards(commands.Cog):
 
 
 def _card_file(card: dict[str, Any], lang: str) -> discord.File:
-    img, alt = render.stats_card(card, lang)
-    return discord.File(io.BytesIO(b.encode(img)), "stats.png", description=alt)
+    pic = pictures.stats_picture(card, lang=lang)
+    return discord.File(io.BytesIO(pic.png), pic.filename, description=pic.alt)
 
 
 def _board_file(board: dict[str, Any], lang: str) -> discord.File:
-    img, alt = render.board_picture(board, lang)
-    return discord.File(io.BytesIO(b.encode(img)), "leaderboard.png", description=alt)
+    pic = pictures.board_picture(board, lang=lang)
+    return discord.File(io.BytesIO(pic.png), pic.filename, description=pic.alt)
 
 
 def _points(game: str, points: int, loc: object) -> str:

@@ -51,11 +51,21 @@ def _game(lang: str, game: str) -> str:
         return game
 
 
-def _spark(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], values: list[float]) -> None:
-    """A small line chart of ``values`` (oldest first) with its low and high."""
+def _spark(
+    d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], values: list[float], lang: str
+) -> None:
+    """A small line chart of ``values`` (oldest first); a word when empty."""
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, 6, fill=b.PANEL)
     if not values:
+        b.draw_text(
+            d,
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            tr(lang, "stats.no_trend"),
+            b.SMALL - 2,
+            b.INK_DIM,
+            anchor="mm",
+        )
         return
     lo, hi = min(values), max(values)
     span = hi - lo or 1.0
@@ -121,7 +131,7 @@ def stats_card(card: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         b.SMALL - 2,
         b.INK_DIM,
     )
-    _spark(d, (sx, y + 26, b.WIDTH - 20, y + 90), trend)
+    _spark(d, (sx, y + 26, b.WIDTH - 20, y + 90), trend, lang)
     # one line per game: games, wins, best; the favourite marked
     y += 110
     b.draw_text(d, (24, y + 8), tr(lang, "stats.game"), b.SMALL, b.INK_DIM)

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.pictures import Picture, hand_picture, result_picture, table_picture
+from bot.pictures import (
+    Picture,
+    board_picture,
+    hand_picture,
+    result_picture,
+    stats_picture,
+    table_picture,
+)
 
 from .views import golden_cases
 
@@ -19,6 +26,10 @@ GOLDEN = Path(__file__).parent / "golden"
 def render_case(name: str) -> Picture:
     kind, view, outcome, history = golden_cases()[name]
     lang = "ja" if name.endswith(("_result", "_reveal", "_ja")) else "en"
+    if kind == "stats":
+        return stats_picture(view, lang=lang)
+    if kind == "board":
+        return board_picture(view, lang=lang)
     if kind == "table":
         return table_picture(view, lang=lang)
     if kind == "hand":

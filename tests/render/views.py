@@ -8,6 +8,8 @@ from typing import Any
 
 from games import core, registry
 
+from .stats_views import stats_cases
+
 NAMES8 = [
     "alice",
     "ぼぶ太郎",
@@ -106,6 +108,7 @@ def golden_cases() -> dict[
     cases["sixtysix_result"] = ("result", named(e.view(s, None), DISPLAY), e.outcome(s), None)
     e, s = finished("bluff", ["alice", "Bob_Smith", "carol"], 4)
     cases["bluff_result_en"] = ("result", named(e.view(s, None), DISPLAY), e.outcome(s), None)
+    cases.update(stats_cases())  # the /stats card and /leaderboard (stats_views.py)
     return cases
 
 

@@ -1,0 +1,86 @@
+"""Fixed data of the /stats card and the /leaderboard picture for the golden
+tests and bench/render.py: ``stats_*`` and ``board_*`` cases (``*_ja``
+drawn in Japanese), in the form of :func:`tests.render.views.golden_cases`
+(kind, data, None, None)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+NAMES = [
+    "alice",
+    "ぼぶ太郎",
+    "Christopher-Alexander-Longname",
+    "d😀👍🏽",
+    "eve",
+    "フランク・ミュラー",
+    "gus",
+    "花子",
+]
+
+Case = tuple[str, dict[str, Any], None, None]
+
+
+def card() -> dict[str, Any]:
+    """A regular player's all-time card: four games, a rating trend."""
+    return {
+        "name": "Ann Lee",
+        "key": 4,
+        "period": "All time",
+        "games": [
+            {"game": "nine", "games": 31, "wins": 14, "best": 1200, "rating": 23.41},
+            {"game": "yahtzee", "games": 12, "wins": 5, "best": 287, "rating": 19.02},
+            {"game": "sixtysix", "games": 4, "wins": 3, "best": None, "rating": 8.5},
+            {"game": "bluff", "games": 2, "wins": 0, "best": None, "rating": None},
+        ],
+        "favourite": "nine",
+        "trend": [0.0, 2.8, 5.1, 4.2, 7.9, 10.3, 9.6, 12.8, 15.0, 14.1, 17.7, 19.9, 21.2, 23.41],
+        "trend_game": "nine",
+    }
+
+
+def board() -> dict[str, Any]:
+    """A full season leaderboard of eight (long names, emoji)."""
+    return {
+        "title": "Nine leaderboard (this server, by rating)",
+        "subtitle": "Season 2026-01: 2026-01-01 – 2026-01-31",
+        "value_label": "Rating",
+        "rows": [
+            {
+                "rank": i + 1,
+                "name": n,
+                "value": f"{31.4 - 2.3 * i:.1f}",
+                "games": 20 - i,
+                "wins": 11 - i,
+            }
+            for i, n in enumerate(NAMES)
+        ],
+    }
+
+
+def stats_cases() -> dict[str, Case]:
+    new = {
+        "name": "d😀👍🏽",
+        "key": 2,
+        "period": "All time",
+        "games": [{"game": "sixdice", "games": 1, "wins": 0, "best": 450, "rating": None}],
+        "favourite": "sixdice",
+        "trend": [],
+        "trend_game": "sixdice",
+    }
+    card_ja = dict(
+        card(), name="フランク・ミュラー", key=5, period="シーズン2026-01（2026-01-01〜2026-01-31）"
+    )
+    board_ja = {
+        "title": "ヤッツィー ランキング（全サーバー、得点順）",
+        "subtitle": "全期間",
+        "value_label": "得点",
+        "rows": [dict(r, value=str(1500 - 90 * i)) for i, r in enumerate(board()["rows"][:5])],
+    }
+    return {
+        "stats_card": ("stats", card(), None, None),
+        "stats_card_ja": ("stats", card_ja, None, None),
+        "stats_new": ("stats", new, None, None),
+        "board_season": ("board", board(), None, None),
+        "board_ja": ("board", board_ja, None, None),
+    }
