@@ -40,6 +40,7 @@ from prometheus_client.registry import Collector
 
 from bot import ai
 from bot.events import REPAIRED, TableCommitted
+from bot.store_pg import PostgresStore
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -57,6 +58,9 @@ TICK = 1.0  # seconds between event-loop lag samples
 # seconds; a press is a load, a versioned save and a message edit
 PRESS_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 LAG_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+# seconds from a turn clock's deadline to its firing done (the sweeper ticks
+# every second; another process's deadline is heard by NOTIFY)
+CLOCK_BUCKETS = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0, 60.0, 120.0)
 
 # what became of the press being handled (set by :meth:`Operations.on_commit`)
 _PRESS: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
@@ -230,6 +234,19 @@ class Operations:
             "1 when connected to Discord and the database answers (as /healthz)",
             registry=r,
         )
+        self.clock_lag = Histogram(
+            "chabudai_clock_fire_lag_seconds",
+            "From a turn clock's deadline to its firing stored and shown (timeouts, "
+            "expired lobbies, abandoned tables)",
+            buckets=CLOCK_BUCKETS,
+            registry=r,
+        )
+        self.pool = Gauge(
+            "chabudai_db_pool_connections",
+            "PostgreSQL connections of this process's pool, by state (in_use, idle, max)",
+            ["state"],
+            registry=r,
+        )
         self.shard_up = Gauge(
             "chabudai_shard_up",
             "1 while this process's gateway connection for the shard is open",
@@ -272,6 +289,9 @@ class Operations:
     async def on_commit(self, change: TableCommitted) -> None:
         """The last follower: count what was committed."""
         self.commits.labels(change.kind, change.origin).inc()
+        due = change.before.deadline
+        if change.origin == "clock" and due is not None:
+            self.clock_lag.observe(max(0.0, self.bot.tables.clock() - due))
         if change.kind == REPAIRED:
             self.repairs.inc()
         outcome = _PRESS.get()
@@ -341,6 +361,13 @@ class Operations:
             for phase in ("lobby", "playing"):
                 self.tables.labels(phase).set(counts.get(phase, 0))
         self.ai_workers.set(len(ai.worker_pids()))
+        store = self.bot.tables.store
+        if isinstance(store, PostgresStore) and store.is_open:
+            pool = store.pool
+            idle = pool.get_idle_size()
+            self.pool.labels("in_use").set(pool.get_size() - idle)
+            self.pool.labels("idle").set(idle)
+            self.pool.labels("max").set(pool.get_max_size())
         guilds: dict[int, int] = {}
         for guild in self.bot.guilds:
             guilds[guild.shard_id] = guilds.get(guild.shard_id, 0) + 1

@@ -28,6 +28,7 @@ from bot.ops import (
     configured_address,
     parse_address,
 )
+from games import registry
 from games.core import SeededSource
 
 DICE = SeededSource("bot-ops-tests").roll(200)
@@ -235,3 +236,39 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+async def test_clock_fire_lag_is_measured(game_night) -> None:
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        mover = table.mover
+        seconds = registry.spec("nine").turn_seconds
+        registry_ = night.bot.ops.registry
+        assert registry_.get_sample_value("chabudai_clock_fire_lag_seconds_count") == 0
+        await night.wait(seconds + 5)  # SimCord's clock: the sweeper fires the deadline
+        assert table.shows("ev.timeout", player=mover.name, count=1, max=3)
+        assert registry_.get_sample_value("chabudai_clock_fire_lag_seconds_count") == 1
+        lag = registry_.get_sample_value("chabudai_clock_fire_lag_seconds_sum")
+        assert 0 <= lag <= 1.5, lag  # the sweeper ticks every second
+
+
+@on_both_databases
+async def test_the_database_pool_is_measured_on_postgresql(game_night, backend, monkeypatch):
+    monkeypatch.setenv(ENV, "127.0.0.1:0")
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        ops = night.bot.ops
+        try:
+            _, _, text = await get(ops.address, "/metrics")
+        finally:
+            await ops.stop()
+    pool = {
+        labels[0][1]: value
+        for (name, labels), value in samples(text).items()
+        if name == "chabudai_db_pool_connections"
+    }
+    if backend == "sqlite":
+        assert pool == {}  # one file, no pool
+    else:
+        assert set(pool) == {"in_use", "idle", "max"}
+        assert pool["max"] >= 1 and 0 <= pool["in_use"] <= pool["max"]
+        assert pool["in_use"] + pool["idle"] >= 1  # the pool keeps one at least
