@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.events import CANCELLED
-from bot.i18n import rule_error, t
+from bot.i18n import lang_of, rule_error, t
 from bot.model import humans, is_cpu, is_manager, mover, table_link
 from bot.store import TableRow
 from bot.tables import TableService
@@ -171,7 +171,7 @@ async def list_tables(tables: TableService, interaction: discord.Interaction[Any
         await tables.reply(interaction, "error.list_not_allowed")
         return
     rows = await tables.store.guild_tables(interaction.guild_id)
-    lang = interaction.locale
+    lang = lang_of(interaction.locale)
     if not rows:
         await tables.reply(interaction, "list.none")
         return

@@ -90,14 +90,14 @@ class Rematch(commands.Cog):
             elif seat["id"] == interaction.user.id:  # pressing Rematch is their Join
                 taken = {s["name"] for s in old if is_cpu(s)} | {f"CPU{n}" for n in range(len(old) + 2)}
                 seats.append(human_seat(interaction.user, taken, interaction.locale))
-        host = result.get("host_id")
+        host = int(result.get("host_id") or 0)
         if not any(s["id"] == host for s in people):  # the host left: the presser hosts
             host = interaction.user.id
         again = Again(
             result_id=result_id,
             options=dict(result["record"].get("options", {})),
             seats=seats,
-            host_id=int(host),
+            host_id=host,
             invited=[
                 {"id": s["id"], "display": s.get("display") or s["name"]}
                 for s in people

@@ -32,9 +32,29 @@ async def hold_at_eight(table, who):
     return await table.press(label, by=who)
 
 
+async def from_the_hand(table, who):
+    """Sixty-Six: each player moves from their hand (the DM): declare with
+    66 or more, else pass, draw, or play the first card offered."""
+    hand = table.night.hand(who)
+    told = hand.reading("sixtysix.private.points")
+    buttons = hand.button_actions
+    if "m:declare" in buttons and told and int(told["n"]) >= 66:
+        return await hand.act("m:declare")
+    for action in ("m:pass", "m:draw"):
+        if action in buttons:
+            return await hand.act(action)
+    plays = [v for v in hand.choices if v.startswith(("play", "marry"))]
+    if plays:
+        return await hand.choose(plays[0])
+    return await hand.act(next(a for a in buttons if a != "m:declare"))
+
+
+POLICIES = {"pig": hold_at_eight, "sixtysix": from_the_hand}
+
+
 async def finished(night, game, people, cpus=(), options=None, prefer=()) -> Table:
     table = await night.table(game, players=people, cpus=cpus, options=options)
-    policy = hold_at_eight if game == "pig" else None
+    policy = POLICIES.get(game)
     await table.play_to_the_end(prefer=prefer, policy=policy)
     assert table.over
     return table
