@@ -137,7 +137,10 @@ def safe_text(text: str) -> str:
     return " ".join("".join(out).split())
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> int:
+    """The advance width of ``text`` at ``size`` px (cached: sheets measure
+    the same labels and numbers on every picture)."""
     return int(font(size).getlength(text))
 
 
