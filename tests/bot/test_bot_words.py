@@ -25,8 +25,8 @@ NOTATION = [
     re.compile(r"\b(?:flip|keep|take|announce|roll)\s+\d"),  # flip 1 9, keep 2 2, announce 32
     re.compile(r"\b(?:play|marry)\s+[9TJQKA][SHDC]\b"),  # play 9H
     re.compile(r"(?<![\w#])[9TJQKA][SHDC](?![\w])"),  # a card's code: 9H, QS
-    re.compile(r"\bscore\s+(?:%s)\b" % "|".join(BOXES)),  # score three_kind
-    re.compile(r"(?<![\w/])(?:%s)(?![\w])" % "|".join(b for b in BOXES if "_" in b)),
+    re.compile(r"\bscore\s+(?:" + "|".join(BOXES) + r")\b"),  # score three_kind
+    re.compile(r"(?<![\w/])(?:" + "|".join(b for b in BOXES if "_" in b) + r")(?![\w])"),
 ]
 BAD_ENGLISH = [
     re.compile(r"(?<![\d.,])1 (?:games|wins|losses|tricks|dice|cards|points|game points)\b"),
