@@ -17,7 +17,6 @@ import asyncio
 import contextvars
 import logging
 import os
-import socket
 import threading
 import time
 from collections.abc import Awaitable, Iterator
@@ -40,6 +39,7 @@ from prometheus_client.registry import Collector
 
 from bot import ai
 from bot.events import REPAIRED, TableCommitted
+from bot.store import PROCESS  # host:pid, as the moves ledger names this process
 from bot.store_pg import PostgresStore
 
 if TYPE_CHECKING:
@@ -50,8 +50,6 @@ log = logging.getLogger(__name__)
 ENV = "CHABUDAI_HTTP"  # host:port, or :port
 PORT_ENV = "CHABUDAI_METRICS_PORT"  # a port (every interface); CHABUDAI_HTTP wins
 SHARDS_ENV = "CHABUDAI_SHARDS"
-# this process as a metric's label (and the moves ledger's): host and pid
-PROCESS = f"{socket.gethostname()}:{os.getpid()}"
 PING_TIMEOUT = 2.0  # seconds the database has to answer /healthz
 TICK = 1.0  # seconds between event-loop lag samples
 
