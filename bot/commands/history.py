@@ -68,7 +68,8 @@ def players_text(entry: dict[str, Any], loc: Any) -> str:
 
 def entry_line(entry: dict[str, Any], loc: Any) -> str:
     if entry.get("message_id"):
-        link = message_link(entry["guild_id"], entry["channel_id"], entry["message_id"])
+        url = message_link(entry["guild_id"], entry["channel_id"], entry["message_id"])
+        link = t("history.link", loc, url=url)
     else:
         link = t("history.no_link", loc)
     return t(
@@ -92,7 +93,9 @@ class History(commands.Cog):
         bot.result_actions["record"] = self.send_record
         bot.result_actions[replay.ACTION] = self.open_replay
 
-    @app_commands.command(name="history", description="The last finished games")
+    @app_commands.command(
+        name="history", description="The last finished games, their records and replays"
+    )
     @app_commands.describe(user="Only games this player played", game="Only this game")
     async def history(
         self,

@@ -66,7 +66,8 @@ async def test_history_lists_the_last_games_with_links_seeds_and_places(game_nig
         for line, table in zip(lines, (second, first), strict=True):
             result = stored[int(line["id"])]
             assert line["seed"] == result["seed"]
-            assert line["link"] == table.link  # the table message became the result
+            # a link to the result message: the table message became it
+            assert says(line["link"], "history.link", url=table.link)
             assert line["date"].startswith("<t:") and line["date"].endswith(":d>")
             places = await night.store.get_result(int(line["id"]))
             shown = {"alice": "alice", "Bob_Smith": "Bob Smith", "carol": "carol"}
