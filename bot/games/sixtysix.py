@@ -162,7 +162,7 @@ class Plugin(GamePlugin):
             )
         if kind == "deal_end":
             cp = data.get("card_points") or {}
-            points = ", ".join(f"{p} {v}" for p, v in cp.items())
+            points = t("list.sep", lang).join(f"{p} {v}" for p, v in cp.items())
             if data.get("winner") is None:
                 return t("ev.sixtysix.no_score", lang, points=points)
             return t(

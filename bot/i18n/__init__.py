@@ -137,7 +137,7 @@ def option_error(err: RuleError, options: Any, game: str, locale: Any = DEFAULT)
             shown = "off" if value is None else str(value)
         example = f"{first.name}={shown}"
     args = dict(err.args_)
-    args.update(known=", ".join(names), example=example, game=game)
+    args.update(known=t("list.sep", locale).join(names), example=example, game=game)
     key = "rule." + err.key
     if has(key, locale):
         return t(key, locale, **args)

@@ -71,7 +71,7 @@ def seat_line(seat: dict[str, Any]) -> str:
 
 def lobby_message(row: TableRow, lang: str) -> TableMessage:
     eng = registry.engine(row.game)
-    players = ", ".join(seat_line(s) for s in row.seats) or "—"
+    players = t("list.sep", lang).join(seat_line(s) for s in row.seats) or "—"
     options = " ".join(f"{k}={_opt(v)}" for k, v in row.options.items() if _is_changed(eng, k, v))
     lines = [
         t("lobby.title", lang, game=game_title(row.game, lang)),
@@ -226,7 +226,7 @@ async def result_message(
         lines.append(t(key, lang, rank=s.rank, player=who, points=points))
     if row.ui.get("hints"):  # players who asked /hint
         used = [seat_line(names[p]) if p in names else p for p in sorted(row.ui["hints"])]
-        lines.append(t("result.hints", lang, players=", ".join(used)))
+        lines.append(t("result.hints", lang, players=t("list.sep", lang).join(used)))
     if row.seed:
         lines.append(result_seed_line(row, lang))
     files: list[discord.File] = []
