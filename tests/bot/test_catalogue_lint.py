@@ -31,7 +31,7 @@ REJECTED = {
 # (rule, pattern): what no Japanese value may contain
 TYPOGRAPHY = [
     ("an ASCII comma in Japanese text (write 、)", rf"{JP}\s*,|,\s*{JP}"),
-    ("a space before a particle", rf"(?:\}}|{KANA_KANJI}) +{PARTICLES}(?![\u3040-\u309f])"),
+    ("a space before a particle", rf"(?:\}}|\d|{KANA_KANJI}) +{PARTICLES}(?![\u3040-\u309f])"),
     ("a space between a placeholder and Japanese text", rf"\}} +{KANA_KANJI}|{KANA_KANJI} +\{{"),
     ("a space after 。", r"。 "),
     ("a space before a percent sign", r"[\d}] +[%％]"),
@@ -108,6 +108,7 @@ def test_japanese_typography_and_glossary():
     ("text", "rule"),
     [
         ("{player} が振りました。", "a space before a particle"),
+        ("21 が宣言されました", "a space before a particle"),
         ("山札 {n} 枚", "a space between a placeholder and Japanese text"),
         ("1枚, 2枚", "an ASCII comma in Japanese text (write 、)"),
         ("終わり。 次へ", "a space after 。"),
