@@ -280,19 +280,17 @@ def has_review(game: str) -> bool:
 
 
 def positions(record: Record, upto: int) -> Any:
-    """The state of ``record`` before its move number ``upto`` (0-based)."""
-    return registry.replay(
-        Record(
-            record.game,
-            record.players,
-            record.dealer,
-            record.options,
-            record.dice,
-            record.decks,
-            record.moves[:upto],
-            record.mishaps,
-        )
-    )
+    """The position before the record's move number ``upto`` (0-based) as
+    the review judged it (Bluff: each roller has looked under the cup)."""
+    the = reviewer_of(record)
+    eng = registry.engine(record.game)
+    source = ScriptedSource(record.dice, record.decks, record.mishaps)
+    state = eng.new_game(record.players, record.options, record.dealer, source)
+    for text in record.moves[:upto]:
+        player, _, move = text.partition(" ")
+        eng.apply(state, player, move)
+        the.after(state, player, move)
+    return state
 
 
 def review(record: Record, players: Sequence[str] | None = None) -> Review:

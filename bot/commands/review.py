@@ -43,12 +43,13 @@ CACHE = 256  # reviews kept in memory (least recently used out first)
 PICTURES = 3  # mistake pictures: the presser's three (Discord allows 10 files)
 
 
-def _fmt(unit: str, value: float, lang: Any) -> str:
-    """A worth or a loss in the game's unit ("18.3 points", "42.1 % to lose")."""
+def _fmt(unit: str, value: float, lang: Any, kind: str = "unit") -> str:
+    """A worth (``kind="unit"``: "18.3 points", "42.1 % to lose") or a loss
+    (``kind="loss"``) in the game's unit."""
     if unit in ("lose_chance", "win_chance"):
-        return t(f"review.unit.{unit}", lang, value=f"{100 * value:.1f}")
+        return t(f"review.{kind}.{unit}", lang, value=f"{100 * value:.1f}")
     digits = 2 if unit == "game_points" else 1
-    return t(f"review.unit.{unit}", lang, value=f"{value:.{digits}f}")
+    return t(f"review.{kind}.{unit}", lang, value=f"{value:.{digits}f}")
 
 
 def _luck_line(p: PlayerReview, name: str, lang: Any) -> str | None:
@@ -85,7 +86,7 @@ def review_text(
                     player=name,
                     accuracy=f"{p.accuracy:.1f}",
                     count=p.decisions,
-                    lost=_fmt(rv.unit, p.lost, lang),
+                    lost=_fmt(rv.unit, p.lost, lang, "loss"),
                 )
             )
         for n, d in enumerate(p.mistakes, start=1):
@@ -99,7 +100,6 @@ def review_text(
                     made_worth=_fmt(rv.unit, d.made_worth, lang),
                     best=the.move_text(d.best, view, lang),
                     best_worth=_fmt(rv.unit, d.best_worth, lang),
-                    lost=_fmt(rv.unit, d.lost, lang),
                 )
             )
         if p.accuracy is not None and not p.mistakes:
@@ -123,9 +123,10 @@ def mistake_pictures(
     out: list[Picture] = []
     for n, d in enumerate(rv.of(player).mistakes[:PICTURES], start=1):
         view = eng.view(positions(rec, d.index), d.player)
-        pic = table_picture(view, lang=lang, names=names)
-        hand = hand_picture(view, lang=lang, names=names)
-        for got in (pic, hand):
+        got_all = [table_picture(view, lang=lang, names=names)]
+        if registry.spec(rv.game).secrets:  # their cards or dice, as they saw them
+            got_all.append(hand_picture(view, lang=lang, names=names))
+        for got in got_all:
             if got is not None:
                 alt = t("review.picture", lang, n=n, alt=got.alt)
                 out.append(Picture(got.png, alt, f"mistake{n}-{got.filename}"))

@@ -19,6 +19,20 @@ SETUP = {
 }
 
 
+async def from_the_hand(table, user):
+    """A Sixty-Six move from the player's DM: declare at 66, pass, exchange,
+    draw, a marriage, else the first card."""
+    hand = table.night.hand(user)
+    points = hand.reading("sixtysix.private.points")
+    if "m:declare" in hand.actions and points and int(points["n"]) >= 66:
+        return await hand.act("m:declare")
+    for word in ("m:pass", "m:exchange", "m:draw"):
+        if word in hand.actions:
+            return await hand.act(word)
+    values = [o["value"] for o in hand.selects[0]["options"]]
+    return await hand.choose(next((v for v in values if v.startswith("marry")), values[0]))
+
+
 @pytest.fixture
 def defers(monkeypatch):
     import discord
@@ -41,7 +55,8 @@ async def test_review_after_a_game_then_from_the_cache_and_after_a_restart(
     async with game_night(seeded=True) as night:
         count, cpus, options, prefer = SETUP.get(game, (2, (), None, ()))
         table = await night.table(game, players=count, cpus=cpus, options=options)
-        await table.play_to_the_end(prefer=prefer)
+        policy = from_the_hand if game == "sixtysix" else None
+        await table.play_to_the_end(prefer=prefer, policy=policy)
         assert table.over
         assert t("result.btn.review") in table.buttons
         [listed] = await night.store.results()

@@ -1,0 +1,238 @@
+"""The post-game review (games/review.py, issue 17): optimal play scores 100,
+a deliberate blunder is found first with the right best move and value, the
+Sixty-Six review never reads hidden cards, the same record gives the same
+review."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games import bluff, nine, sixdice, sixtysix, yahtzee
+from games.core import CARDS, Record, SeededSource, record_of
+from games.nine import ai as nine_ai
+from games.review import Luck, accuracy, luck_percentile, mid_percentile, review
+from games.sixtysix import ai as s66_ai
+from games.yahtzee import ai as y_ai
+from games.yahtzee import review as y_review
+
+
+def _play(
+    eng: Any,
+    game: str,
+    players: list[str],
+    seed: str,
+    pick: Any,
+    options: dict[str, Any] | None = None,
+) -> Record:
+    state = eng.new_game(players, options or {}, players[0], SeededSource(seed))
+    n = 0
+    while not eng.is_finished(state):
+        p = eng.to_move(state)[0]
+        legal = eng.legal_moves(state, p)
+        eng.apply(state, p, pick(state, p, legal, n))
+        n += 1
+    return record_of(game, state)
+
+
+def _strong(eng: Any, ai: Any) -> Any:
+    rng = random.Random(7)
+    return lambda state, p, legal, n: ai.choose(eng.view(state, p), p, legal, "strong", rng)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def yahtzee_solver() -> None:
+    y_review.reviewer(Record("yahtzee", ["a"], "a"))  # loads the table once (disk cache)
+
+
+@pytest.mark.parametrize("seed", ["r1", "r2", "r3"])
+def test_the_strong_yahtzee_player_scores_100(seed: str) -> None:
+    rec = _play(yahtzee, "yahtzee", ["a", "b"], seed, _strong(yahtzee, y_ai))
+    rv = review(rec)
+    for p in rv.players:
+        assert p.decisions >= 26  # at least two choices a turn
+        assert p.accuracy == 100.0 and p.lost == 0.0 and p.mistakes == ()
+        assert p.rolls >= 13 and p.luck is not None and 0.0 <= p.luck <= 1.0
+
+
+@pytest.mark.parametrize("seed", ["n1", "n2", "n3", "n4"])
+def test_the_strong_nine_player_scores_100(seed: str) -> None:
+    rec = _play(nine, "nine", ["a", "b", "c"], seed, _strong(nine, nine_ai))
+    rv = review(rec)
+    assert sum(p.decisions for p in rv.players) > 0
+    for p in rv.players:
+        assert p.lost == 0.0 and p.mistakes == ()
+        assert p.accuracy in (100.0, None)
+
+
+def _worst(values: dict[str, float], higher: bool) -> str:
+    return min(values, key=lambda m: values[m] if higher else -values[m])
+
+
+def test_one_yahtzee_blunder_is_found_first_with_the_best_move_and_its_value() -> None:
+    strong = _strong(yahtzee, y_ai)
+    seen: dict[str, Any] = {}
+
+    def pick(state: Any, p: str, legal: list[str], n: int) -> str:
+        view = yahtzee.view(state, p)
+        if p == "a" and "blunder" not in seen and view["round"] == 4 and view["rolls_left"] == 2:
+            choices = {c.move: c.expected for c in y_ai.advice(view, p).choices}
+            worst = _worst({m: v for m, v in choices.items() if m in legal}, True)
+            best = max(choices, key=lambda m: choices[m])
+            seen["blunder"] = (n, worst, choices[worst], best, choices[best])
+            return worst
+        return str(strong(state, p, legal, n))
+
+    rec = _play(yahtzee, "yahtzee", ["a", "b"], "blunder", pick)
+    n, worst, worst_value, best, best_value = seen["blunder"]
+    assert best_value - worst_value > 5  # a real blunder
+    got = review(rec).of("a")
+    first = got.mistakes[0]
+    assert (first.index, first.made, first.best) == (n, worst, best)
+    assert first.made_worth == pytest.approx(worst_value)
+    assert first.best_worth == pytest.approx(best_value)
+    assert first.lost == pytest.approx(best_value - worst_value)
+    assert got.lost == pytest.approx(first.lost) and len(got.mistakes) == 1  # the only one
+    assert got.accuracy == pytest.approx(accuracy([first.lost] + [0.0] * (got.decisions - 1), 4.0))
+    assert got.accuracy is not None and got.accuracy < 100
+    assert review(rec).of("b").accuracy == 100.0
+
+
+def test_one_nine_blunder_is_found_first() -> None:
+    strong = _strong(nine, nine_ai)
+    seen: dict[str, Any] = {}
+
+    def pick(state: Any, p: str, legal: list[str], n: int) -> str:
+        view = nine.view(state, p)
+        choices = {c.move: c.remaining for c in nine_ai.flip_choices(view, p) if c.move in legal}
+        if p == "a" and "blunder" not in seen and len(choices) > 1:
+            worst = _worst(choices, False)
+            best = min(choices, key=lambda m: choices[m])
+            if choices[worst] - choices[best] > 0.5:
+                seen["blunder"] = (n, worst, choices[worst], best, choices[best])
+                return worst
+        return str(strong(state, p, legal, n))
+
+    for seed in ("nb1", "nb2", "nb3", "nb4", "nb5"):
+        seen.clear()
+        rec = _play(nine, "nine", ["a", "b"], seed, pick)
+        if "blunder" in seen:
+            break
+    n, worst, worst_value, best, best_value = seen["blunder"]
+    got = review(rec).of("a")
+    first = got.mistakes[0]
+    assert (first.index, first.made, first.best) == (n, worst, best)
+    assert (first.made_worth, first.best_worth) == pytest.approx((worst_value, best_value))
+    assert len(got.mistakes) == 1
+    assert "agari" in first.detail
+
+
+def test_a_random_player_scores_well_below_the_strong_one() -> None:
+    rng = random.Random(3)
+    rec = _play(yahtzee, "yahtzee", ["a"], "rnd", lambda s, p, legal, n: rng.choice(legal))
+    got = review(rec).of("a")
+    assert got.accuracy is not None and got.accuracy < 40
+    assert len(got.mistakes) == 3
+    assert got.mistakes[0].lost >= got.mistakes[1].lost >= got.mistakes[2].lost > 0
+
+
+def _s66_deck(seed: int) -> list[str]:
+    deck = list(CARDS)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def _s66_moves(deck: list[str], count: int) -> list[str]:
+    """The first ``count`` moves of the strong players from ``deck`` (alice
+    leads: bob deals)."""
+    from games.core import ScriptedSource
+
+    state = sixtysix.new_game(["alice", "bob"], {}, "bob", ScriptedSource(decks=[deck]))
+    rng = random.Random(1)
+    moves = []
+    while len(moves) < count and not sixtysix.is_finished(state):
+        p = sixtysix.to_move(state)[0]
+        legal = sixtysix.legal_moves(state, p)
+        move = s66_ai.choose(sixtysix.view(state, p), p, legal, "normal", rng)
+        sixtysix.apply(state, p, move)
+        moves.append(f"{p} {move}")
+    return moves
+
+
+def test_a_sixtysix_review_never_reads_the_hidden_cards() -> None:
+    deck = _s66_deck(5)
+    moves = _s66_moves(deck, 6)  # three tricks at most: the talon's first six cards drawn
+    played = {m.split()[-1] for m in moves}
+    # bob's cards (deck[3:6] + deck[9:12]) he has not played, swapped with talon
+    # cards nobody drew (deck[19:23]): what alice could not see
+    bobs = [i for i in (3, 4, 5, 9, 10, 11) if deck[i] not in played][:4]
+    other = list(deck)
+    for i, j in zip(bobs, range(19, 23), strict=False):
+        other[i], other[j] = other[j], other[i]
+    assert other != deck and len(bobs) >= 2
+    a = Record("sixtysix", ["alice", "bob"], "bob", {}, [], [deck], moves)
+    b = Record("sixtysix", ["alice", "bob"], "bob", {}, [], [other], moves)
+    ra, rb = review(a, ["alice"]), review(b, ["alice"])
+    assert ra.of("alice").decisions >= 2
+    assert ra == rb
+    # what alice does see matters: another hand of hers gives another review
+    mine = list(deck)
+    mine[0], mine[22] = mine[22], mine[0]
+    if deck[0] not in played:
+        c = Record("sixtysix", ["alice", "bob"], "bob", {}, [], [mine], moves)
+        try:
+            rc = review(c, ["alice"])
+        except ValueError:
+            return  # alice's moves are not legal with that hand
+        assert rc != ra
+
+
+def test_the_same_record_gives_the_same_review() -> None:
+    deck = _s66_deck(9)
+    moves = _s66_moves(deck, 12)
+    rec = Record("sixtysix", ["alice", "bob"], "bob", {}, [], [deck], moves)
+    assert review(rec).to_json() == review(rec).to_json()
+    y = _play(yahtzee, "yahtzee", ["a"], "same", _strong(yahtzee, y_ai))
+    assert review(y).to_json() == review(y).to_json()
+
+
+@pytest.mark.parametrize(
+    ("eng", "game", "players", "options"),
+    [
+        (sixdice, "sixdice", ["a", "b"], {"target": 3000, "start": 500}),
+        (sixdice, "sixdice", ["a", "b", "c"], {"target": 3000, "start": 500}),
+        (bluff, "bluff", ["a", "b", "c"], {}),
+    ],
+)
+def test_the_other_dice_games_review_every_player(
+    eng: Any, game: str, players: list[str], options: dict[str, Any]
+) -> None:
+    ai = __import__(f"games.{game}.ai", fromlist=["choose"])
+    rng = random.Random(2)
+
+    def pick(state: Any, p: str, legal: list[str], n: int) -> str:
+        move = str(ai.choose(eng.view(state, p), p, legal, "strong", rng))
+        return move
+
+    rec = _play(eng, game, players, "other", pick, options)
+    rv = review(rec)
+    assert [p.player for p in rv.players] == players
+    assert sum(p.decisions for p in rv.players) > 0
+    assert all(p.rolls > 0 for p in rv.players)
+    if game == "sixdice":  # the strong player's own measure: nothing lost
+        assert all(p.lost == 0.0 for p in rv.players)
+    from games.core import Record as R
+
+    assert R.from_json(rec.to_json()) == rec
+    assert type(rv).from_json(rv.to_json()) == rv
+
+
+def test_luck_is_a_percentile_of_fair_rolls() -> None:
+    die = [(1 / 6, float(f)) for f in range(1, 7)]
+    assert mid_percentile(die, 1.0).u == pytest.approx(1 / 12)
+    assert luck_percentile([mid_percentile(die, 6.0)] * 10) > 0.99  # ten sixes
+    assert luck_percentile([mid_percentile(die, 1.0)] * 10) < 0.01
+    assert luck_percentile([Luck(0.5, 1 / 12)]) == 0.5
+    assert luck_percentile([]) is None
