@@ -31,7 +31,7 @@ from typing import IO, TYPE_CHECKING
 if TYPE_CHECKING:
     import discord
 
-    from bot.ops import Shards
+    from bot.deploy import Shards
 
 DEFAULT_DB = "data/chabudai.sqlite3"
 HEALTH_TIMEOUT = 5.0  # seconds ``python -m bot healthcheck`` waits for /healthz
@@ -261,7 +261,7 @@ def healthcheck_main(args: list[str]) -> int:
     import urllib.error
     import urllib.request
 
-    from bot.ops import configured_address
+    from bot.deploy import configured_address
 
     if args:
         sys.stderr.write(USAGE)
@@ -294,7 +294,7 @@ def configured_shards() -> Shards | None:
     """``CHABUDAI_SHARDS`` (environment or ``.env``) parsed; ``ValueError``."""
     from dotenv import load_dotenv
 
-    from bot.ops import configured_shards as parse
+    from bot.deploy import configured_shards as parse
 
     load_dotenv()
     return parse()
@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         sys.stderr.write(f"chabudai: {err}\n")
         return 2
-    from bot.ops import shards_label
+    from bot.deploy import shards_label
 
     setup_logging(token, shards_label(shards))
     from bot.app import create_bot

@@ -23,13 +23,14 @@ from bot.commands.review import Reviews
 from bot.commands.rematch import Rematch
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
+from bot.deploy import Shards
 from bot.followers.clock import Clocks, Sweeper
 from bot.followers.cpu import DELAY, ComputerPlayers
 from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
 from bot.i18n.translator import Translator
-from bot.ops import Operations, Shards
+from bot.ops import Operations
 from bot.store import Store
 from bot.tables import TableService
 from bot.ui.components import DYNAMIC_ITEMS

@@ -16,11 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import os
 import threading
 import time
 from collections.abc import Awaitable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -38,6 +36,7 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
 from bot import ai
+from bot.deploy import Shards, configured_address, shards_label
 from bot.events import REPAIRED, TableCommitted
 from bot.store import PROCESS  # host:pid, as the moves ledger names this process
 from bot.store_pg import PostgresStore
@@ -47,9 +46,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ENV = "CHABUDAI_HTTP"  # host:port, or :port
-PORT_ENV = "CHABUDAI_METRICS_PORT"  # a port (every interface); CHABUDAI_HTTP wins
-SHARDS_ENV = "CHABUDAI_SHARDS"
 PING_TIMEOUT = 2.0  # seconds the database has to answer /healthz
 TICK = 1.0  # seconds between event-loop lag samples
 
@@ -64,96 +60,6 @@ CLOCK_BUCKETS = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0, 60.0, 120.
 _PRESS: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "chabudai_press", default=None
 )
-
-
-def parse_address(value: str) -> tuple[str, int]:
-    """``host:port`` or ``:port`` (every interface) → (host, port)."""
-    host, sep, port = value.strip().rpartition(":")
-    if not sep or not port.isdigit() or int(port) > 65535:
-        raise ValueError(f"{ENV} must be host:port or :port, not {value!r}")
-    host = host.strip("[]")  # [::1]:8080
-    return host or "0.0.0.0", int(port)
-
-
-def configured_address() -> tuple[str, int] | None:
-    """Where to serve ``/healthz`` and ``/metrics``: ``CHABUDAI_HTTP``
-    (``host:port``), else ``CHABUDAI_METRICS_PORT`` (a port, every
-    interface), else ``None`` (off). ``ValueError`` for a bad value."""
-    value = os.environ.get(ENV, "").strip()
-    if value:
-        return parse_address(value)
-    port = os.environ.get(PORT_ENV, "").strip()
-    if not port:
-        return None
-    if not port.isdigit() or int(port) > 65535:
-        raise ValueError(f"{PORT_ENV} must be a port number, not {port!r}")
-    return "0.0.0.0", int(port)
-
-
-@dataclass(frozen=True)
-class Shards:
-    """The Discord shards one process holds: ``ids`` of ``count``."""
-
-    ids: tuple[int, ...]
-    count: int
-
-    def __str__(self) -> str:
-        """As ``CHABUDAI_SHARDS`` writes it, runs as ranges: ``0-3/8``, ``0,2/4``."""
-        runs: list[str] = []
-        ids = sorted(self.ids)
-        start = prev = ids[0]
-        for i in [*ids[1:], None]:
-            if i is not None and i == prev + 1:
-                prev = i
-                continue
-            runs.append(str(start) if start == prev else f"{start}-{prev}")
-            if i is not None:
-                start = prev = i
-        return f"{','.join(runs)}/{self.count}"
-
-
-def parse_shards(value: str) -> Shards:
-    """``CHABUDAI_SHARDS``: shard ids (``N``, ``A-B``, comma-separated) of a
-    shard count — ``0-3/8``, ``0,2/4``, ``5/8``. ``ValueError`` (saying what
-    is wrong) for anything else."""
-    text = value.strip()
-    ids_part, sep, count_part = text.partition("/")
-    usage = f"{SHARDS_ENV} must be shard ids of a count, like 0-3/8, 0,2/4 or 5/8"
-    if not sep or not count_part.strip().isdigit():
-        raise ValueError(f"{usage}; not {value!r}")
-    count = int(count_part)
-    if count < 1:
-        raise ValueError(f"{SHARDS_ENV}: the shard count must be at least 1, not {count}")
-    ids: list[int] = []
-    for item in ids_part.split(","):
-        low, dash, high = item.strip().partition("-")
-        if not low.strip().isdigit() or (dash and not high.strip().isdigit()):
-            raise ValueError(f"{usage}; {item.strip()!r} is not a shard id or a range")
-        a, b = int(low), int(high) if dash else int(low)
-        if a > b:
-            raise ValueError(f"{SHARDS_ENV}: the range {a}-{b} is backwards")
-        ids.extend(range(a, b + 1))
-    outside = [i for i in ids if i >= count]
-    if outside:
-        raise ValueError(
-            f"{SHARDS_ENV}: shard {outside[0]} does not exist with {count} shard(s)"
-            f" (ids go from 0 to {count - 1})"
-        )
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"{SHARDS_ENV}: a shard is named twice in {value!r}")
-    return Shards(tuple(ids), count)
-
-
-def configured_shards() -> Shards | None:
-    """``CHABUDAI_SHARDS`` parsed, ``None`` when unset (one process, every
-    shard); ``ValueError`` for a bad value."""
-    value = os.environ.get(SHARDS_ENV, "").strip()
-    return parse_shards(value) if value else None
-
-
-def shards_label(shards: Shards | None) -> str:
-    """The shards as a log line and a metric name them (``all`` when unsharded)."""
-    return "all" if shards is None else str(shards)
 
 
 class _Labelled(Collector):

@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "bot.i18n.translator",
             "bot.ratings",
             "bot.seasons",
+            "bot.deploy",
         ),
     ),
     ("helpers", ("bot.model", "bot.turns")),

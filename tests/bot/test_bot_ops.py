@@ -18,16 +18,9 @@ from simtable import on_both_databases, taken
 
 import bot.__main__ as cli
 from bot.__main__ import setup_logging
+from bot.deploy import ENV, PORT_ENV, SHARDS_ENV, Shards, configured_address, parse_address
 from bot.events import Bus
-from bot.ops import (
-    ENV,
-    PORT_ENV,
-    PROCESS,
-    SHARDS_ENV,
-    Shards,
-    configured_address,
-    parse_address,
-)
+from bot.ops import PROCESS
 from games import registry
 from games.core import SeededSource
 

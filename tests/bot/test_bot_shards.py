@@ -15,8 +15,9 @@ from simtable import taken
 
 from bot.__main__ import main
 from bot.app import ChabudaiBot, ShardedChabudaiBot, create_bot
+from bot.deploy import ENV, SHARDS_ENV, Shards, configured_shards, parse_shards
 from bot.i18n import t
-from bot.ops import ENV, PROCESS, SHARDS_ENV, Shards, configured_shards, parse_shards
+from bot.ops import PROCESS
 from bot.store import Store
 from games.core import SeededSource
 

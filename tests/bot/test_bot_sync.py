@@ -13,8 +13,8 @@ from simtable import on_both_databases
 import bot.__main__ as cli
 from bot.app import COMMANDS_KEY, create_bot
 from bot.commands.rules import Rules
+from bot.deploy import ENV
 from bot.i18n import catalogue
-from bot.ops import ENV
 from bot.storage import open_store
 from games.core import SeededSource
 
