@@ -493,7 +493,12 @@ class Store(abc.ABC):
     async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
         """Set keys of tables' UI state (``None`` removes a key), whatever
         their version: bookkeeping such as the id of a table's turn ping, in
-        one statement (a merge patch per table)."""
+        one statement. A key's value is replaced whole (not merged into)."""
+
+    @abc.abstractmethod
+    def _ui_patch(self, patch: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        """The SQL expression (and its arguments) of ``ui`` with ``patch``'s
+        keys replaced or (``None``) removed."""
 
     # ------------------------------------------------------------ migrations
 
@@ -661,28 +666,28 @@ class Store(abc.ABC):
         async with self._writing() as c:
             await c.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
-    async def set_ui(self, row: TableRow) -> bool:
-        """Write only ``row.ui`` (bookkeeping such as where a player's DM is),
-        if the stored version is still ``row.version``; no version bump, so
-        the buttons already drawn stay valid."""
-        async with self._writing() as c:
-            n = await c.execute(
-                "UPDATE tables SET ui = ? WHERE id = ? AND version = ?",
-                (_dumps(row.ui), row.id, row.version),
-            )
-        return n == 1
-
     async def save_table(
-        self, row: TableRow, *, now: float, ledger: Ledger | None = None
+        self,
+        row: TableRow,
+        *,
+        now: float,
+        ledger: Ledger | None = None,
+        ui_patch: dict[str, Any] | None = None,
     ) -> bool:
         """Write ``row`` if the stored version is still ``row.version``; on
         success ``row.version`` is incremented. ``False`` = someone was first.
         ``row.shown`` (what is on screen) is written along, never backwards.
         With ``ledger``, the change's ledger line is written in the same
-        transaction."""
+        transaction. With ``ui_patch`` only those keys of the UI state are
+        written (``None`` removes one), never the whole of it: another
+        process's bookkeeping in other keys stays."""
+        if ui_patch is None:
+            ui_sql, ui_args = "?", (_dumps(row.ui),)
+        else:
+            ui_sql, ui_args = self._ui_patch(ui_patch)
         sql = (
-            "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?, ui = ?,"
-            " seed = ?, deadline = ?, clock = ?, cpu_due = ?,"
+            "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?,"
+            f" ui = {ui_sql}, seed = ?, deadline = ?, clock = ?, cpu_due = ?,"
             " shown = CASE WHEN shown > ? THEN shown ELSE ? END, version = version + 1,"
             " updated_at = ? WHERE id = ? AND version = ?"
         )
@@ -692,7 +697,7 @@ class Store(abc.ABC):
             _dumps(row.seats),
             _dumps(row.options),
             _dumps(row.state) if row.state is not None else None,
-            _dumps(row.ui),
+            *ui_args,
             row.seed,
             row.deadline,
             _dumps(row.clock),
@@ -1304,6 +1309,16 @@ class Store(abc.ABC):
                 (guild_id, key, _dumps(value)),
             )
         self._settings[guild_id, key] = value
+        await self._setting_changed(guild_id, key)
+
+    async def _setting_changed(self, guild_id: int, key: str) -> None:
+        """Tell other processes to forget their copy of a server setting
+        (PostgreSQL ``NOTIFY``; SQLite serves one process)."""
+        return None
+
+    def forget_setting(self, guild_id: int, key: str) -> None:
+        """Drop the cached copy of a setting another process changed."""
+        self._settings.pop((guild_id, key), None)
 
 
 class _SqliteConn(Conn):
@@ -1422,13 +1437,21 @@ class SqliteStore(Store):
         )
         return row is not None
 
+    def _ui_patch(self, patch: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        # json_patch merges objects into objects: the keys are removed first
+        # (a null each), then set, so a key's value is replaced whole
+        return "json_patch(json_patch(ui, ?), ?)", (
+            _dumps(dict.fromkeys(patch)),
+            _dumps({k: v for k, v in patch.items() if v is not None}),
+        )
+
     async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
         if not patches:
             return
+        rows = [(*self._ui_patch(patch)[1], table_id) for table_id, patch in patches.items()]
         async with self._writing() as c:
             await c.executemany(
-                "UPDATE tables SET ui = json_patch(ui, ?) WHERE id = ?",
-                [(_dumps(patch), table_id) for table_id, patch in patches.items()],
+                "UPDATE tables SET ui = json_patch(json_patch(ui, ?), ?) WHERE id = ?", rows
             )
 
 

@@ -163,6 +163,8 @@ POOL_SIZE = 10
 TABLE_LOCKS = 0x63686162  # "chab"
 # the channel on which processes tell each other of new due times
 DUE_CHANNEL = "chabudai_due"
+# … and of server settings changed (each process caches them)
+SETTINGS_CHANNEL = "chabudai_settings"
 
 # the tables whose ``id`` is an identity column (copy-db moves their counters)
 IDENTITY_TABLES = ("tables", "results")
@@ -236,6 +238,7 @@ class PostgresStore(Store):
             self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_SIZE)
         try:
             await self._prepare_schema()
+            await self._listen(SETTINGS_CHANNEL, self._heard_setting)
         except BaseException:
             await self.close()
             raise
@@ -319,10 +322,23 @@ class PostgresStore(Store):
             except ValueError:
                 log.warning("a due notice that is no time: %r", payload)
 
+        await self._listen(DUE_CHANNEL, heard)
+
+    async def _listen(self, channel: str, heard: Callable[[Any, int, str, str], None]) -> None:
+        """``LISTEN`` on the connection kept for notices."""
         with _errors():
             if self._listen_conn is None or self._listen_conn.is_closed():
                 self._listen_conn = await asyncpg.connect(self.url)
-            await self._listen_conn.add_listener(DUE_CHANNEL, heard)
+            await self._listen_conn.add_listener(channel, heard)
+
+    async def _setting_changed(self, guild_id: int, key: str) -> None:
+        async with self._writing() as c:
+            await c.execute("SELECT pg_notify(?, ?)", (SETTINGS_CHANNEL, f"{guild_id}:{key}"))
+
+    def _heard_setting(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        guild, _, key = payload.partition(":")
+        if guild.isdigit() and key:
+            self.forget_setting(int(guild), key)
 
     async def _lock_ratings(self, tx: Conn, game: str) -> None:
         # one lock per game's ratings, not per row: a player's row may not
@@ -351,17 +367,17 @@ class PostgresStore(Store):
         )
         return row is not None
 
+    def _ui_patch(self, patch: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        # the keys removed, then set: a key's value is replaced whole
+        return "(ui - ?::text[]) || ?::jsonb", (
+            list(patch),
+            json.dumps({k: v for k, v in patch.items() if v is not None}, ensure_ascii=False),
+        )
+
     async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
         if not patches:
             return
-        rows = [
-            (
-                [key for key, value in patch.items() if value is None],
-                json.dumps({k: v for k, v in patch.items() if v is not None}, ensure_ascii=False),
-                table_id,
-            )
-            for table_id, patch in patches.items()
-        ]
+        rows = [(*self._ui_patch(patch)[1], table_id) for table_id, patch in patches.items()]
         async with self._writing() as c:
             await c.executemany(
                 "UPDATE tables SET ui = (ui - ?::text[]) || ?::jsonb WHERE id = ?", rows

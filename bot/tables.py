@@ -190,6 +190,17 @@ class TableService:
         with its next save or the next :meth:`flush`."""
         self._notes.setdefault(table_id, {})[key] = value
 
+    def _ui_changes(self, before: TableRow, row: TableRow) -> dict[str, Any]:
+        """The keys of the UI state this change wrote (``None``: removed) and
+        the bookkeeping noted for it: written key by key, so another
+        process's keys written meanwhile stay."""
+        changed = {
+            key: row.ui.get(key)
+            for key in before.ui.keys() | row.ui.keys()
+            if before.ui.get(key) != row.ui.get(key)
+        }
+        return changed | self._notes.get(row.id, {})
+
     def _apply_notes(self, row: TableRow) -> None:
         for key, value in self._notes.get(row.id, {}).items():
             if value is None:
@@ -292,7 +303,9 @@ class TableService:
                         row.cpu_due = now  # moved by this process at once; claimed if overdue
                 row.shown = self.shown_version(row)  # noted since the last write: goes along
                 self._apply_notes(row)
-                stored = await self.store.save_table(row, now=now, ledger=ledger)
+                stored = await self.store.save_table(
+                    row, now=now, ledger=ledger, ui_patch=self._ui_changes(before, row)
+                )
                 if stored:
                     self._notes.pop(row.id, None)
                     if self._shown.get(row.id, -1) <= row.shown:

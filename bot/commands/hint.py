@@ -94,15 +94,15 @@ async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
 
 
 async def mark(bot: ChabudaiBot, table_id: int, name: str) -> None:
-    """Remember that ``name`` used a hint at this table (``ui["hints"]``)."""
+    """Remember that ``name`` used a hint at this table (``ui["hints"]``):
+    that one key patched, under the table's lock, never the whole UI state
+    (another process may be writing other keys of it)."""
     service = bot.tables
     async with service.lock(table_id):
         row = await service.store.get_table(table_id)
         if row is None:
             return
-        hints = row.ui.setdefault("hints", [])
+        hints = list(row.ui.get("hints") or [])
         if name in hints:
             return
-        hints.append(name)
-        if not await service.store.set_ui(row):
-            log.warning("table %d: could not mark a hint", table_id)
+        await service.store.patch_ui({table_id: {"hints": [*hints, name]}})

@@ -78,8 +78,8 @@ class Private:
                 await hidden.ephemeral(interaction, msg)
             if not sent and change.live and await self._tell_closed(row, state, seat):
                 changed = True
-        if changed and change.live:
-            await self.store.set_ui(row)
+        if changed and change.live:  # where the DMs are, who was told: those keys only
+            await self.store.patch_ui({row.id: {"dm": row.ui.get("dm"), TOLD: row.ui.get(TOLD)}})
 
     async def _to_dm(
         self, row: TableRow, seat: dict[str, Any], msg: hidden.PrivateMessage, mode: str

@@ -180,11 +180,11 @@ class Screen:
             return
         log.warning("table %d: the channel is unreachable (%s/%s)", row.id, err.status, err.code)
         row.ui[UNREACHABLE] = self.service.clock()
-        await self.store.set_ui(row)
+        await self.store.patch_ui({row.id: {UNREACHABLE: row.ui[UNREACHABLE]}})
 
     async def reachable(self, row: TableRow) -> None:
         if row.ui.pop(UNREACHABLE, None) is not None and _live(row):
-            await self.store.set_ui(row)
+            await self.store.patch_ui({row.id: {UNREACHABLE: None}})
 
     async def acknowledge(self, change: TableCommitted) -> None:
         """A press or command nothing answered yet (a press in a DM that

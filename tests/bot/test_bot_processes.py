@@ -197,3 +197,19 @@ async def test_a_computer_whose_process_died_mid_think_moves_later(game_night):
         await night.wait(CPU_OVERDUE)  # overdue: claimed by a sweeper and moved
         after = await night.store.ledger()
         assert len(after) > moved and after[moved]["origin"] == "cpu"
+
+
+@on_postgres
+async def test_a_setting_changed_by_one_process_is_seen_by_another(new_database):
+    a, b = await _stores(new_database, 2)
+    try:
+        assert await a.guild_setting(5, "clock.nine") is None  # now cached in a
+        await b.set_guild_setting(5, "clock.nine", 90)
+        for _ in range(100):  # the notice arrives within a second
+            if await a.guild_setting(5, "clock.nine") == 90:
+                break
+            await asyncio.sleep(0.01)
+        assert await a.guild_setting(5, "clock.nine") == 90
+    finally:
+        await a.close()
+        await b.close()
