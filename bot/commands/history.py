@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from bot.app import ChabudaiBot
 
 SHOWN = 10  # games per /history answer
+LIMIT = 1900  # characters of entries in one answer (Discord: 2000 in all)
 
 
 def record_file(result: dict[str, Any]) -> discord.File:
@@ -125,8 +126,11 @@ class History(commands.Cog):
         if not rows:
             await self.bot.tables.reply(interaction, "history.empty")
             return
-        lines = [t("history.title", loc, n=len(rows))]
-        lines.extend(entry_line(r, loc) for r in rows)
+        entries = [entry_line(r, loc) for r in rows]
+        while len(entries) > 1 and sum(len(e) + 1 for e in entries) > LIMIT:
+            entries.pop()  # Discord's 2000 characters: the oldest go
+        rows = rows[: len(entries)]
+        lines = [t("history.title", loc, n=len(rows)), *entries]
         view = discord.ui.View(timeout=None)
         for row, action, key in (
             (0, "record", "history.pick_record"),
@@ -143,7 +147,7 @@ class History(commands.Cog):
             ]
             view.add_item(ResultSelect.build(0, action, t(key, loc), options, row=row))
         await interaction.response.send_message(
-            "\n".join(lines)[:2000],
+            "\n".join(lines)[:2000],  # one entry longer than that: cut
             view=view,
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),

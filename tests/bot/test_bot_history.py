@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from simtable import reading, readings, refused, says
+from simtable import on_both_databases, reading, readings, refused, says
 
 from games.core import seed_hash
 
@@ -47,6 +47,7 @@ async def test_a_result_button_for_a_missing_result_changes_nothing(game_night) 
         assert says(res.response.content, "error.no_result")
 
 
+@on_both_databases
 async def test_history_lists_the_last_games_with_links_seeds_and_places(game_night) -> None:
     async with game_night(seeded=True) as night:
         bob = night.member("Bob Smith")  # display name ≠ engine name (Bob_Smith)

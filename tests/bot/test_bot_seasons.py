@@ -6,7 +6,7 @@ and its ratings fresh, and the all-time board goes on accumulating."""
 
 from __future__ import annotations
 
-from simtable import reading, readings, refused, says
+from simtable import on_both_databases, reading, readings, refused, says
 
 from bot import ratings
 from bot.i18n import t
@@ -26,6 +26,7 @@ def lines(message) -> list[dict[str, str]]:
     return readings(message.content, "board.line")
 
 
+@on_both_databases
 async def test_a_season_rolls_over(game_night) -> None:
     async with game_night(dice=DICE, aux=[6, 2] * 10, vary=41) as night:
         alice, bob, carol = night.alice, night.bob, night.carol
