@@ -8,6 +8,9 @@ from, and the action — never a secret:
 - ``cr:<result>:<action>[:<arg>]`` a button under a finished game's result
   (rematch, record, replay step…), answered by the app's handler for
   ``action``.
+- ``cq:<result>:<action>`` a select about results: the chosen value is the
+  action's ``arg`` (a replay's step), or with result ``0`` the result id
+  itself (``/history``'s "record file of…" and "replay…").
 
 Both classes are registered with the client at start-up, so a message sent
 before a restart keeps working; every press goes to
@@ -73,7 +76,8 @@ class TableButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client: ChabudaiBot = interaction.client
-        await client.tables.press(interaction, self.table_id, self.version, self.action, [])
+        service = client.service_for(interaction)
+        await service.press(interaction, self.table_id, self.version, self.action, [])
 
 
 class TableSelect(
@@ -111,7 +115,7 @@ class TableSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client: ChabudaiBot = interaction.client
         values = list(self.item.values)
-        await client.tables.press(
+        await client.service_for(interaction).press(
             interaction, self.table_id, self.version, self.action, values
         )
 
