@@ -8,6 +8,7 @@ from typing import Any
 
 from bot import ratings, seasons
 from bot.store import PlayerResult, Result, Store, TableRow
+from bot.ui import present
 from bot.ui.controls import Standing
 from games import registry
 from games.core import record_of
@@ -26,18 +27,31 @@ async def build(
     store: Store, row: TableRow, state: Any, standings: list[Standing], *, now: float
 ) -> Result:
     """The result of a finished game. Games with computer players are rated
-    only where the server says so (``/config bots_rated``)."""
+    only where the server says so (``/config bots_rated``). A game the host
+    ended without everyone's agreement (``/game end``: no contest) is
+    stored unrated, with no winner and nothing settled: its places as they
+    stood, points 0 (the record and the engine's outcome keep the rest), so
+    no rating, leaderboard win or points move."""
     eng = registry.engine(row.game)
     by_name = {s["name"]: s for s in row.seats}
     has_bots = any(s.get("bot") for s in row.seats)
+    no_contest = row.ui.get(present.ENDED) == present.NO_CONTEST
     players = [
-        PlayerResult(by_name[s.player]["id"], s.player, s.rank, s.won, s.points, s.best)
+        PlayerResult(
+            by_name[s.player]["id"],
+            s.player,
+            s.rank,
+            s.won and not no_contest,
+            0 if no_contest else s.points,
+            s.best,
+        )
         for s in standings
         if s.player in by_name and not by_name[s.player].get("bot")
     ]
     rated = not has_bots
     if has_bots and row.guild_id is not None:
         rated = bool(await store.guild_setting(row.guild_id, "bots_rated"))
+    rated = rated and not no_contest
     season = None  # the server's season now (bot.seasons); a DM has none
     if row.guild_id is not None:
         length = seasons.length_of(await store.guild_setting(row.guild_id, "season"))

@@ -717,7 +717,7 @@ class TableService:
         players = sep.join(s["display"] for s in row.seats)
         link = message_link(row.guild_id, row.channel_id, row.message_id)
         game = t(f"game.{row.game}", loc)
-        seed = ["\n" + present.seed_line(row, loc, full=True)] if row.seed else []  # the whole hash
+        seed = ["\n" + present.seed_line(row, lang_of(loc), full=True)] if row.seed else []  # the whole hash
         if row.phase == "lobby":
             text = t("status.lobby", loc, game=game, players=players, link=link)
             await self.say(interaction, "".join([text, *seed]))
@@ -775,11 +775,19 @@ class TableService:
             )
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """``/game end``. A lobby: the host (or Manage Server) closes it. A
+        running game ends with a result only when every person still playing
+        agrees — each runs ``/game end`` within :data:`present.END_WINDOW`
+        — and the last agreement ends it, settled and rated as usual; the
+        host (or Manage Server) alone ends it at once as **no contest**: the
+        standings as they stood are shown, nobody wins, nothing is settled
+        and no rating changes. A player who is neither only agrees."""
         row = await self._channel_table(interaction)
         if row is None:
             return
         user_id = interaction.user.id
-        if user_id != row.host_id and not is_manager(interaction):
+        may_end = user_id == row.host_id or is_manager(interaction)
+        if not may_end and (row.phase == "lobby" or row.seat_of(user_id) is None):
             await self.reply(interaction, "error.end_not_allowed")
             return
         async with self.lock(row.id):
@@ -787,6 +795,13 @@ class TableService:
             if loaded is None:
                 return
             before, row = loaded
+            if row.phase != "lobby":
+                assert row.state is not None
+                agreed = await self._agree_to_end(interaction, before, row, may_end=may_end)
+                if agreed is None:
+                    return  # an agreement noted (or refused); the game goes on
+                if not agreed:
+                    row.ui[present.ENDED] = present.NO_CONTEST
             if row.phase == "lobby":
                 await self.commit(
                     before,
@@ -813,6 +828,41 @@ class TableService:
             await self.commit(
                 before, row, origin="command", kind=ABANDONED, interaction=interaction, by=user_id
             )
+
+    async def _agree_to_end(
+        self,
+        interaction: discord.Interaction[Any],
+        before: TableRow,
+        row: TableRow,
+        *,
+        may_end: bool,
+    ) -> bool | None:
+        """``/game end`` of a running game: the caller's agreement. ``True``:
+        everyone still playing agrees (end it with a result); ``False``: the
+        host or a manager ends it without everyone (no contest); ``None``:
+        the agreement was noted and the game goes on (the caller is told)."""
+        assert row.state is not None
+        eng = registry.engine(row.game)
+        view = eng.view(eng.from_json(row.state), None)
+        people = present.must_agree(row, view)
+        now = self.clock()
+        votes = present.standing_votes(row, now)
+        user_id = interaction.user.id
+        if any(s["id"] == user_id for s in people):
+            votes[str(user_id)] = now
+        elif not may_end:  # seated, but no longer playing (they left)
+            await self.reply(interaction, "error.end_not_allowed")
+            return None
+        if all(str(s["id"]) in votes for s in people):
+            row.ui[present.ENDED] = present.AGREED
+            return True
+        if may_end:
+            return False
+        row.ui[present.END_VOTES] = votes  # on the table while they stand
+        agreed = sum(1 for s in people if str(s["id"]) in votes)
+        await self.reply(interaction, "end.agreed", n=agreed, m=len(people))
+        await self.commit(before, row, origin="command", interaction=interaction, rearm=False)
+        return None
 
 
 def _on_message(interaction: discord.Interaction[Any], row: TableRow) -> bool:

@@ -23,7 +23,7 @@ from bot.turns import LOBBY_IDLE, WARN_BEFORE
 from bot.ui.components import build_view, result_view
 from bot.ui.controls import MAX_OPTIONS, RESULT_ACTIONS, Button, Control, Select, Standing
 from games import registry
-from games.core import seed_hash
+from games.core import Outcome, seed_hash
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,13 @@ log = logging.getLogger(__name__)
 # history is in ``/game status`` and the record.
 LOG_LINES = 3
 NOTICES = ("timeout", "timeout_removed")  # events kept in view a little longer
+
+# /game end of a running game (bot.tables.TableService.end): who agreed, and how it ended
+END_VOTES = "end_votes"  # ui: user id → when they agreed to end the game
+END_WINDOW = LOBBY_IDLE  # seconds an agreement stands
+ENDED = "ended"  # ui: how /game end ended the game
+AGREED = "agreed"  # every person still playing agreed: a result as usual
+NO_CONTEST = "no_contest"  # the host or a manager alone: no winner, unrated
 
 
 @dataclass
@@ -131,15 +138,33 @@ def expired_message(row: TableRow, lang: str) -> TableMessage:
 
 async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> TableMessage:
     """A game ended without a settlement (its rules have none "as it stands"):
-    the table as it stood, without controls, and the seed to verify."""
-    text = t("result.abandoned", lang, game=game_title(row.game, lang), user=f"<@{by}>")
-    if row.seed:
-        text += "\n" + result_seed_line(row, lang)
+    the standings as they stood (where the game counts any yet), the table
+    as it stood, without controls, and the seed to verify."""
+    lines = [t("result.abandoned", lang, game=game_title(row.game, lang), user=f"<@{by}>")]
     files: list[discord.File] = []
     if row.state is not None:
         eng = registry.engine(row.game)
-        files = await picture_files(eng.view(eng.from_json(row.state), None), lang, row)
-    return TableMessage(text, files)
+        state = eng.from_json(row.state)
+        lines.extend(standing_lines(row, eng.settle(state), lang))
+        files = await picture_files(eng.view(state, None), lang, row)
+    if row.seed:
+        lines.append(result_seed_line(row, lang))
+    return TableMessage("\n".join(lines), files)
+
+
+def standing_lines(row: TableRow, outcome: Outcome, lang: str) -> list[str]:
+    """The places of an unfinished game as they stand, nobody marked as the
+    winner; none while nobody has a point (Nine settles only at the end)."""
+    if not any(outcome.points.values()):
+        return []
+    names = {s["name"]: s for s in row.seats}
+    lines = [t("result.header_as_it_stood", lang)]
+    for s in plugin(row.game).standings(outcome, row.ui):
+        seat = names.get(s.player)
+        who = seat_line(seat) if seat else s.player
+        points = points_text(s.points, row.game, lang)
+        lines.append(t("result.line", lang, rank=s.rank, player=who, points=points))
+    return lines
 
 
 async def table_message(row: TableRow, lang: str) -> TableMessage:
@@ -166,6 +191,7 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
         status = ui.status_line(displayed(view, shown_names(row)), lang)
         if status:
             lines.append(status)
+        lines.extend(end_vote_lines(row, view, lang))
     lines.extend(log_lines(row, lang))
     lines.extend(clock_lines(row, lang))
     if row.seed:
@@ -214,14 +240,19 @@ async def result_message(
     view = eng.view(state, None)
     names = {s["name"]: s for s in row.seats}
     lines = [t("result.title", lang, game=game_title(row.game, lang))]
+    ended = row.ui.get(ENDED)  # how /game end ended it, if it did
+    no_contest = ended == NO_CONTEST
     if ended_by is not None:
-        lines.append(t("result.ended_by", lang, user=f"<@{ended_by}>"))
+        key = {AGREED: "result.ended_agreed", NO_CONTEST: "result.no_contest"}.get(
+            str(ended), "result.ended_by"
+        )
+        lines.append(t(key, lang, user=f"<@{ended_by}>"))
     lines.extend(log_lines(row, lang))
-    lines.append(t("result.header", lang))
+    lines.append(t("result.header_as_it_stood" if no_contest else "result.header", lang))
     for s in standings:
         seat = names.get(s.player)
         who = seat_line(seat) if seat else s.player
-        key = "result.line_win" if s.won else "result.line"
+        key = "result.line_win" if s.won and not no_contest else "result.line"
         points = points_text(s.points, row.game, lang)
         lines.append(t(key, lang, rank=s.rank, player=who, points=points))
     if row.ui.get("hints"):  # players who asked /hint
@@ -229,23 +260,34 @@ async def result_message(
         lines.append(t("result.hints", lang, players=t("list.sep", lang).join(used)))
     if row.seed:
         lines.append(result_seed_line(row, lang))
-    files: list[discord.File] = []
-    try:
-        picture = await asyncio.to_thread(
-            pictures.result_picture,
-            view,
-            eng.outcome(state),
-            lang=lang,
-            names=pictures.display_names(row.seats),
-        )
-        files = [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
-    except Exception:  # the words carry everything; a missing picture must not lose a result
-        log.exception("result picture failed for %s", row.game)
+    if no_contest:  # nobody won: the table as it stood, not a winner's picture
+        files = await picture_files(view, lang, row)
+    else:
+        files = await result_files(row, view, eng.outcome(state), lang)
     view_ = None
     if result_id is not None:  # the buttons under the result (record, rematch…)
         labels = {a.action: t(a.label_key, lang) for a in RESULT_ACTIONS}
         view_ = result_view(result_id, labels)
     return TableMessage("\n".join(lines), files, view_)
+
+
+async def result_files(
+    row: TableRow, view: dict[str, Any], outcome: dict[str, Any], lang: str
+) -> list[discord.File]:
+    """The result picture; none if it fails (the words carry everything, and
+    a missing picture must not lose a result)."""
+    try:
+        picture = await asyncio.to_thread(
+            pictures.result_picture,
+            view,
+            outcome,
+            lang=lang,
+            names=pictures.display_names(row.seats),
+        )
+    except Exception:
+        log.exception("result picture failed for %s", row.game)
+        return []
+    return [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
 
 
 async def picture_files(
@@ -278,6 +320,46 @@ def clock_lines(row: TableRow, lang: str) -> list[str]:
     if row.clock.get("warned"):
         lines.append(t("clock.warning", lang, player=who, seconds=WARN_BEFORE))
     return lines
+
+
+def must_agree(row: TableRow, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The people whose agreement ends a running game with a result: every
+    seated person still playing — not those who left (a ``forfeit`` in the
+    record, or listed as ``forfeited`` by the public view: Six Dice's
+    forfeit is no record move)."""
+    gone = set(view.get("forfeited") or [])
+    moves = ((row.state or {}).get("history") or {}).get("moves") or []
+    gone |= {m.rsplit(" ", 1)[0] for m in moves if m.endswith(" forfeit")}  # recorded moves
+    return [s for s in row.seats if not is_cpu(s) and s["name"] not in gone]
+
+
+def standing_votes(row: TableRow, now: float) -> dict[str, float]:
+    """The agreements to end the game still standing at ``now``."""
+    votes: dict[str, float] = row.ui.get(END_VOTES) or {}
+    return {uid: at for uid, at in votes.items() if now - float(at) < END_WINDOW}
+
+
+def end_vote_lines(row: TableRow, view: dict[str, Any], lang: str) -> list[str]:
+    """Who agreed to end the game, and until when that stands."""
+    votes: dict[str, float] = row.ui.get(END_VOTES) or {}
+    if not votes:
+        return []
+    people = must_agree(row, view)
+    agreed = [s for s in people if str(s["id"]) in votes]
+    if not agreed:
+        return []
+    until = int(min(float(votes[str(s["id"])]) for s in agreed) + END_WINDOW)
+    names = t("list.sep", lang).join(str(s.get("display") or s["name"]) for s in agreed)
+    return [
+        t(
+            "table.end_votes",
+            lang,
+            players=names,
+            n=len(agreed),
+            m=len(people),
+            time=f"<t:{until}:R>",
+        )
+    ]
 
 
 def log_lines(row: TableRow, lang: str, limit: int | None = LOG_LINES) -> list[str]:

@@ -4,11 +4,11 @@ declaration reads as one."""
 
 from __future__ import annotations
 
-from simtable import privately, says, taken
+from simtable import privately, refused, says, taken
 from test_bot_sixtysix import DECKS, Policy, make
 
 from bot.i18n import t
-from games import sixtysix
+from games import registry, sixtysix
 
 
 async def moves_and_version(table) -> tuple[list[str], int]:
@@ -161,3 +161,95 @@ async def test_closed_dms_are_told_once(game_night):
         assert says(told.content, "private.dms_closed", "ja", player=bob.mention, button=button)
         assert not table.posts("private.dms_closed", "ja", player=alice.mention)
         assert (await table.row()).ui["dm_told"] == [str(bob.id)]
+
+
+async def play_a_few_turns(table, presses: int = 8) -> None:
+    """Six Dice: each player rolls and banks as soon as the rules allow."""
+    for _ in range(presses):
+        assert taken(await table.play(prefer=("m:stop",)))
+
+
+async def stored_players(night) -> list[dict]:
+    (result,) = await night.store.results(game="sixdice")
+    return (await night.store.get_result(result["id"]))["players"]
+
+
+async def test_the_host_alone_ends_a_running_game_as_no_contest(game_night):
+    """A host's /game end of a running game is unrated, nobody wins, nothing
+    is settled: the message shows the standings as they stood."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixdice", options="start=0")
+        alice, bob = night.alice, night.bob
+        await play_a_few_turns(table)
+        scores = (await table.row()).state["scores"]
+        assert any(scores.values())
+        await table.command(alice, "game end")
+        assert table.shows("result.no_contest", user=alice.mention), table.content
+        assert table.shows("result.header_as_it_stood")
+        assert not table.shows("result.line_win") and not table.shows("result.ended_by")
+        for user in (alice, bob):
+            assert table.shows("result.line", player=user.mention)
+        assert table.attachments  # the table as it stood
+        players = await stored_players(night)
+        assert [(p["won"], p["points"], p["rated"]) for p in players] == [(False, 0, False)] * 2
+        assert await night.store.ratings("sixdice", [alice.id, bob.id]) == {}
+        (entry, *_) = await night.store.stats(alice.id, game="sixdice", guild_id=None)
+        assert (entry["wins"], entry["points"]) == (0, 0) and "rating" not in entry
+        board = await night.store.leaderboard("sixdice", guild_id=None, by="wins")
+        assert all(row["wins"] == 0 for row in board)
+
+
+async def test_a_game_ended_by_everyone_is_settled_and_rated(game_night):
+    """bob agrees first (the table says so, in its language), then the
+    host's /game end ends it with a result: settled as it stands, rated."""
+    async with game_night(seeded=True, locales={"bob": "ja"}) as night:
+        table = await night.table("sixdice", options="start=0", lang="ja")
+        alice, bob = night.alice, night.bob
+        await play_a_few_turns(table)
+        res = await table.command(bob, "game end")
+        assert privately(res, "end.agreed", "ja", n=1, m=2)
+        assert table.shows("table.end_votes", "ja", players="bob", n=1, m=2)
+        assert not table.over  # agreeing alone ends nothing
+        await table.command(alice, "game end")
+        assert table.shows("result.ended_agreed", "ja")
+        assert table.shows("result.line_win", "ja")
+        players = await stored_players(night)
+        assert sum(p["won"] for p in players) == 1 and all(p["rated"] for p in players)
+        assert set(await night.store.ratings("sixdice", [alice.id, bob.id])) == {alice.id, bob.id}
+
+
+async def test_an_agreement_lapses(game_night):
+    """An agreement stands for a while only: after it lapsed, the host's
+    /game end is no contest again; someone without a seat cannot agree."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixdice", options="start=0")
+        alice, bob, eve = night.alice, night.bob, night.eve
+        await play_a_few_turns(table, 2)
+        assert refused(await table.command(eve, "game end"), "error.end_not_allowed")
+        assert privately(await table.command(bob, "game end"), "end.agreed", n=1, m=2)
+        row = await table.row()
+        votes = row.ui["end_votes"]
+        votes[str(bob.id)] -= 601  # agreed eleven minutes ago
+        await night.store.patch_ui({row.id: {"end_votes": votes}})
+        await table.command(alice, "game end")
+        assert table.shows("result.no_contest", user=alice.mention)
+
+
+async def test_an_ended_game_without_a_settlement_shows_how_it_stood(game_night):
+    """Yahtzee has no settlement as it stands: the host's /game end leaves
+    no result, and the message shows the standings as they stood."""
+    async with game_night(dice=[1, 2, 3, 4, 6, 5, 5, 5, 5, 5], aux=[1]) as night:
+        table = await night.table("yahtzee", lang="ja")
+        alice, bob = night.alice, night.bob
+        assert taken(await table.press("Roll", by=alice))
+        assert taken(await table.play(by=alice))  # a box scored
+        state = registry.engine("yahtzee").from_json((await table.row()).state)
+        total = registry.engine("yahtzee").settle(state).points["alice"]
+        assert total > 0
+        await table.command(alice, "game end")
+        assert table.shows("result.abandoned", "ja", user=alice.mention)
+        assert table.shows("result.header_as_it_stood", "ja")
+        assert table.shows("result.line", "ja", player=alice.mention, points=str(total))
+        assert table.shows("result.line", "ja", player=bob.mention, points="0")
+        assert not table.shows("result.line_win", "ja")
+        assert await night.store.results() == []

@@ -3,7 +3,7 @@ options, a second table; and the /game commands."""
 
 from __future__ import annotations
 
-from simtable import exactly, refused, says, taken
+from simtable import exactly, privately, refused, says, taken
 
 from games.core import SeededSource
 
@@ -103,11 +103,13 @@ async def test_game_status_leave_and_end(game_night):
         table = await night.table("sixdice", players=3)
         assert says(await table.ask(carol, "game status"), "status.playing", turn="alice")
 
-        assert refused(await table.command(bob, "game end"), "error.end_not_allowed")
+        # bob agrees to end (1 of 3); carol leaves, so the host's end is everyone's
+        assert privately(await table.command(bob, "game end"), "end.agreed", n=1, m=3)
         await table.ask(carol, "game leave")  # a forfeit: carol is out
         assert table.shows("ev.sixdice.forfeit", player="carol")
+        assert refused(await table.command(carol, "game end"), "error.end_not_allowed")
         await table.command(alice, "game end")  # settled as it stands
-        assert table.shows("result.title", game="Six Dice") and table.shows("result.ended_by")
+        assert table.shows("result.title", game="Six Dice") and table.shows("result.ended_agreed")
         results = await night.store.results()
     assert len(results) == 1
     settlement = results[0]["settlement"]
@@ -123,7 +125,7 @@ async def test_game_end_without_a_settlement_abandons_with_the_last_picture(game
         table = await night.table("yahtzee")
         alice, bob = night.alice, night.bob
         await table.press("Roll", by=alice)
-        assert refused(await table.command(bob, "game end"), "error.end_not_allowed")
+        assert privately(await table.command(bob, "game end"), "end.agreed", n=1, m=2)
         await table.command(alice, "game end")
         assert table.shows("result.abandoned", game="Yahtzee", user=alice.mention), table.content
         assert table.shows("seed.result.dice")
