@@ -156,3 +156,13 @@ def test_no_english_text_hedges_its_number():
     """"game point(s)", "1 games": a number's noun agrees, by the plural keys."""
     for key, text in catalogue("en").items():
         assert "(s)" not in text, (key, text)
+
+
+def test_english_controls_are_in_english():
+    """An English button or menu says it in English ("Hot dice! Roll all 6
+    again"); the seeds' Japanese terms stay in the log and /rules."""
+    for key, text in catalogue("en").items():
+        if ".btn." in key or ".select." in key or ".option." in key or ".move." in key:
+            assert not re.search(KANA_KANJI, text), (key, text)
+    assert t("sixdice.btn.roll_hot", "en", count=6) == "Hot dice! Roll all 6 again"
+    assert "振りきり" in t("sixdice.btn.roll_hot", "ja", count=6)
