@@ -19,8 +19,8 @@ from bot.commands.config import Config
 from bot.commands.help import Help
 from bot.commands.hint import Coach
 from bot.commands.history import History
-from bot.commands.review import Reviews
 from bot.commands.rematch import Rematch
+from bot.commands.review import Reviews
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
 from bot.deploy import Shards
@@ -151,6 +151,13 @@ class ChabudaiBot(commands.Bot):
         await store.set_meta(key, digest)
         log.info("slash commands synced: %d (%s)", len(synced), digest[:12])
         return True
+
+    def service_for(self, interaction: discord.Interaction[Any]) -> TableService:
+        """The table service that answers a press. One per process: each
+        process gets the interactions of its own shards from Discord (and
+        DMs on shard 0) and shares the database with the others. The test of
+        several processes in one simulated Discord routes them itself."""
+        return self.tables
 
     async def on_result_action(
         self, interaction: discord.Interaction[Any], result_id: int, action: str, arg: str
