@@ -22,7 +22,7 @@ from games.review import Assessment, GameReviewer, Luck, mid_percentile
 class NineReviewer(GameReviewer):
     unit = "sum"
     higher = False
-    scale = 0.25  # docs/review.md: calibration
+    scale = 1.0  # docs/review.md: calibration
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = nine.view(state, player)

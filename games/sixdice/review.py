@@ -36,7 +36,7 @@ class SixDiceReviewer(GameReviewer):
     def __init__(self, race: bool) -> None:
         self.race = race
         # docs/review.md: calibration
-        self.unit, self.scale = ("win_chance", 0.003) if race else ("points", 40.0)
+        self.unit, self.scale = ("win_chance", 0.005) if race else ("points", 40.0)
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = sixdice.view(state, player)

@@ -95,7 +95,10 @@ def test_one_yahtzee_blunder_is_found_first_with_the_best_move_and_its_value() -
     assert first.best_worth == pytest.approx(best_value)
     assert first.lost == pytest.approx(best_value - worst_value)
     assert got.lost == pytest.approx(first.lost) and len(got.mistakes) == 1  # the only one
-    assert got.accuracy == pytest.approx(accuracy([first.lost] + [0.0] * (got.decisions - 1), 4.0))
+    scale = review(rec).scale
+    assert got.accuracy == pytest.approx(
+        accuracy([first.lost] + [0.0] * (got.decisions - 1), scale)
+    )
     assert got.accuracy is not None and got.accuracy < 100
     assert review(rec).of("b").accuracy == 100.0
 
