@@ -712,13 +712,28 @@ class Store(abc.ABC):
             async with self._writing() as c:
                 n = await c.execute(sql, args)
         else:
-            async with self._transaction() as tx:
-                n = await tx.execute(sql, args)
-                if n == 1:
-                    await self._write_ledger(tx, row.id, row.version + 1, ledger, now)
+            n = await self._update_with_ledger(sql, args, row.id, row.version + 1, ledger, now)
         if n == 1:
             row.version += 1
         return n == 1
+
+    async def _update_with_ledger(
+        self,
+        sql: str,
+        args: Sequence[Any],
+        table_id: int,
+        version: int,
+        ledger: Ledger,
+        now: float,
+    ) -> int:
+        """The versioned ``UPDATE tables`` and its ledger line, all or nothing;
+        the rows updated (0: stale). A transaction here (SQLite); PostgreSQL
+        does both in one statement."""
+        async with self._transaction() as tx:
+            n = await tx.execute(sql, args)
+            if n == 1:
+                await self._write_ledger(tx, table_id, version, ledger, now)
+        return n
 
     async def _write_ledger(
         self, tx: Conn, table_id: int, version: int, ledger: Ledger, now: float

@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import Conn, Store, StoreError
+from bot.store import PROCESS, Conn, Ledger, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -366,6 +366,25 @@ class PostgresStore(Store):
             (name,),
         )
         return row is not None
+
+    async def _update_with_ledger(
+        self,
+        sql: str,
+        args: Sequence[Any],
+        table_id: int,
+        version: int,
+        ledger: Ledger,
+        now: float,
+    ) -> int:
+        # one statement, one round trip: the UPDATE in a CTE feeds the ledger
+        # line its (new) version; nothing is inserted if it was stale
+        async with self._writing() as c:
+            return await c.execute(
+                f"WITH changed AS ({sql} RETURNING id, version)"
+                " INSERT INTO moves (table_id, version, actor, move, origin, process, at)"
+                " SELECT id, version, ?, ?, ?, ?, ? FROM changed",
+                (*args, ledger.actor, ledger.move, ledger.origin, PROCESS, now),
+            )
 
     def _ui_patch(self, patch: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
         # the keys removed, then set: a key's value is replaced whole
