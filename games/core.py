@@ -16,7 +16,7 @@ OpenSpiel's State/Observer split and python-chess's move text:
 - ``view(state, viewer: str | None) -> dict`` — what ``viewer`` may know
   (``None`` = the public); JSON-able
 - ``to_json(state) -> dict`` / ``from_json(doc) -> S``
-- ``outcome(state) -> dict`` — the replay outcome of RULES.md "Game records"
+- ``outcome(state) -> dict`` — the replay outcome of docs/rules/notation.md
 - ``settle(state) -> Outcome`` — the one result type every caller reads
 - ``is_finished(state) -> bool`` and ``to_move(state) -> list[str]``
 
@@ -129,7 +129,7 @@ def _shown(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Option:
-    """One house option of RULES.md.
+    """One house option (docs/rules/<game>.md).
 
     ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. Values coming from
     records or commands may be JSON booleans/integers, or the strings
@@ -728,7 +728,7 @@ def check_player(players: Sequence[str], player: str) -> None:
 
 @dataclass
 class Record:
-    """A game record (RULES.md "Game records")."""
+    """A game record (docs/rules/notation.md)."""
 
     game: str
     players: list[str]

@@ -1,4 +1,4 @@
-"""Bluff dice — Mäxchen family (RULES.md §2). See :mod:`games.bluff.engine`."""
+"""Bluff dice — Mäxchen family (docs/rules/bluff.md). See :mod:`games.bluff.engine`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bluff dice — Mäxchen family (RULES.md §2): the rules engine.
+"""Bluff dice — Mäxchen family (docs/rules/bluff.md): the rules engine.
 
 Two dice under a cup. The holder rolls (secretly; looking is a separate,
 unrecorded action, :func:`peek`) or passes the cup without rolling, and
@@ -359,7 +359,7 @@ def to_move(state: BluffState) -> list[str]:
 
 
 def outcome(state: BluffState) -> dict[str, Any]:
-    """RULES.md "Game records": finished, losses, games, winners."""
+    """docs/rules/notation.md: finished, losses, games, winners."""
     return {
         "finished": state.over,
         "losses": dict(state.losses),

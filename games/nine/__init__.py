@@ -1,4 +1,4 @@
-"""Nine — ナイン (RULES.md §3). See :mod:`games.nine.engine`."""
+"""Nine — ナイン (docs/rules/nine.md). See :mod:`games.nine.engine`."""
 
 from __future__ import annotations
 

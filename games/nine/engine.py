@@ -1,4 +1,4 @@
-"""Nine — ナイン (RULES.md §3): the rules engine.
+"""Nine — ナイン (docs/rules/nine.md): the rules engine.
 
 Each player has the cards 1–9 face up. A turn is ``roll`` (two dice) and then
 ``flip a b`` / ``flip a``: turn face down one card equal to the dice total or
@@ -337,7 +337,7 @@ def to_move(state: NineState) -> list[str]:
 
 
 def outcome(state: NineState) -> dict[str, Any]:
-    """RULES.md "Game records": finished, remaining, multiplier, winner, settlement."""
+    """docs/rules/notation.md: finished, remaining, multiplier, winner, settlement."""
     players = state.history.players
     out: dict[str, Any] = {
         "finished": is_finished(state),

@@ -1,7 +1,7 @@
 """Nine's post-game review (:mod:`games.review`, docs/review.md).
 
 Worth of a flip: the expected face-up sum left at the end under optimal play
-after it (:mod:`games.nine.solver`, with tokens as RULES.md plays them;
+after it (:mod:`games.nine.solver`, with tokens as docs/rules/nine.md plays them;
 lower is better), the measure the strong player plays for; the chance of
 上がり of each flip is given as detail. Luck of a roll: the value of the
 position it leaves (the best flip's expected sum left; a token handed back

@@ -1,4 +1,4 @@
-"""Nine (ナイン), RULES.md §3: exact optimal play for one player, by dynamic programming.
+"""Nine (ナイン), docs/rules/nine.md: exact optimal play for one player, by dynamic programming.
 
 A player's state is (face-up cards: 9 bits) × (tokens held). Two objectives:
 

@@ -1,4 +1,4 @@
-"""Six Dice — シックスダイス (RULES.md §1). See :mod:`games.sixdice.engine`
+"""Six Dice — シックスダイス (docs/rules/sixdice.md). See :mod:`games.sixdice.engine`
 for moves, events and view keys, and :mod:`games.sixdice.scoring` for the
 scoring helpers."""
 

@@ -1,4 +1,4 @@
-"""Six Dice — シックスダイス (RULES.md §1): the engine.
+"""Six Dice — シックスダイス (docs/rules/sixdice.md): the engine.
 
 Moves (RULES notation): ``roll`` · ``take 1 5 5`` (values set aside from the
 current roll; canonical form: values ascending) · ``stop``. A turn starts with
@@ -522,7 +522,7 @@ def settlement(
     trail by (+5 if not started; a player who ``left`` never less than 0
     + 5), then 5 units per 御祝儀 roll from every other player.
 
-    RULES.md's worked example (the seed's table, by its own rule):
+    docs/rules/sixdice.md's worked example (the seed's table, by its own rule):
 
     >>> settlement({"a": 2650, "b": 11050, "c": 7050, "d": -1000},
     ...            {"a": True, "b": True, "c": True, "d": False}, "b")
@@ -549,7 +549,7 @@ def settlement(
 
 
 def outcome(state: State) -> dict[str, Any]:
-    """The replay outcome (RULES.md "Game records")."""
+    """The replay outcome (docs/rules/notation.md)."""
     players = state.history.players
     doc: dict[str, Any] = {
         "finished": state.phase == OVER,

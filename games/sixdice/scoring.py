@@ -1,4 +1,4 @@
-"""Six Dice scoring (RULES.md §1): the combinations and their best partition.
+"""Six Dice scoring (docs/rules/sixdice.md): the combinations and their best partition.
 
 Pure helpers shared by the engine, the AI and the renderers:
 
@@ -8,7 +8,7 @@ Pure helpers shared by the engine, the AI and the renderers:
 - :func:`scoring_selections` — every distinct scoring sub-multiset of a roll
   with its points (what a player may ``take``).
 
-Combinations (the seed's lost table, restored in RULES.md):
+Combinations (the seed's lost table, restored in docs/rules/sixdice.md):
 
 - single 1 = 100, single 5 = 50;
 - three of a kind: face × 100, three 1s = 1000 (a 1 is "10");

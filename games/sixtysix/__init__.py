@@ -1,4 +1,4 @@
-"""Sixty-Six — シックスティー・シックス (RULES.md §5). See :mod:`games.sixtysix.engine`."""
+"""Sixty-Six — シックスティー・シックス (docs/rules/sixtysix.md). See :mod:`games.sixtysix.engine`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sixty-Six (RULES.md §5): the computer player and the coach.
+"""Sixty-Six (docs/rules/sixtysix.md): the computer player and the coach.
 
 ``choose(view, me, legal, level, rng)`` returns one move of ``legal``; it
 reads only ``view`` (the engine's ``view(state, me)``) and ``rng``, so the

@@ -1,6 +1,6 @@
-"""Sixty-Six — シックスティー・シックス (RULES.md §5): the two-player engine.
+"""Sixty-Six — シックスティー・シックス (docs/rules/sixtysix.md): the two-player engine.
 
-Moves (RULES.md notation, case-sensitive): ``play QS`` · ``marry KS`` /
+Moves (docs/rules/notation.md, case-sensitive): ``play QS`` · ``marry KS`` /
 ``marry QS`` (show the marriage and lead that card) · ``exchange`` · ``draw``
 · ``close`` · ``declare`` · ``pass``; and ``forfeit`` (leaving the game, any
 time, either player; never listed by ``legal_moves``).
@@ -534,7 +534,7 @@ def _play(s: State, p: int, card: str) -> list[Event]:
 def _declaration(
     s: State, d: int, points: Sequence[int] | None = None, tricks: Sequence[int] | None = None
 ) -> tuple[int, int]:
-    """(winner, game points) when ``d`` declares now (RULES.md table, read
+    """(winner, game points) when ``d`` declares now (docs/rules/sixtysix.md's table, read
     bottom-up), with the deal's card ``points`` and ``tricks`` (default: as
     they stand)."""
     points = s.points if points is None else points
@@ -694,7 +694,7 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
 
 
 def outcome(state: State) -> dict[str, Any]:
-    """The replay outcome of RULES.md "Game records"."""
+    """The replay outcome of docs/rules/notation.md."""
     s = state
     return {
         "finished": s.finished,

@@ -1,4 +1,4 @@
-"""Sixty-Six (RULES.md §5): a perfect-information solver on bitmasks.
+"""Sixty-Six (docs/rules/sixtysix.md): a perfect-information solver on bitmasks.
 
 The computer player (:mod:`games.sixtysix.ai`) samples the hidden cards and
 hands every sample to this module, which then sees both hands and the talon
@@ -6,7 +6,7 @@ order. Cards are numbered in ``core.CARDS`` order (card ``c``: suit ``c // 6``,
 rank ``"9TJQKA"[c % 6]``); a set of cards is an ``int`` bit mask.
 
 Values are **game points of the deal from player 0's view** (+3 … −3): the
-award of RULES.md's declaration table, 0 for a deal that scores nothing (the
+award of the declaration table of docs/rules/sixtysix.md, 0 for a deal that scores nothing (the
 carry-over is not counted). Both players follow the same policy for the
 things the solver does not branch on, which is also what the AI does:
 
@@ -93,7 +93,7 @@ class Position:
 
 
 def award(d: int, closer: int, opp_had: bool, pts: tuple[int, int], tr: tuple[int, int]) -> int:
-    """Player 0's game points when ``d`` declares (RULES.md table, bottom-up)."""
+    """Player 0's game points when ``d`` declares (docs/rules/sixtysix.md's table, bottom-up)."""
     o = 1 - d
     sign = 1 if d == 0 else -1
     if closer == d and pts[d] < GOAL and not opp_had:

@@ -1,4 +1,4 @@
-"""Yahtzee (ヤッツィー), RULES.md §4: the engine, its scoring and probability code.
+"""Yahtzee (ヤッツィー), docs/rules/yahtzee.md: the engine, its scoring and probability code.
 
 See :mod:`games.yahtzee.engine` for moves, events and view keys, and
 :mod:`games.yahtzee.scoring` for the pure scoring API the solver and the bot

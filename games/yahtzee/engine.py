@@ -1,4 +1,4 @@
-"""Yahtzee (ヤッツィー) engine: RULES.md §4 on the contract of docs/contract.md.
+"""Yahtzee (ヤッツィー) engine: docs/rules/yahtzee.md on the contract of docs/contract.md.
 
 Players 1–8, each with a score sheet of 13 boxes (three columns ×1 ×2 ×3 with
 option ``triple``); 13 (39) rounds in player order from the dealer (the first

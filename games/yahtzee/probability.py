@@ -1,4 +1,4 @@
-"""Exact Yahtzee probabilities with fractions (the seed's facts, RULES.md §4).
+"""Exact Yahtzee probabilities with fractions (the seed's facts, docs/rules/yahtzee.md).
 
 - five of a kind on the first roll: 6 / 7776 (≈ 0.077 %)
 - chasing Yahtzee alone with two rerolls, keeping the largest group each

@@ -9,7 +9,7 @@ Pure functions over plain data, shared by the engine, the optimal-play solver
   With option ``triple`` a sheet has three columns and every rule below is
   judged in the column the player picks.
 - ``joker_mode``: ``"forced"`` (default; the seed's and Hasbro's forced order)
-  or ``"free"`` (the optimal-play studies' convention). RULES.md §4.
+  or ``"free"`` (the optimal-play studies' convention). docs/rules/yahtzee.md.
 
 >>> box_score("full_house", [2, 2, 3, 3, 3], empty_column())
 25

@@ -1,4 +1,4 @@
-"""Yahtzee: the exact optimal solitaire strategy (RULES.md §4), by dynamic programming.
+"""Yahtzee: the exact optimal solitaire strategy (docs/rules/yahtzee.md), by dynamic programming.
 
 The state between turns is (boxes used: 13 bits) × (upper subtotal, capped at
 63) × (the yahtzee box holds 50: 0/1). :func:`build_table` computes, for every

@@ -1,4 +1,4 @@
-"""Bluff dice (RULES.md §2): one test per rule, secrecy, records."""
+"""Bluff dice (docs/rules/bluff.md): one test per rule, secrecy, records."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Nine (RULES.md §3): one test per rule, the seed's sample game, records."""
+"""Nine (docs/rules/nine.md): one test per rule, the seed's sample game, records."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Six Dice (RULES.md §1): one test per rule, plus the recorded games."""
+"""Six Dice (docs/rules/sixdice.md): one test per rule, plus the recorded games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sixty-Six (RULES.md §5): one test per rule, a scenario per row of the
+"""Sixty-Six (docs/rules/sixtysix.md): one test per rule, a scenario per row of the
 declaration table, property tests and record replays."""
 
 from __future__ import annotations

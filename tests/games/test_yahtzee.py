@@ -1,4 +1,4 @@
-"""Yahtzee (RULES.md §4): one test per rule, the seed's probabilities, records."""
+"""Yahtzee (docs/rules/yahtzee.md): one test per rule, the seed's probabilities, records."""
 
 from __future__ import annotations
 
