@@ -90,7 +90,8 @@ async def test_sixtysix_replay_shows_no_hand_before_the_end(game_night) -> None:
         table = await night.table("sixtysix", players=1, cpus=("easy",))
         await play_sixtysix(table)
         assert table.over
-        [stored] = await night.store.results()
+        [listed] = await night.store.results()
+        stored = await night.store.get_result(listed["id"])
         record = stored["record"]
         viewer = await open_viewer(night, table, night.eve)  # anyone who sees the result
         step, last = position(viewer)
@@ -136,7 +137,8 @@ async def test_replay_of_each_game_to_the_end(
             await play_sixtysix(table)
         else:
             await table.play_to_the_end(prefer=prefer)
-        [stored] = await night.store.results()
+        [listed] = await night.store.results()
+        stored = await night.store.get_result(listed["id"])
         last = len(stored["record"]["moves"])
         viewer = await open_viewer(night, table, night.alice)
         assert position(viewer) == (0, last)
