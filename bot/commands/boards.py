@@ -233,6 +233,7 @@ class Boards(commands.Cog):
             "favourite": favourite,
             "trend_game": trend_game,
             "trend": await store.rating_trend(who.id, trend_game),
+            "trend_all_time": season is not None,
         }
         picture = await asyncio.to_thread(_card_file, card, lang_of(loc))
         lines.insert(1, when)

@@ -89,8 +89,9 @@ def stats_card(card: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     """A player's card. ``card``: ``name``, ``key`` (an int for the avatar's
     colour), ``period`` (words: "All time", "Season 2026-11 (…)"), ``games``
     (one dict per game: ``game``, ``games``, ``wins``, ``best``, ``rating``),
-    ``favourite`` (a game), ``trend`` (ratings after the last games, oldest
-    first) and ``trend_game``."""
+    ``favourite`` (a game), ``trend`` (all-time ratings after the last
+    games, oldest first), ``trend_game`` and ``trend_all_time`` (say so: the
+    card is a season's)."""
     rows: list[dict[str, Any]] = card["games"]
     total = sum(int(r["games"]) for r in rows)
     wins = sum(int(r["wins"]) for r in rows)
@@ -98,6 +99,8 @@ def stats_card(card: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     trend: list[float] = list(card.get("trend") or [])
     trend_game = card.get("trend_game")
     rating = next((r.get("rating") for r in rows if r["game"] == trend_game), None)
+    # a season's card shows the season's rating; its trend is all-time's
+    trend_key = "stats.trend_all" if card.get("trend_all_time") else "stats.trend"
     height = CARD_H + 110 + 38 + ROW * len(rows) + 20
     img = b.canvas(height)
     d = ImageDraw.Draw(img)
@@ -125,7 +128,7 @@ def stats_card(card: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     b.draw_text(
         d,
         (sx, y + 4),
-        b.fit(tr(lang, "stats.trend", game=_game(lang, trend_game)), b.SMALL - 2, b.WIDTH - 20 - sx)
+        b.fit(tr(lang, trend_key, game=_game(lang, trend_game)), b.SMALL - 2, b.WIDTH - 20 - sx)
         if trend_game
         else "",
         b.SMALL - 2,

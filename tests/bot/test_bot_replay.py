@@ -143,10 +143,25 @@ async def test_replay_of_each_game_to_the_end(
         viewer = await open_viewer(night, table, night.alice)
         assert position(viewer) == (0, last)
         assert says(viewer.content, "replay.start")
+        # step by step to the end: each step one on, a picture, the move in words
+        for step in range(1, last + 1):
+            res = await viewer.press("▶")
+            viewer.message = res.response
+            assert position(viewer) == (step, last)
+            assert len(viewer.attachments) == 1
+            body = viewer.content.splitlines()[1:]
+            assert body and (body[0].startswith("• ") or says(body[0], "replay.moved"))
+            assert says(viewer.content, "replay.end") == (step == last)
+        pressable = [
+            c.get("label") for c in viewer.controls if c["type"] == 2 and not c.get("disabled")
+        ]
+        assert pressable == ["⏮", "◀"]  # at the end: back only
+        res = await viewer.press("⏮")
+        viewer.message = res.response
+        assert position(viewer) == (0, last)
         res = await viewer.press("⏭")
         viewer.message = res.response
         assert position(viewer) == (last, last)
-        assert says(viewer.content, "replay.end")
         # the end's picture: the public picture of the finished game
         end = state_at(stored["record"], last)
         assert registry.engine(game).is_finished(end) == stored["outcome"]["finished"]

@@ -69,7 +69,11 @@ def stats_cases() -> dict[str, Case]:
         "trend_game": "sixdice",
     }
     card_ja = dict(
-        card(), name="フランク・ミュラー", key=5, period="シーズン2026-01（2026-01-01〜2026-01-31）"
+        card(),
+        name="フランク・ミュラー",
+        key=5,
+        period="シーズン2026-01（2026-01-01〜2026-01-31）",
+        trend_all_time=True,
     )
     board_ja = {
         "title": "ヤッツィー ランキング（全サーバー、得点順）",
