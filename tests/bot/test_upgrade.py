@@ -159,7 +159,14 @@ async def play_to_the_end(
         if game == "sixtysix":
             handle = handles[members.index(who)]
             dm = dm_with_controls(env, handle)
-            accepted(await press(handle, dm, policy(dm)))
+            res = await press(handle, dm, policy(dm))
+            sure = [c["custom_id"] for c in controls(res.response or dm) if ":y:" in c["custom_id"]]
+            if refused(res) and sure:  # Declare 66 below 66 asks first: declare anyway
+                res = await handle.click(res.response, custom_id=sure[0])
+                # played: the question only loses its buttons (no refusal follows)
+                assert not controls(res.response) and not res.followups, res
+                continue
+            accepted(res)
         else:
             accepted(await press(who, table, policy(table)))
     raise AssertionError(f"{game}: the game did not end")
