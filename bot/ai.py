@@ -61,6 +61,7 @@ DEFAULT_MEMORY_MB = 2048
 DEFAULT_NICE = 10
 DECISION_SECONDS = 60.0  # the longest a decision or a hint may run in a worker
 BUILD_SECONDS = 900.0  # the longest a table build may run in a worker
+JOB_SECONDS = 300.0  # the longest another job (a post-game review) may run in a worker
 TABLES = 8  # warm-up keys remembered (least recently used first out)
 
 Ready = concurrent.futures.Future  # a warm-up: done when the tables are built (or failed)
@@ -506,13 +507,19 @@ def rng_for(row: TableRow, name: str) -> random.Random:
     return random.Random(digest)
 
 
-async def _ask(spec: GameSpec, fn: Callable[..., Any], args: tuple[Any, ...], what: str) -> Any:
-    """Run an AI job (a worker, or a thread); any failure is logged and
-    raised as :class:`AIUnavailable`."""
+async def _ask(
+    spec: GameSpec,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    what: str,
+    seconds: float = DECISION_SECONDS,
+) -> Any:
+    """Run an AI job (a worker, or a thread) for at most ``seconds`` in a
+    worker; any failure is logged and raised as :class:`AIUnavailable`."""
     try:
         if workers() == 0:
             return await asyncio.to_thread(fn, *args)
-        future, _index = _pool().submit(fn, args, DECISION_SECONDS, what, _pin(spec))
+        future, _index = _pool().submit(fn, args, seconds, what, _pin(spec))
         return await asyncio.wrap_future(future)
     except asyncio.CancelledError:
         raise
@@ -554,11 +561,17 @@ async def hint(game: str, view: dict[str, Any], name: str, legal: list[str]) -> 
     return advice
 
 
-async def job(game: str, fn: Callable[..., Any], args: tuple[Any, ...], what: str) -> Any:
+async def job(
+    game: str,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    what: str,
+    seconds: float = JOB_SECONDS,
+) -> Any:
     """Another pure job of a game's (the post-game review, :mod:`games.review`)
-    where its AI runs: a worker (pinned with its tables) or a thread.
-    :class:`AIUnavailable` if it cannot answer."""
-    return await _ask(registry.spec(game), fn, args, what)
+    where its AI runs: a worker (pinned with its tables) or a thread, for at
+    most ``seconds`` in a worker. :class:`AIUnavailable` if it cannot answer."""
+    return await _ask(registry.spec(game), fn, args, what, seconds)
 
 
 def _trace(err: BaseException) -> str:

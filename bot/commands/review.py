@@ -160,6 +160,7 @@ class Reviews(commands.Cog):
         self.bot = bot
         self.cache: OrderedDict[int, Review] = OrderedDict()
         self.computed = 0  # reviews computed (not served from the cache)
+        self.pending: dict[int, asyncio.Future[Any]] = {}  # reviews being computed
         bot.result_actions["review"] = self.on_button
 
     async def on_button(
@@ -202,22 +203,11 @@ class Reviews(commands.Cog):
         names = display_names(seats) if seats else {}
         bots = {str(s["name"]) for s in seats if s.get("bot")}
         humans = [p for p in stored["record"]["players"] if p not in bots]
-        rv = self.cache.get(result_id)
-        if rv is None:
-            try:
-                doc = await ai.job(
-                    stored["game"], review_json, (stored["record"], humans), "a review"
-                )
-            except ai.AIUnavailable:
-                await interaction.followup.send(t("error.review_failed", lang), ephemeral=True)
-                return
-            rv = Review.from_json(doc)
-            self.computed += 1
-            self.cache[result_id] = rv
-            while len(self.cache) > CACHE:
-                self.cache.popitem(last=False)
-        else:
-            self.cache.move_to_end(result_id)
+        try:
+            rv = await self.reviewed(result_id, stored["game"], stored["record"], humans)
+        except ai.AIUnavailable:
+            await interaction.followup.send(t("error.review_failed", lang), ephemeral=True)
+            return
         me = next(
             (
                 str(s["name"])
@@ -237,6 +227,31 @@ class Reviews(commands.Cog):
         await interaction.followup.send(first, files=_files(pictures), ephemeral=True)
         for more in rest:
             await interaction.followup.send(more, ephemeral=True)
+
+    async def reviewed(
+        self, result_id: int, game: str, record: dict[str, Any], humans: list[str]
+    ) -> Review:
+        """The review of a result: from the cache, else computed once (two
+        presses at the same time wait for the same job)."""
+        rv = self.cache.get(result_id)
+        if rv is not None:
+            self.cache.move_to_end(result_id)
+            return rv
+        running = self.pending.get(result_id)
+        if running is None:
+            running = asyncio.ensure_future(ai.job(game, review_json, (record, humans), "a review"))
+            self.pending[result_id] = running
+            try:
+                doc = await running
+            finally:
+                self.pending.pop(result_id, None)
+            rv = Review.from_json(doc)
+            self.computed += 1
+            self.cache[result_id] = rv
+            while len(self.cache) > CACHE:
+                self.cache.popitem(last=False)
+            return rv
+        return Review.from_json(await asyncio.shield(running))
 
     @staticmethod
     def _render(

@@ -29,9 +29,11 @@ from games.core import Record
 from games.review import Assessment, GameReviewer
 from games.sixtysix import ai
 
-# The review's search: the strong player's samples and depth, with a smaller
-# node budget per decision (a whole match reviews in seconds; bench/review.py).
-LEVEL = ai.Level(24, 8, 16, 3, True, 0.0, 60_000, 4)
+# The review's search: the strong player's method with fewer samples, two
+# plies beyond the candidate while the talon is open and 30,000 solver nodes
+# a decision, so that a whole match (100-150 decisions) takes ~2.5 s of CPU
+# (docs/review.md, bench/review.py).
+LEVEL = ai.Level(16, 6, 12, 2, True, 0.0, 30_000, 3)
 
 
 class SixtySixReviewer(GameReviewer):

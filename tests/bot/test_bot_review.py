@@ -124,3 +124,20 @@ async def test_computer_seats_are_not_reviewed(game_night) -> None:
         text = res.response.content
         lines = [x for x in text.splitlines() if x.startswith("**")]
         assert len(lines) == 1 and "alice" in lines[0], text
+
+
+async def test_two_reviews_of_one_game_at_once_compute_it_once(game_night) -> None:
+    """Two presses while the review is being computed wait for the same job
+    (SimCord runs one press at a time, so the cog is asked directly)."""
+    import asyncio
+
+    async with game_night(seeded=True) as night:
+        table = await night.table("yahtzee", players=2)
+        await table.play_to_the_end()
+        [listed] = await night.store.results()
+        stored = await night.store.get_result(listed["id"])
+        cog = night.bot.get_cog("Reviews")
+        args = (stored["id"], "yahtzee", stored["record"], ["alice", "bob"])
+        first, second = await asyncio.gather(cog.reviewed(*args), cog.reviewed(*args))
+        assert first == second == review(read_record(stored["record"]))
+        assert cog.computed == 1 and not cog.pending
