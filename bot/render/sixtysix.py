@@ -123,11 +123,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     trick = view.get("trick") or []
     d.rounded_rectangle((mx - 72, 96, mx + 72, 246), 12, outline=b.TABLE_EDGE, width=2)
     for k, t in enumerate(trick):
-        c.paste(
-            img,
-            c.face(t["card"], 84),
-            (mx - 42 + k * 30 - (15 if len(trick) > 1 else 0), 108 + k * 10),
-        )
+        c.paste(img, c.face(t["card"], 84), (mx - 42 + k * 30, 108 + k * 10))
         b.draw_text(
             d,
             (mx, 252),
