@@ -51,6 +51,9 @@ class GamePlugin:
     # move; "send": a new private message for every change (Bluff's looks)
     private_mode: str = "edit"
     result_chart: bool = False  # the result picture has a score chart
+    # the player to move plays from their private message (Sixty-Six's hand):
+    # the table's turn line says so, naming the table's "show" button
+    plays_in_private: bool = False
     # what the seed decides, in the words of the seed's lines
     # (``seed.hash.<term>``): "dice", or "deck" for a card game's shuffles
     seed_term: str = "dice"

@@ -44,6 +44,7 @@ def card_text(card: str) -> str:
 class Plugin(GamePlugin):
     game = "sixtysix"
     private_mode = "edit"  # one DM per player and table, edited after every move
+    plays_in_private = True  # cards are played from the hand (DM or Show my hand)
     seed_term = "deck"  # the seed decides the shuffles
 
     # ------------------------------------------------------------ public

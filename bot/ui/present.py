@@ -184,7 +184,7 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
         mention = seat_line(seat) if seat else mover
         controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
         show = next((c for c in controls if isinstance(c, Button) and c.action == "show"), None)
-        if ui.has_private_controls and show is not None:  # moves are made from the hand
+        if ui.plays_in_private and show is not None:  # moves are made from the hand
             lines.append(t("table.turn_private", lang, player=mention, button=show.label))
         else:
             lines.append(t("table.turn", lang, player=mention, name=mover))

@@ -253,3 +253,12 @@ async def test_an_ended_game_without_a_settlement_shows_how_it_stood(game_night)
         assert table.shows("result.line", "ja", player=bob.mention, points="0")
         assert not table.shows("result.line_win", "ja")
         assert await night.store.results() == []
+
+
+async def test_only_a_game_played_from_the_hand_says_so(game_night):
+    """Bluff's moves are on the table (only its dice are private): its turn
+    line does not send anyone to their DMs."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("bluff", players=2)
+        assert table.shows("table.turn", player=table.mover.mention)
+        assert not table.shows("table.turn_private")
