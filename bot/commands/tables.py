@@ -41,7 +41,9 @@ class Tables(commands.Cog):
     async def leave(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
         await self.bot.tables.leave(interaction)
 
-    @game_group.command(name="end", description="End the game here (host or Manage Server)")
+    @game_group.command(
+        name="end", description="End the game (host or Manage Server), or agree to end it"
+    )
     async def end(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
         await self.bot.tables.end(interaction)
 
