@@ -262,3 +262,14 @@ async def test_only_a_game_played_from_the_hand_says_so(game_night):
         table = await night.table("bluff", players=2)
         assert table.shows("table.turn", player=table.mover.mention)
         assert not table.shows("table.turn_private")
+
+
+async def test_without_shown_points_every_declaration_is_asked_alike(game_night):
+    """With show_points off the players keep count alone: the question
+    names no points (it would tell them), and comes for every declaration."""
+    async with game_night(decks=DECKS, aux=[1]) as night:
+        table = await night.table("sixtysix", options="show_points=off")
+        res = await table.press("Declare 66", by=night.alice)
+        assert privately(res, "sixtysix.confirm.declare_blind", goal=66)
+        assert not says(res.response.content, "sixtysix.confirm.declare")
+        assert (await table.row()).state["history"]["moves"] == []
