@@ -249,10 +249,19 @@ async def result_message(
         lines.append(t(key, lang, user=f"<@{ended_by}>"))
     lines.extend(log_lines(row, lang))
     lines.append(t("result.header_as_it_stood" if no_contest else "result.header", lang))
+    if no_contest:  # the game's own figures as they stood (Six Dice: the scores)
+        the = plugin(row.game)
+        for rank, (player, figure, _settled) in enumerate(
+            the.result_rows(view, eng.outcome(state)), 1
+        ):
+            seat = names.get(player)
+            who = seat_line(seat) if seat else player
+            lines.append(t("result.line", lang, rank=rank, player=who, points=figure))
+        standings = []
     for s in standings:
         seat = names.get(s.player)
         who = seat_line(seat) if seat else s.player
-        key = "result.line_win" if s.won and not no_contest else "result.line"
+        key = "result.line_win" if s.won else "result.line"
         points = points_text(s.points, row.game, lang)
         lines.append(t(key, lang, rank=s.rank, player=who, points=points))
     if row.ui.get("hints"):  # players who asked /hint
@@ -261,7 +270,7 @@ async def result_message(
     if row.seed:
         lines.append(result_seed_line(row, lang))
     if no_contest:  # nobody won: the table as it stood, not a winner's picture
-        files = await picture_files(view, lang, row)
+        files = await picture_files(dict(view, winner=None), lang, row)
     else:
         files = await result_files(row, view, eng.outcome(state), lang)
     view_ = None

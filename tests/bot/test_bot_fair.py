@@ -187,8 +187,8 @@ async def test_the_host_alone_ends_a_running_game_as_no_contest(game_night):
         assert table.shows("result.no_contest", user=alice.mention), table.content
         assert table.shows("result.header_as_it_stood")
         assert not table.shows("result.line_win") and not table.shows("result.ended_by")
-        for user in (alice, bob):
-            assert table.shows("result.line", player=user.mention)
+        for user in (alice, bob):  # the scores as they stood
+            assert table.shows("result.line", player=user.mention, points=f"{scores[user.name]:,}")
         assert table.attachments  # the table as it stood
         players = await stored_players(night)
         assert [(p["won"], p["points"], p["rated"]) for p in players] == [(False, 0, False)] * 2
