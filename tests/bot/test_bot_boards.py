@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from simtable import readings, says
 
 from bot.i18n import t
@@ -91,6 +92,12 @@ async def test_leaderboards_and_stats(game_night):
         [card] = res.response.attachments
         assert says(card.description, "pic.stats.alt_totals", games=games[uid], wins=won, rate=rate)
         assert says(card.description, "pic.stats.alt_favourite", game="Nine")
+        # the trend: her all-time rating after each of her rated games
+        mu, sigma = (await night.store.ratings("nine", [alice.id]))[alice.id]
+        trend = await night.store.rating_trend(alice.id, "nine")
+        assert len(trend) == games[uid] and trend[-1] == pytest.approx(mu - 3 * sigma)
+        shown = f"{mu - 3 * sigma:.1f}"
+        assert says(card.description, "pic.stats.alt_rating", rating=shown, n=games[uid])
         res = await two.command(two.carol, "stats", where="server")
         p2, w2, g2 = expected(two.guild.id)
         assert says(
