@@ -512,14 +512,16 @@ async def _ask(
     fn: Callable[..., Any],
     args: tuple[Any, ...],
     what: str,
-    seconds: float = DECISION_SECONDS,
+    seconds: float | None = None,
 ) -> Any:
     """Run an AI job (a worker, or a thread) for at most ``seconds`` in a
-    worker; any failure is logged and raised as :class:`AIUnavailable`."""
+    worker (default :data:`DECISION_SECONDS`); any failure is logged and
+    raised as :class:`AIUnavailable`."""
     try:
         if workers() == 0:
             return await asyncio.to_thread(fn, *args)
-        future, _index = _pool().submit(fn, args, seconds, what, _pin(spec))
+        limit = DECISION_SECONDS if seconds is None else seconds
+        future, _index = _pool().submit(fn, args, limit, what, _pin(spec))
         return await asyncio.wrap_future(future)
     except asyncio.CancelledError:
         raise
@@ -566,12 +568,14 @@ async def job(
     fn: Callable[..., Any],
     args: tuple[Any, ...],
     what: str,
-    seconds: float = JOB_SECONDS,
+    seconds: float | None = None,
 ) -> Any:
     """Another pure job of a game's (the post-game review, :mod:`games.review`)
     where its AI runs: a worker (pinned with its tables) or a thread, for at
-    most ``seconds`` in a worker. :class:`AIUnavailable` if it cannot answer."""
-    return await _ask(registry.spec(game), fn, args, what, seconds)
+    most ``seconds`` in a worker (default :data:`JOB_SECONDS`).
+    :class:`AIUnavailable` if it cannot answer."""
+    limit = JOB_SECONDS if seconds is None else seconds
+    return await _ask(registry.spec(game), fn, args, what, limit)
 
 
 def _trace(err: BaseException) -> str:
