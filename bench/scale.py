@@ -1,0 +1,443 @@
+"""Presses per second on one process + SQLite and on three processes + one
+PostgreSQL, on this machine (issue 15's benchmark).
+
+    python bench/scale.py [--config sqlite1 pg3] [--runs 3] [--duration 30]
+                          [--clients 6] [--per-game 4] [--pg postgresql://…]
+
+The same workload in each configuration: live tables of every game (Nine,
+Six Dice, Yahtzee, Bluff, Sixty-Six — people against people or computers,
+pictures drawn at every press), ``--clients`` concurrent clients per process
+pressing the first legal control of the tables they play (a finished game
+is opened again in its channel), after ``--warmup`` seconds for
+``--duration`` seconds; plus idle tables on a server with a short turn
+clock (``--clock-seconds``), whose clocks fire while nobody plays.
+
+Every process is a real OS process (``bench/scale_worker.py``: a bot, its
+own SimCord world, its own servers — as shards would be — all on the one
+database). PostgreSQL is a throwaway cluster started here with the tests'
+helper (``tests/bot/pgcluster.py``; durability off, as in the tests) unless
+``--pg`` (or ``CHABUDAI_TEST_POSTGRES``) names a server; each run gets a
+database of its own. SQLite is a file in a temporary directory.
+
+Printed per configuration (the median of ``--runs`` runs, and each run):
+
+- presses/s: acknowledged and refused presses of all processes, per second
+  of the measured window;
+- p50/p90/p99: a press from its dispatch to the return of the bot's handler
+  (lock, load, apply, commit, the table message edited with its picture);
+- SQL statements and round trips per press: everything the processes sent
+  to the database in the window (computers' moves, the sweeper, bookkeeping
+  included), divided by the presses; statements at the store's interface,
+  round trips at the driver (see ``scale_worker.Counts``);
+- clock fire lag p50/p99: from a turn clock's deadline to its commit
+  (``service.clock()`` at the commit of the ``clock``-origin change; the
+  same moment as the ledger line's ``at``), wall time;
+- doubles: from the moves ledger — a (table, version) twice (the primary key
+  forbids it), a table whose ledger's moves differ from its stored state's
+  history or its result's record, a deadline fired twice; must be 0. Also
+  lost (an acknowledged press with no ledger line) and gaps (a version with
+  no ledger line);
+- CPU ms per press (the processes' own CPU time, and PostgreSQL's server
+  processes' when it runs here) and the largest process RSS.
+
+The machine's load average is printed with each run: the cores are shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "bot"))
+
+from pgcluster import SERVER_ENV, Cluster, why_not, with_database  # noqa: E402
+
+from bot.storage import open_store  # noqa: E402
+
+WORKER = Path(__file__).resolve().with_name("scale_worker.py")
+LOBBY = {"start", "ui", "opened", "cancelled", "expired", "abandoned", "finished"}
+REMOVED = {"cancelled", "expired", "abandoned"}
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def played(lines: list[dict[str, Any]]) -> list[str]:
+    """The moves in notation a table's ledger lines hold, in order."""
+    out: list[str] = []
+    for line in lines:
+        move = line["move"]
+        if move in LOBBY or move.startswith("seats "):
+            continue
+        out.extend(move.split("; "))
+    return out
+
+
+# ------------------------------------------------------------- processes
+
+
+class Worker:
+    """One ``scale_worker.py`` process."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, index: int, log: Path) -> None:
+        self.proc = proc
+        self.index = index
+        self.log = log
+        self.ready: dict[str, Any] = {}
+        self.started: dict[str, Any] = {}
+        self.done: dict[str, Any] = {}
+
+    async def expect(self, key: str, timeout: float) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        while True:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+            if not line:
+                tail = self.log.read_text()[-3000:] if self.log.exists() else ""
+                raise RuntimeError(f"worker {self.index} ended before {key!r}:\n{tail}")
+            doc = json.loads(line)
+            if key in doc:
+                return dict(doc[key])
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+
+
+async def spawn(settings: dict[str, Any], index: int, logs: Path) -> Worker:
+    log = logs / f"worker-{index}-{settings.get('generation', 0)}.log"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(WORKER),
+        json.dumps(settings | {"index": index}),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=log.open("w"),
+        cwd=str(ROOT),
+        limit=2**26,
+    )
+    return Worker(proc, index, log)
+
+
+def check_ids(ready: list[dict[str, Any]], procs: int) -> int:
+    """Every process built the same world (the same id for every name) and
+    no two names share an id: a channel is one channel in every process,
+    two processes' channels never the same. Returns the number of ids."""
+    first = ready[0]["ids"]
+    for other in ready[1:]:
+        assert other["ids"] == first, "the processes' worlds differ"
+    ids = list(first.values())
+    assert len(set(ids)) == len(ids), "two objects share an id"
+    return len(ids)
+
+
+def server_cpu(cluster: Cluster | None) -> float:
+    """CPU seconds of the throwaway cluster's server processes (0 without one)."""
+    if cluster is None or cluster.dir is None:
+        return 0.0
+    pidfile = cluster.dir / "data" / "postmaster.pid"
+    try:
+        master = int(pidfile.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == master or ppid == master:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+# ------------------------------------------------------------- the ledger
+
+
+async def audit(
+    db: str | Path, done: list[dict[str, Any]], *, generations: int = 1
+) -> dict[str, Any]:
+    """What the database says after the run: doubles, losses, gaps, clocks."""
+    store = open_store(db)
+    await store.open()
+    try:
+        ledger = await store.ledger()
+        live = {row.id: row for row in await store.live_tables()}
+        results = [await store.get_result(r["id"]) for r in await store.results()]
+    finally:
+        await store.close()
+    by_table: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    seen: Counter[tuple[int, int]] = Counter()
+    for line in ledger:
+        by_table[line["table_id"]].append(line)
+        seen[line["table_id"], line["version"]] += 1
+    twice = sum(n - 1 for n in seen.values() if n > 1)
+    gaps = 0
+    for lines in by_table.values():
+        versions = [line["version"] for line in lines]
+        gaps += len(set(range(1, max(versions) + 1)) - set(versions))
+    # the ledger's moves against each stored state's history and each result's record
+    differ = []
+    for table_id, row in live.items():
+        if row.state is not None and played(by_table[table_id]) != row.state["history"]["moves"]:
+            differ.append(table_id)
+    for result in results:
+        assert result is not None
+        if played(by_table[result["table_id"]]) != result["record"]["moves"]:
+            differ.append(result["table_id"])
+    # every acknowledged press is a ledger line of its table's next version
+    at = {(line["table_id"], line["version"]): line for line in ledger}
+    lost = 0
+    for d in done:
+        for table_id, version, _actor in d["acked"]:
+            line = at.get((table_id, version + 1))
+            if line is None or line["origin"] != "press":
+                lost += 1
+    # every deadline fired once (by whichever process)
+    fires: Counter[tuple[int, float]] = Counter()
+    for d in done:
+        for table_id, deadline, _when in d["fired"]:
+            fires[table_id, round(deadline, 6)] += 1
+    fired_twice = sum(n - 1 for n in fires.values() if n > 1)
+    clock_lines = sum(1 for line in ledger if line["origin"] == "clock")
+    processes = {line["process"] for line in ledger}
+    return {
+        "ledger_lines": len(ledger),
+        "tables": len(by_table),
+        "finished": len(results),
+        "live": len(live),
+        "twice": twice,
+        "differ": len(differ),
+        "differ_ids": differ[:10],
+        "fired_twice": fired_twice,
+        "doubles": twice + len(differ) + fired_twice,
+        "lost": lost,
+        "gaps": gaps,
+        "clock_lines": clock_lines,
+        "fires": sum(fires.values()),
+        "processes": len(processes),
+        "behind": sorted(row.id for row in live.values() if row.shown < row.version),
+    }
+
+
+# ------------------------------------------------------------- one run
+
+
+async def run_once(
+    config: str, args: argparse.Namespace, cluster: Cluster | None, server: str, n: int
+) -> dict[str, Any]:
+    procs = 1 if config == "sqlite1" else args.procs
+    with tempfile.TemporaryDirectory(prefix="chabudai-scale-") as tmp:
+        logs = Path(tmp)
+        if config == "sqlite1":
+            db: str | Path = str(logs / "bench.sqlite3")
+        else:
+            name = f"chabudai_scale_{os.getpid()}_{n}"
+            await admin(server, f'CREATE DATABASE "{name}"')
+            db = with_database(server, name)
+        store = open_store(db)  # migrated once, before the processes start
+        await store.open()
+        await store.close()
+        settings = {
+            "db": str(db),
+            "procs": procs,
+            "per_game": args.per_game,
+            "clocks": args.clocks,
+            "clock_seconds": args.clock_seconds,
+            "clients": args.clients,
+            "warmup": args.warmup,
+            "duration": args.duration,
+            "cpu_delay": 0.0,
+        }
+        if args.profile:
+            settings["profile"] = str(Path(args.profile).with_suffix(f".{config}.{n}.prof"))
+        workers = [await spawn(settings, i, logs) for i in range(procs)]
+        try:
+            ready = [await w.expect("ready", 120) for w in workers]
+            ids = check_ids(ready, procs)
+            cpu0 = server_cpu(cluster)
+            load0 = os.getloadavg()[0]
+            for w in workers:
+                w.send("go")
+            for w in workers:
+                await w.proc.stdin.drain()  # type: ignore[union-attr]
+            for w in workers:
+                w.started = await w.expect("started", 300)
+            timeout = args.warmup + args.duration + 300
+            done = [await w.expect("done", timeout) for w in workers]
+            for w in workers:
+                await asyncio.wait_for(w.proc.wait(), 60)
+            cpu1 = server_cpu(cluster)
+            load1 = os.getloadavg()[0]
+            errors = Counter()
+            for w in workers:
+                text = w.log.read_text()
+                errors.update(
+                    line.split(" ", 3)[-1][:100]
+                    for line in text.splitlines()
+                    if " ERROR " in line or "Traceback" in line
+                )
+        finally:
+            for w in workers:
+                if w.proc.returncode is None:
+                    w.proc.kill()
+                    await w.proc.wait()
+        report = await audit(db, done)
+        if config != "sqlite1":
+            await admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    latencies = [x for d in done for x in d["latencies"]]
+    presses = len(latencies)
+    window = max(d["elapsed"] for d in done)
+    lags = [when - deadline for d in done for _t, deadline, when in d["fired"]]
+    cpu = sum(d["cpu_s_window"] for d in done)
+    return {
+        "config": config,
+        "procs": procs,
+        "ids": ids,
+        "presses": presses,
+        "rate": presses / window,
+        "p50": pct(latencies, 0.5) * 1000,
+        "p90": pct(latencies, 0.9) * 1000,
+        "p99": pct(latencies, 0.99) * 1000,
+        "refused": sum(sum(d["refused"].values()) for d in done),
+        "client_errors": sum(sum(d["errors"].values()) for d in done),
+        "statements": sum(d["statements"] for d in done) / max(presses, 1),
+        "round_trips": sum(d["round_trips"] for d in done) / max(presses, 1),
+        "lag_n": len(lags),
+        "lag_p50": pct(lags, 0.5) * 1000,
+        "lag_p99": pct(lags, 0.99) * 1000,
+        "cpu_ms": cpu / max(presses, 1) * 1000,
+        "server_cpu_ms": (cpu1 - cpu0) / max(presses, 1) * 1000,
+        "rss_mb": max(d["rss_kb"] for d in done) / 1024,
+        "load": (load0 + load1) / 2,
+        "bot_errors": dict(errors.most_common(5)),
+        "audit": report,
+    }
+
+
+async def admin(url: str, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def line(r: dict[str, Any]) -> str:
+    a = r["audit"]
+    return (
+        f"{r['config']:>7}: {r['rate']:6.1f} presses/s ({r['presses']} in the window,"
+        f" {r['refused']} refused), p50 {r['p50']:5.0f} ms, p90 {r['p90']:5.0f} ms,"
+        f" p99 {r['p99']:5.0f} ms; SQL {r['statements']:.1f} statements,"
+        f" {r['round_trips']:.1f} round trips per press; clock lag p50 {r['lag_p50']:.0f} ms,"
+        f" p99 {r['lag_p99']:.0f} ms (n={r['lag_n']}); doubles {a['doubles']}, lost {a['lost']},"
+        f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press"
+        + (f" + server {r['server_cpu_ms']:.1f}" if r["server_cpu_ms"] else "")
+        + f"; RSS max {r['rss_mb']:.0f} MB; load {r['load']:.1f}"
+    )
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    cluster = None
+    server = args.pg or os.environ.get(SERVER_ENV, "")
+    if "pg3" in args.config and not server:
+        reason = why_not()
+        if reason is not None:
+            print(f"no PostgreSQL: {reason}")
+            return 2
+        cluster = Cluster()
+        server = cluster.start()
+    runs: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    try:
+        for n in range(args.runs):
+            for config in args.config:
+                r = await run_once(config, args, cluster, server, n)
+                runs[config].append(r)
+                print(f"run {n + 1}: " + line(r), flush=True)
+                if args.verbose:
+                    print(json.dumps({k: v for k, v in r.items()}, indent=1, default=str))
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    print()
+    medians = {}
+    for config, rs in runs.items():
+        med = {k: statistics.median(r[k] for r in rs) for k in ("rate", "p50", "p90", "p99",
+               "statements", "round_trips", "lag_p50", "lag_p99", "cpu_ms", "server_cpu_ms",
+               "rss_mb", "load")}  # fmt: skip
+        doubles = sum(r["audit"]["doubles"] for r in rs)
+        lost = sum(r["audit"]["lost"] for r in rs)
+        medians[config] = med
+        print(
+            f"median of {len(rs)}: {config:>7}: {med['rate']:.1f} presses/s, p50 {med['p50']:.0f} ms,"
+            f" p90 {med['p90']:.0f} ms, p99 {med['p99']:.0f} ms; {med['statements']:.1f} statements,"
+            f" {med['round_trips']:.1f} round trips per press; clock lag p50"
+            f" {med['lag_p50']:.0f} ms, p99 {med['lag_p99']:.0f} ms; doubles {doubles} (all runs),"
+            f" lost {lost}; CPU {med['cpu_ms']:.1f} ms/press"
+            + (f" + server {med['server_cpu_ms']:.1f}" if med["server_cpu_ms"] else "")
+            + f"; RSS max {med['rss_mb']:.0f} MB; load {med['load']:.1f}"
+        )
+    if "sqlite1" in medians and "pg3" in medians:
+        ratio = medians["pg3"]["rate"] / medians["sqlite1"]["rate"]
+        print(
+            f"pg3 / sqlite1 presses/s: {ratio:.2f}× (target ≥ 1.5× at p99 ≤ 150 ms; pg3 p99"
+            f" {medians['pg3']['p99']:.0f} ms)"
+        )
+    if "sqlite1" in medians:
+        m = medians["sqlite1"]
+        print(
+            f"sqlite1: {m['rate']:.1f} presses/s at p99 {m['p99']:.0f} ms (target ≥ 150 presses/s"
+            " at p99 ≤ 100 ms)"
+        )
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--config", nargs="+", default=["sqlite1", "pg3"],
+                        choices=("sqlite1", "pg3"))  # fmt: skip
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--procs", type=int, default=3, help="processes of pg3")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=6, help="concurrent clients per process")
+    parser.add_argument("--per-game", type=int, default=4,
+                        help="tables of each game per process")  # fmt: skip
+    parser.add_argument("--clocks", type=int, default=6,
+                        help="idle tables with a short turn clock per process")  # fmt: skip
+    parser.add_argument("--clock-seconds", type=int, default=10)
+    parser.add_argument("--pg", default="", help="a PostgreSQL server's URL (else a throwaway one)")
+    parser.add_argument("--profile", default="", help="cProfile each process's window to PATH.*")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    t0 = time.time()
+    code = asyncio.run(main_async(args))
+    print(f"({time.time() - t0:.0f} s)")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
