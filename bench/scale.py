@@ -93,30 +93,63 @@ def played(lines: list[dict[str, Any]]) -> list[str]:
 
 
 class Worker:
-    """One ``scale_worker.py`` process."""
+    """One ``scale_worker.py`` process, its lines read as they come: the
+    presses it saw acknowledged and the clocks it fired (``stream``), and
+    its ``ready`` / ``started`` / ``done`` reports."""
 
     def __init__(self, proc: asyncio.subprocess.Process, index: int, log: Path) -> None:
         self.proc = proc
         self.index = index
         self.log = log
-        self.ready: dict[str, Any] = {}
-        self.started: dict[str, Any] = {}
-        self.done: dict[str, Any] = {}
+        self.docs: dict[str, dict[str, Any]] = {}
+        self.acks: list[list[Any]] = []
+        self.fired: list[list[Any]] = []
+        self._events: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
+        self.ended = asyncio.Event()
+        self._pump = asyncio.create_task(self.pump())
+
+    async def pump(self) -> None:
+        assert self.proc.stdout is not None
+        try:
+            while line := await self.proc.stdout.readline():
+                doc = json.loads(line)
+                if "ack" in doc:
+                    self.acks.append(doc["ack"])
+                elif "fired" in doc:
+                    self.fired.append(doc["fired"])
+                else:
+                    for key, value in doc.items():
+                        self.docs[key] = value
+                        self._events[key].set()
+        finally:
+            self.ended.set()
 
     async def expect(self, key: str, timeout: float) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        while True:
-            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
-            if not line:
-                tail = self.log.read_text()[-3000:] if self.log.exists() else ""
-                raise RuntimeError(f"worker {self.index} ended before {key!r}:\n{tail}")
-            doc = json.loads(line)
-            if key in doc:
-                return dict(doc[key])
+        got = asyncio.create_task(self._events[key].wait())
+        ended = asyncio.create_task(self.ended.wait())
+        try:
+            await asyncio.wait([got, ended], timeout=timeout, return_when="FIRST_COMPLETED")
+        finally:
+            got.cancel()
+            ended.cancel()
+        if key in self.docs:
+            return self.docs[key]
+        tail = self.log.read_text()[-3000:] if self.log.exists() else ""
+        why = "ended" if self.ended.is_set() else f"said nothing in {timeout:.0f} s"
+        raise RuntimeError(f"worker {self.index} {why} before {key!r}:\n{tail}")
 
     def send(self, line: str) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write((line + "\n").encode())
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, mid-whatever."""
+        if self.proc.returncode is None:
+            self.proc.kill()
+
+    def report(self) -> dict[str, Any]:
+        """Its ``done`` report, or (killed) what it said before it died."""
+        return self.docs.get("done") or {"acked": self.acks, "fired": self.fired}
 
 
 async def spawn(settings: dict[str, Any], index: int, logs: Path) -> Worker:
@@ -132,6 +165,16 @@ async def spawn(settings: dict[str, Any], index: int, logs: Path) -> Worker:
         limit=2**26,
     )
     return Worker(proc, index, log)
+
+
+async def start(workers: list[Worker], procs: int) -> list[dict[str, Any]]:
+    """Wait until every worker is ready (the same world everywhere), say go,
+    and wait until each has opened its tables."""
+    ready = [await w.expect("ready", 180) for w in workers]
+    check_ids(ready, procs)
+    for w in workers:
+        w.send("go")
+    return [await w.expect("started", 300) for w in workers]
 
 
 def check_ids(ready: list[dict[str, Any]], procs: int) -> int:
@@ -272,23 +315,21 @@ async def run_once(
             settings["profile"] = str(Path(args.profile).with_suffix(f".{config}.{n}.prof"))
         workers = [await spawn(settings, i, logs) for i in range(procs)]
         try:
-            ready = [await w.expect("ready", 120) for w in workers]
+            ready = [await w.expect("ready", 180) for w in workers]
             ids = check_ids(ready, procs)
             cpu0 = server_cpu(cluster)
             load0 = os.getloadavg()[0]
             for w in workers:
                 w.send("go")
             for w in workers:
-                await w.proc.stdin.drain()  # type: ignore[union-attr]
-            for w in workers:
-                w.started = await w.expect("started", 300)
+                await w.expect("started", 300)
             timeout = args.warmup + args.duration + 300
             done = [await w.expect("done", timeout) for w in workers]
             for w in workers:
                 await asyncio.wait_for(w.proc.wait(), 60)
             cpu1 = server_cpu(cluster)
             load1 = os.getloadavg()[0]
-            errors = Counter()
+            errors: Counter[str] = Counter()
             for w in workers:
                 text = w.log.read_text()
                 errors.update(
@@ -298,9 +339,8 @@ async def run_once(
                 )
         finally:
             for w in workers:
-                if w.proc.returncode is None:
-                    w.proc.kill()
-                    await w.proc.wait()
+                w.kill()
+                await w.proc.wait()
         report = await audit(db, done)
         if config != "sqlite1":
             await admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -616,6 +616,35 @@ async def clock_tables(
 # ---------------------------------------------------------- main
 
 
+def real_timers(env: simcord.Env) -> None:
+    """The bot's own timers (``asyncio.sleep``, a driver's timeout) fire on
+    the wall clock, as in production. SimCord fires such a timer by moving
+    its virtual clock forward once the whole world has settled, which never
+    happens while clients keep pressing: a task that sleeps — a table lock
+    backing off while another process holds it — would wait for minutes.
+    Here the timer runs when its time has come, the virtual clock moved to
+    it first. (Waits SimCord recognizes as the bot's own loops —
+    ``ext.tasks``, view timeouts — stay virtual; the worker runs the
+    sweeper itself.) Set before the bot starts."""
+    from simcord import _dpy_internals
+
+    def schedule_timer(record: Any, callback: Any, args: Any, context: Any) -> None:
+        def fire() -> None:
+            handle = record.handle
+            if handle is None or handle.cancelled():
+                return
+            if env._virtual_time < record.when:
+                env._move_clock(record.when)
+            handle._run()
+
+        remaining = max(record.when - env._virtual_time, 0.0)
+        record.real_handle = env._runtime.call_at(  # the loop's own, untracked
+            _dpy_internals.real_monotonic() + remaining, fire, context=context
+        )
+
+    env._schedule_timer = schedule_timer  # type: ignore[method-assign]
+
+
 async def pruning(env: simcord.Env, stop: asyncio.Event) -> None:
     """SimCord keeps a record of every callback the bot schedules and drops
     the cancelled ones when the world settles; a world that never settles
@@ -689,6 +718,18 @@ async def main(cfg: dict[str, Any]) -> None:
     # the world exists before the bot starts (its start-up repair edits by id)
     world = World(env, procs, int(cfg["per_game"]), int(cfg["clocks"]))
     shift_snowflakes(env, 1 + index + procs * int(cfg.get("generation", 0)))
+    # SimCord gives a starting bot 5 s to settle; a process started on a
+    # busy database (a restart: its computers' turns, its stale tables) may
+    # need longer on a loaded machine
+    settle = env._settle_internal
+
+    async def patient(**kwargs: Any) -> None:
+        if kwargs.get("timeout") is not None:
+            kwargs["timeout"] = max(float(kwargs["timeout"]), float(cfg.get("settle", 120.0)))
+        await settle(**kwargs)
+
+    env._settle_internal = patient  # type: ignore[method-assign]
+    real_timers(env)
     async with runner:
         driver = Driver(env, bot)
         mine = world.servers[index]
