@@ -174,6 +174,17 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 8: post-game reviews (bot/commands/review.py), computed once per result:
+    # derived from the stored record, so not copied by copy-db; ``engine`` is
+    # the review's version (games.review.VERSION): another version recomputes
+    """
+    CREATE TABLE reviews (
+        result_id   INTEGER PRIMARY KEY,
+        engine      TEXT NOT NULL,
+        review      TEXT NOT NULL,            -- games.review.Review.to_json()
+        created_at  REAL NOT NULL
+    );
+    """,
 ]
 
 
@@ -659,6 +670,28 @@ class Store(abc.ABC):
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
+            )
+
+    async def get_review(self, result_id: int, engine: str) -> dict[str, Any] | None:
+        """The stored review of a result made by review version ``engine``
+        (``None``: none, or another version's)."""
+        async with self._reading() as c:
+            r = await c.fetchone(
+                "SELECT review FROM reviews WHERE result_id = ? AND engine = ?",
+                (result_id, engine),
+            )
+        return None if r is None else dict(json.loads(r[0]))
+
+    async def save_review(
+        self, result_id: int, engine: str, review: dict[str, Any], *, now: float
+    ) -> None:
+        """Keep a result's review (the last write wins)."""
+        async with self._writing() as c:
+            await c.execute(
+                "INSERT INTO reviews (result_id, engine, review, created_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (result_id) DO UPDATE SET engine = excluded.engine,"
+                " review = excluded.review, created_at = excluded.created_at",
+                (result_id, engine, _dumps(review), now),
             )
 
     async def set_message(self, table_id: int, message_id: int) -> None:

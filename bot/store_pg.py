@@ -152,6 +152,15 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 8: post-game reviews (bot.store's migration 8)
+    """
+    CREATE TABLE reviews (
+        result_id   BIGINT PRIMARY KEY,
+        engine      TEXT NOT NULL,
+        review      TEXT NOT NULL,
+        created_at  DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 
 # the advisory lock a migration holds ("chabudai" in ASCII)

@@ -41,6 +41,7 @@ from typing import Any
 from games import registry
 from games.core import Event, Record, RuleError, ScriptedSource
 
+VERSION = "r1"  # the review's version: bump when its numbers change (stored reviews are redone)
 EPSILON = 1e-9  # losses below this are rounding: the best move
 MISTAKES = 3
 

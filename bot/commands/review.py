@@ -10,9 +10,10 @@ reviewed. Each human gets their accuracy, decisions, what they lost, dice
 luck and the three biggest mistakes (the presser's with a picture of the
 position, from :mod:`bot.pictures`, with its alt text).
 
-Reviews are kept in memory per result id (:data:`CACHE` entries), so a
-second press is instant; after a restart the first press computes it again
-from the stored record (the button carries only the result id).
+Reviews are kept per result id in memory (:data:`CACHE` entries) and in the
+database (``reviews``, with the review's version), so a second press is
+instant, after a restart too (the button carries only the result id); a new
+review version (:data:`games.review.VERSION`) computes them again.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.pictures import Picture, display_names, hand_picture, table_picture
 from games import registry
-from games.review import PlayerReview, Review, has_review, positions, review_json
+from games.review import VERSION, PlayerReview, Review, has_review, positions, review_json
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -231,27 +232,36 @@ class Reviews(commands.Cog):
     async def reviewed(
         self, result_id: int, game: str, record: dict[str, Any], humans: list[str]
     ) -> Review:
-        """The review of a result: from the cache, else computed once (two
-        presses at the same time wait for the same job)."""
+        """The review of a result: from the memory cache, else the database,
+        else computed once (two presses at the same time wait for the same
+        job) and stored."""
         rv = self.cache.get(result_id)
         if rv is not None:
             self.cache.move_to_end(result_id)
             return rv
         running = self.pending.get(result_id)
         if running is None:
-            running = asyncio.ensure_future(ai.job(game, review_json, (record, humans), "a review"))
+            running = asyncio.ensure_future(self._load(result_id, game, record, humans))
             self.pending[result_id] = running
-            try:
-                doc = await running
-            finally:
-                self.pending.pop(result_id, None)
-            rv = Review.from_json(doc)
+            running.add_done_callback(lambda _done: self.pending.pop(result_id, None))
+        doc = await asyncio.shield(running)
+        rv = Review.from_json(doc)
+        self.cache[result_id] = rv
+        while len(self.cache) > CACHE:
+            self.cache.popitem(last=False)
+        return rv
+
+    async def _load(
+        self, result_id: int, game: str, record: dict[str, Any], humans: list[str]
+    ) -> dict[str, Any]:
+        """A result's review from the database, else computed and stored."""
+        store = self.bot.tables.store
+        doc = await store.get_review(result_id, VERSION)
+        if doc is None:
+            doc = await ai.job(game, review_json, (record, humans), "a review")
             self.computed += 1
-            self.cache[result_id] = rv
-            while len(self.cache) > CACHE:
-                self.cache.popitem(last=False)
-            return rv
-        return Review.from_json(await asyncio.shield(running))
+            await store.save_review(result_id, VERSION, doc, now=self.bot.tables.clock())
+        return doc
 
     @staticmethod
     def _render(

@@ -5,11 +5,11 @@ as the follow-up; cached per result; after a restart too (issue 17)."""
 from __future__ import annotations
 
 import pytest
-from simtable import readings, refused, says
+from simtable import on_both_databases, readings, refused, says
 
 from bot.i18n import t
 from games.registry import read_record
-from games.review import review
+from games.review import VERSION, review
 
 GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")
 # options and preferred moves that end a game in a few hundred presses
@@ -86,11 +86,13 @@ async def test_review_after_a_game_then_from_the_cache_and_after_a_restart(
         # the second press (anyone who sees the result) comes from the cache
         again = await table.press(t("result.btn.review"), by=night.eve)
         assert cog.computed == 1 and says(again.response.content, "review.title", game=t(f"game.{game}"))
-        # after a restart the button still works: computed again from the record
+        # stored with the result: after a restart the button (only the result
+        # id) is answered from the database, not computed again
+        assert await night.store.get_review(stored["id"], VERSION) == expected.to_json()
         await night.restart()
         after = await table.press(t("result.btn.review"), by=night.alice)
         assert says(after.response.content, "review.title", game=t(f"game.{game}"))
-        assert night.bot.get_cog("Reviews").computed == 1
+        assert night.bot.get_cog("Reviews").computed == 0
         for p in expected.players:
             if p.accuracy is not None:
                 assert says(after.response.content, "review.player", accuracy=f"{p.accuracy:.1f}", count=p.decisions)
@@ -141,3 +143,32 @@ async def test_two_reviews_of_one_game_at_once_compute_it_once(game_night) -> No
         first, second = await asyncio.gather(cog.reviewed(*args), cog.reviewed(*args))
         assert first == second == review(read_record(stored["record"]))
         assert cog.computed == 1 and not cog.pending
+
+
+async def test_a_new_review_version_recomputes_the_stored_review(game_night, monkeypatch) -> None:
+    from bot.commands import review as review_command
+
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        await table.play_to_the_end()
+        await table.press(t("result.btn.review"), by=night.alice)
+        await night.restart()
+        monkeypatch.setattr(review_command, "VERSION", "test-next")
+        res = await table.press(t("result.btn.review"), by=night.alice)
+        assert says(res.response.content, "review.title", game=t("game.nine"))
+        assert night.bot.get_cog("Reviews").computed == 1
+
+
+@on_both_databases
+async def test_reviews_are_stored_on_each_database(game_night) -> None:
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        await table.play_to_the_end()
+        await table.press(t("result.btn.review"), by=night.bob)
+        [listed] = await night.store.results()
+        doc = await night.store.get_review(listed["id"], VERSION)
+        assert doc == review(read_record(listed["record"])).to_json()
+        assert await night.store.get_review(listed["id"], "another version") is None
+        await night.store.save_review(listed["id"], "r0", {"x": 1}, now=1.0)  # the last write wins
+        assert await night.store.get_review(listed["id"], "r0") == {"x": 1}
+        assert await night.store.get_review(listed["id"], VERSION) is None
