@@ -49,7 +49,7 @@ SETTINGS = {
     "clients": 2,
     "warmup": 0.0,
     "duration": 0.0,  # until told to stop
-    "cpu_delay": 0.0,
+    "cpu_delay": 0.3,  # computers think a little: a process may die mid-think
     "stream": True,  # acknowledged presses and clock fires as they happen
 }
 
@@ -104,6 +104,7 @@ async def test_three_processes_one_killed_and_restarted(new_database):
             at_kill = [r for r in await _rows(db) if r.guild_id in servers]
             with_cpus = {r.id for r in at_kill if r.phase == "playing"
                          and any(s.get("bot") for s in r.seats)}  # fmt: skip
+            thinking = {r.id for r in at_kill if r.cpu_due is not None}  # a computer to move
             await asyncio.sleep(2.0)  # the others go on meanwhile
 
             # a new process takes over process 1's servers
@@ -177,3 +178,9 @@ async def test_three_processes_one_killed_and_restarted(new_database):
         if any(line["origin"] == "cpu" and line["at"] > restarted_at for line in by_table[t])
     }
     assert with_cpus and resumed, (with_cpus, killed_at, restarted_at)
+    # a computer whose turn it was when its process died moved after all
+    for t in thinking:
+        assert any(line["origin"] == "cpu" and line["at"] > killed_at for line in by_table[t]), t
+    print(f"killed mid-think: {len(thinking)} table(s); behind at the restart: {len(behind)};"
+          f" computers resumed on {len(resumed)} of {len(with_cpus)}; clock fires {fires};"
+          f" presses acknowledged {sum(len(w.acks) for w in [*workers, fresh])}")  # fmt: skip
