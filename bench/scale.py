@@ -38,7 +38,9 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   lost (an acknowledged press with no ledger line) and gaps (a version with
   no ledger line);
 - CPU ms per press (the processes' own CPU time, and PostgreSQL's server
-  processes' when it runs here) and the largest process RSS.
+  processes' when it runs here) and the largest process RSS;
+- where a press waits: from its dispatch to the start of the bot's handler,
+  and (PostgreSQL) to take the table's advisory lock.
 
 The machine's load average is printed with each run: the cores are shared.
 """
@@ -317,18 +319,22 @@ async def run_once(
         try:
             ready = [await w.expect("ready", 180) for w in workers]
             ids = check_ids(ready, procs)
-            cpu0 = server_cpu(cluster)
-            load0 = os.getloadavg()[0]
             for w in workers:
                 w.send("go")
             for w in workers:
                 await w.expect("started", 300)
+            # the server's CPU over (about) the workers' measured window: its
+            # backends end with the workers, so it is read while they run
+            await asyncio.sleep(args.warmup)
+            cpu0 = server_cpu(cluster)
+            load0 = os.getloadavg()[0]
+            await asyncio.sleep(max(args.duration - 0.5, 0.0))
+            cpu1 = server_cpu(cluster)
+            load1 = os.getloadavg()[0]
             timeout = args.warmup + args.duration + 300
             done = [await w.expect("done", timeout) for w in workers]
             for w in workers:
                 await asyncio.wait_for(w.proc.wait(), 60)
-            cpu1 = server_cpu(cluster)
-            load1 = os.getloadavg()[0]
             errors: Counter[str] = Counter()
             for w in workers:
                 text = w.log.read_text()
@@ -366,6 +372,9 @@ async def run_once(
         "lag_p50": pct(lags, 0.5) * 1000,
         "lag_p99": pct(lags, 0.99) * 1000,
         "cpu_ms": cpu / max(presses, 1) * 1000,
+        "queue_p50": pct([x for d in done for x in d["queued"]], 0.5) * 1000,
+        "lock_p50": pct([x for d in done for x in d["lock_waits"]], 0.5) * 1000,
+        "lock_p99": pct([x for d in done for x in d["lock_waits"]], 0.99) * 1000,
         "server_cpu_ms": (cpu1 - cpu0) / max(presses, 1) * 1000,
         "rss_mb": max(d["rss_kb"] for d in done) / 1024,
         "load": (load0 + load1) / 2,
@@ -395,6 +404,12 @@ def line(r: dict[str, Any]) -> str:
         f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press"
         + (f" + server {r['server_cpu_ms']:.1f}" if r["server_cpu_ms"] else "")
         + f"; RSS max {r['rss_mb']:.0f} MB; load {r['load']:.1f}"
+        + f"; dispatch→handler p50 {r['queue_p50']:.1f} ms"
+        + (
+            f"; table lock wait p50 {r['lock_p50']:.1f} ms, p99 {r['lock_p99']:.0f} ms"
+            if r["lock_p50"] == r["lock_p50"]  # not NaN: PostgreSQL's table locks
+            else ""
+        )
     )
 
 

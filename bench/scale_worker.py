@@ -161,7 +161,8 @@ def count_sql(counts: Counts) -> None:
         counts.statement("SELECT pg_try_advisory_lock")
         t0 = time.perf_counter()
         async with lock(self, table_id):
-            counts.lock_waits.append(time.perf_counter() - t0)
+            if counts.active:
+                counts.lock_waits.append(time.perf_counter() - t0)
             yield
         counts.statement("SELECT pg_advisory_unlock")
 
