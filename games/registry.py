@@ -69,9 +69,7 @@ class GameSpec:
     engine: Engine
     plugin: str  # dotted module path of the game's bot plugin (its ``PLUGIN``)
     secrets: bool = False  # secret dice or hands go to the players' DMs
-    # "signed" settlement points, "total" (a final score), or "losses" (the
-    # settlement is minus each player's losses: shown as "2 losses")
-    points: str = "signed"
+    points: str = "signed"  # "signed" settlement points, or "total" (a final score)
     turn_seconds: int = 90  # the default turn clock
     example: Example = Example()
     timeout_move: TimeoutMove = _first_legal

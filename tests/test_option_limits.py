@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import rule_error, t
+from bot.i18n import option_error, t
 from bot.model import parse_options_text
 from games import registry
 from games.core import ECHO_LIMIT, INT_DIGITS, Option, RuleError, parse_options
@@ -123,7 +123,8 @@ def test_answers_about_bad_options_stay_short(game: str, locale: str) -> None:
     for text in worst_inputs():
         with pytest.raises(RuleError) as err:
             parse_options(specs, parse_options_text(text))
-        reason = rule_error(err.value, locale)
+        # as the bot answers: the known options and an example named
+        reason = option_error(err.value, specs, t(f"game.{game}", locale), locale)
         for key in ("error.bad_options", "config.bad_options"):
             answer = t(key, locale, reason=reason)
             assert "{" not in answer

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot import pictures, seasons
 from bot.commands.choices import offer_games
+from bot.games import plugin
 from bot.i18n import lang_of, t
 from games import registry
 
@@ -130,7 +131,7 @@ class Boards(commands.Cog):
             await interaction.response.send_message(title + "\n" + t(empty, lang, game=game_name))
             return
         lines = [title]
-        losses = registry.spec(game).points == "losses"  # points are minus the losses
+        losses = plugin(game).points_words == "losses"  # points are minus the losses
         drawn: list[dict[str, Any]] = []
         for i, r in enumerate(rows, start=1):
             value = r["value"]
@@ -258,6 +259,6 @@ def _board_file(board: dict[str, Any], lang: str) -> discord.File:
 def _points(game: str, points: int, loc: object) -> str:
     """A player's points in a game, or their losses where the game counts
     losses (its settlement is minus the losses: never "-1 points")."""
-    if game in registry.names() and registry.spec(game).points == "losses":
+    if game in registry.names() and plugin(game).points_words == "losses":
         return t("unit.loss", loc, count=-points)
     return t("stats.points", loc, count=abs(points), signed=f"{points:+}")

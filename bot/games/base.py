@@ -57,6 +57,10 @@ class GamePlugin:
     # what the seed decides, in the words of the seed's lines
     # (``seed.hash.<term>``): "dice", or "deck" for a card game's shuffles
     seed_term: str = "dice"
+    # what a player's settlement points count in words: "points", or
+    # "losses" where the settlement is minus the losses (Bluff: "2 losses",
+    # never "-2 points")
+    points_words: str = "points"
 
     def controls(
         self,

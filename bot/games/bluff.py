@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 class Plugin(GamePlugin):
     game = "bluff"
     private_mode = "send"  # a new DM for every look under the cup
+    points_words = "losses"  # the settlement is minus the losses
 
     # ------------------------------------------------------------ public
 

@@ -419,10 +419,9 @@ def _label(the: Any, move: str, state: Any, eng: Any, lang: str) -> str:
 def points_text(points: int, game: str, lang: str = "en") -> str:
     """Settlement points signed (``+300``); a final total plain (``257``);
     losses in words (``2 losses``, 「2敗」) where the game counts losses."""
-    kind = registry.spec(game).points
-    if kind == "total":
+    if registry.spec(game).points == "total":
         return str(points)
-    if kind == "losses":
+    if plugin(game).points_words == "losses":
         return t("unit.loss", lang, count=-points)
     return f"{points:+d}"
 

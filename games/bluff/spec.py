@@ -29,7 +29,6 @@ SPEC = GameSpec(
     engine=bluff,
     plugin="bot.games.bluff",
     secrets=True,
-    points="losses",  # its settlement is the losses, negated: shown as losses
     turn_seconds=90,
     example=Example(dice=(5, 4), moves=("roll", "announce 54")),
     timeout_move=timeout_move,
