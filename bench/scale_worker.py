@@ -22,9 +22,14 @@ channels never share an id. What a world creates afterwards (messages) gets
 ids from a clock shifted per process and per generation (a restarted
 process is a new generation), so a message id never names two messages.
 A message another process posts in its own copy of the world stays there:
-a table message edited by another process is posted again in that process's
-world (the bot's repost of a deleted message), and the owner's next press
-finds the table behind and redraws it — the database stays the one truth.
+a table message edited by another process (a turn clock it fired, a
+computer it moved) is posted again in that process's world (the bot's
+repost of a deleted message). The owner's clients still see the older
+copy; their press is refused as stale, and the worker then puts the stored
+table on its own world's screen (:func:`resync`, the bot's repair) — on
+Discord there would be one message, edited by whoever moved last. A
+restarted process (``adopt``) builds the same world and finds its tables in
+the database the same way.
 
 Concurrency: SimCord serializes its public operations (a click waits until
 the whole bot has settled), so the clients here dispatch their
@@ -41,7 +46,9 @@ are real). SimCord runs ``ext.tasks`` loops on its virtual clock, which
 moves only when the whole world has settled — never while clients keep
 pressing — so the worker runs the bot's turn-clock sweeper itself once a
 second of wall time (:func:`sweeping`), as the Clocks cog's loop does in
-production.
+production; the bot's other timers fire on the wall clock too
+(:func:`real_timers`), and SimCord's records of cancelled callbacks are
+dropped as its settling would (:func:`pruning`).
 """
 
 from __future__ import annotations
