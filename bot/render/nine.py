@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
-from bot.render._strings import alt, colon, tr
+from bot.render._strings import alt, colon, comma, tr
 
 CARD_W, CARD_H = 36, 50
 HEADER = 92
@@ -143,10 +143,12 @@ def _alt(view: dict[str, Any], lang: str) -> str:
         )
     for p in view.get("order") or view["players"]:
         up = " ".join(str(c) for c in view["up"][p]) or "-"
-        bits = f"{b.who(view, p)}{colon(lang)}{up} (= {view['remaining'][p]})"
+        total = view["remaining"][p]
+        sums = f"（計{total}）" if lang == "ja" else f" (= {total})"
+        bits = f"{b.who(view, p)}{colon(lang)}{up}{sums}"
         if view["tokens"].get(p):
-            bits += f", {tr(lang, 'tokens')} {view['tokens'][p]}"
+            bits += f"{comma(lang)}{tr(lang, 'tokens')} {view['tokens'][p]}"
         if view["status"].get(p):
-            bits += f", {tr(lang, view['status'][p])}"
+            bits += f"{comma(lang)}{tr(lang, view['status'][p])}"
         parts.append(bits + (";" if lang == "en" else "。"))
     return alt(parts, lang)

@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.render import _base as b
-from bot.render._strings import alt, tr
+from bot.render._strings import alt, comma, tr
 
 ROW = 34
 CHART_H = 220
@@ -100,7 +100,7 @@ def result(
     end = "." if lang == "en" else "。"
     parts = [f"{tr(lang, game)} — {tr(lang, 'result')}" + end]
     if winners:
-        parts.append(tr(lang, "wins", player=", ".join(b.who(view, w) for w in winners)) + end)
+        parts.append(tr(lang, "wins", player=comma(lang).join(b.who(view, w) for w in winners)) + end)
     figure = tr(lang, f"figure.{game}")
     for p, main, s in rows:
         if lang == "ja":
