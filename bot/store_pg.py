@@ -168,6 +168,8 @@ SCHEMA_LOCK = 0x6368616275646169
 
 POOL_SIZE = 10
 
+# connections per process that hold table locks
+LOCK_CONNECTIONS = 4
 # the first key of every table lock (pg_advisory_lock(TABLE_LOCKS, table))
 TABLE_LOCKS = 0x63686162  # "chab"
 # the channel on which processes tell each other of new due times
@@ -228,8 +230,10 @@ class PostgresStore(Store):
         super().__init__(migrate=migrate)
         self.url = str(url)
         self._pool: asyncpg.Pool | None = None
-        self._lock_conn: asyncpg.Connection | None = None  # holds table locks
-        self._lock_guard = asyncio.Lock()  # one statement at a time on it
+        # the connections that hold table locks (a table always on the same
+        # one), each one statement at a time
+        self._lock_conns: list[asyncpg.Connection | None] = [None] * LOCK_CONNECTIONS
+        self._lock_guards = [asyncio.Lock() for _ in range(LOCK_CONNECTIONS)]
         self._listen_conn: asyncpg.Connection | None = None  # LISTEN for due times
 
     @property
@@ -253,10 +257,11 @@ class PostgresStore(Store):
             raise
 
     async def close(self) -> None:
-        for conn in (self._lock_conn, self._listen_conn):
+        for conn in (*self._lock_conns, self._listen_conn):
             if conn is not None and not conn.is_closed():
                 await conn.close()
-        self._lock_conn = self._listen_conn = None
+        self._lock_conns = [None] * LOCK_CONNECTIONS
+        self._listen_conn = None
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
@@ -282,26 +287,30 @@ class PostgresStore(Store):
 
     _skip_locked = " FOR UPDATE SKIP LOCKED"
 
-    async def _locker(self) -> asyncpg.Connection:
-        """The connection that holds this process's table locks (session
+    async def _locker(self, slot: int) -> asyncpg.Connection:
+        """A connection that holds this process's table locks (session
         advisory locks: released by the server if the process dies)."""
-        if self._lock_conn is None or self._lock_conn.is_closed():
+        conn = self._lock_conns[slot]
+        if conn is None or conn.is_closed():
             with _errors():
-                self._lock_conn = await asyncpg.connect(self.url)
-        return self._lock_conn
+                conn = self._lock_conns[slot] = await asyncpg.connect(self.url)
+        return conn
 
     @asynccontextmanager
     async def table_lock(self, table_id: int) -> AsyncIterator[None]:
         """A session advisory lock on the table, in the key space of two
         integers (apart from the one-number keys of migrations and ratings),
-        on one connection kept for it. Taken with ``pg_try_advisory_lock`` and
-        a short back-off, so waiting for one table never blocks the lock
-        connection for the others."""
+        on one of a few connections kept for them (the table's id picks it:
+        presses of different tables do not queue behind one connection).
+        Taken with ``pg_try_advisory_lock`` and a short back-off, so waiting
+        for one table never blocks its connection for the others."""
         key = ((table_id + 2**31) % 2**32) - 2**31
+        slot = table_id % LOCK_CONNECTIONS
+        guard = self._lock_guards[slot]
         pause = 0.002
         while True:
-            async with self._lock_guard:
-                conn = await self._locker()
+            async with guard:
+                conn = await self._locker(slot)
                 with _errors():
                     got = await conn.fetchval(
                         "SELECT pg_try_advisory_lock($1, $2)", TABLE_LOCKS, key
@@ -309,11 +318,11 @@ class PostgresStore(Store):
             if got:
                 break
             await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.05)
+            pause = min(pause * 2, 0.02)
         try:
             yield
         finally:
-            async with self._lock_guard:
+            async with guard:
                 try:
                     await conn.execute("SELECT pg_advisory_unlock($1, $2)", TABLE_LOCKS, key)
                 except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
