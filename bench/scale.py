@@ -66,9 +66,9 @@ sys.path.insert(0, str(ROOT / "tests" / "bot"))
 from pgcluster import SERVER_ENV, Cluster, why_not, with_database  # noqa: E402
 
 from bot.storage import open_store  # noqa: E402
+from bot.tables import ledger_moves  # noqa: E402
 
 WORKER = Path(__file__).resolve().with_name("scale_worker.py")
-LOBBY = {"start", "ui", "opened", "cancelled", "expired", "abandoned", "finished"}
 REMOVED = {"cancelled", "expired", "abandoned"}
 
 
@@ -78,17 +78,6 @@ def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
     return ordered[k]
-
-
-def played(lines: list[dict[str, Any]]) -> list[str]:
-    """The moves in notation a table's ledger lines hold, in order."""
-    out: list[str] = []
-    for line in lines:
-        move = line["move"]
-        if move in LOBBY or move.startswith("seats "):
-            continue
-        out.extend(move.split("; "))
-    return out
 
 
 # ------------------------------------------------------------- processes
@@ -243,11 +232,11 @@ async def audit(
     # the ledger's moves against each stored state's history and each result's record
     differ = []
     for table_id, row in live.items():
-        if row.state is not None and played(by_table[table_id]) != row.state["history"]["moves"]:
+        if row.state is not None and ledger_moves(by_table[table_id]) != row.state["history"]["moves"]:
             differ.append(table_id)
     for result in results:
         assert result is not None
-        if played(by_table[result["table_id"]]) != result["record"]["moves"]:
+        if ledger_moves(by_table[result["table_id"]]) != result["record"]["moves"]:
             differ.append(result["table_id"])
     # every acknowledged press is a ledger line of its table's next version
     at = {(line["table_id"], line["version"]): line for line in ledger}

@@ -879,8 +879,9 @@ def _on_message(interaction: discord.Interaction[Any], row: TableRow) -> bool:
 
 def ledger_move(before: TableRow, row: TableRow, state: Any, kind: str) -> str:
     """What a commit did, for the moves ledger: the moves the engine recorded
-    since ``before`` (in notation, ``; ``-separated), else the start, a
-    change of seats, the kind of removal, or ``ui``."""
+    since ``before`` (in notation, ``; ``-separated; a move always names its
+    player, so it has a space), else one word: ``start``, ``seats`` (a change
+    of seats), the kind of removal, or ``ui``."""
     if state is not None:
         done = len(before.state["history"]["moves"]) if before.state is not None else 0
         moves = state.history.moves[done:]
@@ -891,5 +892,11 @@ def ledger_move(before: TableRow, row: TableRow, state: Any, kind: str) -> str:
     if before.phase == "lobby" and row.phase == "playing":
         return "start"
     if before.seats != row.seats:
-        return "seats " + " ".join(s["name"] for s in row.seats)
+        return "seats"
     return "ui"
+
+
+def ledger_moves(lines: Sequence[dict[str, Any]]) -> list[str]:
+    """The moves in notation that ledger lines (:meth:`Store.ledger`) hold,
+    in order: the lines of moves (with a space), not the one-word others."""
+    return [m for line in lines if " " in line["move"] for m in line["move"].split("; ")]

@@ -13,7 +13,7 @@ from simtable import on_both_databases, on_postgres
 
 from bot.storage import open_store
 from bot.store import Ledger, Store
-from bot.tables import ledger_move
+from bot.tables import ledger_move, ledger_moves
 from bot.turns import CPU_OVERDUE
 from games import registry
 
@@ -24,20 +24,6 @@ GAMES = [
     ("bluff", 1, ("easy", "easy"), "losses=1", ()),
     ("sixtysix", 1, ("easy",), None, ()),
 ]
-LOBBY = {"start", "ui", "opened", "cancelled", "expired", "abandoned", "finished"}
-
-
-def played(ledger: list[dict]) -> list[str]:
-    """The moves in notation the ledger holds, in order."""
-    out: list[str] = []
-    for line in ledger:
-        move = line["move"]
-        if move in LOBBY or move.startswith("seats "):
-            continue
-        out.extend(move.split("; "))
-    return out
-
-
 @on_both_databases
 @pytest.mark.parametrize(
     ("game", "count", "cpus", "options", "prefer"), GAMES, ids=[g[0] for g in GAMES]
@@ -56,7 +42,7 @@ async def test_the_ledger_holds_every_version_once_and_every_move(
         assert ledger[0]["move"] == "opened" and ledger[-1]["move"].endswith(
             tuple(result["record"]["moves"][-1:])
         )
-        assert played(ledger) == result["record"]["moves"]
+        assert ledger_moves(ledger) == result["record"]["moves"]
         origins = {line["origin"] for line in ledger}
         assert "press" in origins and ("cpu" in origins) == bool(cpus)
         assert all(line["process"] for line in ledger)

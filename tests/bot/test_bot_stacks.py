@@ -17,6 +17,7 @@ from simtable import on_postgres, taken
 
 from bot.app import ChabudaiBot
 from bot.store import Ledger
+from bot.tables import ledger_moves
 
 DECKS_SEEDED = True
 
@@ -76,13 +77,7 @@ def check_ledger(ledger: list[dict], states: dict[int, list[str]]) -> None:
         versions = [line["version"] for line in lines]
         assert versions == list(range(1, len(lines) + 1)), (table_id, versions)
         if table_id in states:
-            moves = [
-                m
-                for line in lines
-                if line["move"] not in ("opened", "start", "ui", "finished")
-                and not line["move"].startswith("seats ")
-                for m in line["move"].split("; ")
-            ]
+            moves = ledger_moves(lines)
             assert moves == states[table_id], table_id
 
 
