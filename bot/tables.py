@@ -328,9 +328,10 @@ class TableService:
             log.info("table %d: %s started with %d players", row.id, row.game, len(row.seats))
         if state is None and row.state is not None:  # a start, a UI change, a removal
             state = registry.engine(row.game).from_json(row.state)
-        if kind not in REMOVED and (row.deadline, row.cpu_due) != (before.deadline, before.cpu_due):
+        if kind not in REMOVED and row.deadline != before.deadline:
             wake = turns.wake_time(row)
-            if wake is not None:  # other processes' sweepers hear of it at once
+            if wake is not None and wake < now + turns.RECHECK:
+                # sooner than other processes' sweepers would look: tell them
                 await self.store.announce_due(wake)
         committed = TableCommitted(
             before=before,

@@ -29,6 +29,9 @@ MAX_AUTO_MOVES = 4  # moves one timeout may play (Six Dice: take, roll, take, st
 # after its due time — its process died mid-think — does another process
 # claim the table and move it (the durable computer turn).
 CPU_OVERDUE = 15.0
+# A sweeper asks the database at least this often (seconds), so only a
+# deadline due sooner needs telling other processes about.
+RECHECK = 60.0
 
 
 async def turn_seconds(store: Store, guild_id: int | None, game: str) -> int:
@@ -72,14 +75,11 @@ def arm(
 
 
 def wake_time(row: TableRow) -> float | None:
-    """When a sweeper must next look at ``row``: its lobby's expiry, its
-    turn clock's warning, or its computer's turn becoming overdue."""
-    times = []
-    if row.deadline is not None:
-        times.append(row.deadline - (WARN_BEFORE if row.phase == "playing" else 0))
-    if row.cpu_due is not None:
-        times.append(row.cpu_due + CPU_OVERDUE)
-    return min(times) if times else None
+    """When a sweeper must next look at ``row`` for its deadline: its lobby's
+    expiry or its turn clock's warning."""
+    if row.deadline is None:
+        return None
+    return row.deadline - (WARN_BEFORE if row.phase == "playing" else 0)
 
 
 def next_cpu(row: TableRow, state: Any) -> tuple[dict[str, Any], list[str]] | None:

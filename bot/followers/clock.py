@@ -37,7 +37,14 @@ from bot.i18n import t
 from bot.model import seat_named, table_link
 from bot.store import PROCESS, TableRow
 from bot.tables import TableService
-from bot.turns import CPU_OVERDUE, MAX_AUTO_MOVES, MAX_IDLE, MAX_TIMEOUTS, WARN_BEFORE
+from bot.turns import (
+    CPU_OVERDUE,
+    MAX_AUTO_MOVES,
+    MAX_IDLE,
+    MAX_TIMEOUTS,
+    RECHECK,
+    WARN_BEFORE,
+)
 from games import core, registry
 
 if TYPE_CHECKING:
@@ -47,7 +54,6 @@ log = logging.getLogger(__name__)
 
 SWEEP_EVERY = 1.0  # seconds between sweeps (most ask nothing of the database)
 LEASE = 30.0  # seconds a claim on a due table holds
-RECHECK = 60.0  # at most this long without asking the database
 REPAIR_EVERY = 30.0  # seconds between repair sweeps
 REPAIR_GRACE = 10.0  # a table changed this recently may still be being shown
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
