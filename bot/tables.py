@@ -295,7 +295,8 @@ class TableService:
                 if rearm:
                     await self._arm(row, state, actor)
                 row.cpu_due = None
-                if row.phase == "playing" and row.state is not None:
+                computers = any(is_cpu(s) for s in row.seats)
+                if computers and row.phase == "playing" and row.state is not None:
                     live = state if state is not None else registry.engine(row.game).from_json(
                         row.state
                     )
