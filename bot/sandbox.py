@@ -54,6 +54,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="the language of the page, the server and its members, e.g. ja (default: en-US)",
     )
     ap.add_argument(
+        "--tick",
+        type=float,
+        default=1.0,
+        help="seconds between moves of the simulated clock (default: %(default)s)",
+    )
+    ap.add_argument(
         "--dm",
         action="store_true",
         help="deliver secrets by DM (not shown on the page) instead of the ephemeral fallback",
@@ -70,6 +76,7 @@ async def open_sandbox(
     close_dms: bool = True,
     ready: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     stop: asyncio.Event | None = None,
+    tick: float = 1.0,
 ) -> None:
     """Run the sandbox until ``stop`` is set (or the page session closes).
 
@@ -122,10 +129,29 @@ async def open_sandbox(
                     await ready(info)
                 closed = asyncio.ensure_future(preview.wait_closed())
                 stopped = asyncio.ensure_future(stop.wait())
-                ticking = asyncio.ensure_future(_tick(env, preview))
+                ticking = asyncio.ensure_future(_tick(env, preview, tick))
                 await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
                 for task in (closed, stopped, ticking):
                     task.cancel()
+
+
+def _gate_actions(preview: Any) -> asyncio.Lock:
+    """One lock for the page's actions and the clock ticker.
+
+    SimCord runs one operation at a time: a click that arrives while the
+    ticker's ``advance_time`` runs is refused ("operation overlaps") and the
+    page loses it — with the sweeper waking every second, about one click
+    in twenty. The page's actions wait for the tick instead (a tick takes
+    milliseconds), and the ticker waits for a running action."""
+    gate = asyncio.Lock()
+    act = preview._action  # what the page's action route calls
+
+    async def gated(*args: Any, **kwargs: Any) -> Any:
+        async with gate:
+            return await act(*args, **kwargs)
+
+    preview._action = gated
+    return gate
 
 
 async def _tick(env: Any, preview: Any, step: float = 1.0) -> None:
@@ -133,23 +159,23 @@ async def _tick(env: Any, preview: Any, step: float = 1.0) -> None:
     acting, so turn clocks, warnings and timeouts happen in the sandbox."""
     from simcord import SetupError
 
+    gate = _gate_actions(preview)
     loop = asyncio.get_running_loop()
     last = loop.time()
     while True:
         await asyncio.sleep(step)
-        now = loop.time()
-        if getattr(env, "_operation_task", None) is not None:
-            continue  # a page action is running: catch up on the next tick
-        if getattr(preview, "_active_action", None) is not None:
-            continue
-        try:
-            await env.advance_time(now - last)
-        except SetupError:
-            continue
-        except Exception:  # the sandbox must survive a failed tick
-            log.exception("sandbox clock tick failed")
-            continue
-        last = now
+        async with gate:
+            now = loop.time()
+            if getattr(env, "_operation_task", None) is not None:
+                continue  # another operation is running: catch up on the next tick
+            try:
+                await env.advance_time(now - last)
+            except SetupError:
+                continue
+            except Exception:  # the sandbox must survive a failed tick
+                log.exception("sandbox clock tick failed")
+                continue
+            last = now
 
 
 @contextlib.contextmanager
@@ -214,7 +240,7 @@ def main(argv: list[str]) -> int:
                 loop.add_signal_handler(sig, stop.set)
         await open_sandbox(
             db, port=args.port, members=members, locale=args.locale,
-            close_dms=not args.dm, ready=ready, stop=stop,
+            close_dms=not args.dm, ready=ready, stop=stop, tick=args.tick,
         )
 
     try:

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -33,7 +34,10 @@ CHROMIUM_ARGS = [
 def sandbox(tmp_path: Path):
     db = tmp_path / "sandbox.sqlite3"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "sandbox", "--db", str(db)],
+        # the clock moves every 20 ms (not every second): a click that
+        # collides with a move of the clock is lost unless the sandbox makes
+        # one wait for the other, and at this pace most clicks would collide
+        [sys.executable, "-m", "bot", "sandbox", "--db", str(db), "--tick", "0.02"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -51,6 +55,10 @@ def sandbox(tmp_path: Path):
             url = m.group(1)
         if "Ctrl+C" in line:
             break
+    # keep draining the sandbox's output (a full pipe would stall it) and
+    # show it when a test fails: the bot's side of what the browser saw
+    drain = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
+    drain.start()
     try:
         assert url, "".join(lines)
         yield url, db, "".join(lines)
@@ -60,6 +68,8 @@ def sandbox(tmp_path: Path):
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+        drain.join(timeout=5)
+        sys.stderr.write("--- sandbox output ---\n" + "".join(lines))
 
 
 def send_play(page, typed: str, option: str) -> None:
@@ -96,8 +106,10 @@ def test_sandbox_plays_yahtzee_in_a_browser(sandbox, tmp_path: Path) -> None:
             page.goto(url)
             send_play(page, "yahtzee", "Yahtzee")
             page.get_by_text("Start", exact=True).click()
-            page.get_by_text("Roll", exact=True).click()
-            page.locator(".markdown-paragraph", has_text="rolls left: 2").first.wait_for(timeout=15000)
+            roll = page.get_by_role("button", name=re.compile(r"^(Roll|Reroll the others)"))
+            for left in (2, 1, 0):  # every click counts, the clock moving all along
+                roll.click()
+                page.locator(".markdown-paragraph", has_text=f"rolls left: {left}").first.wait_for(timeout=15000)
             pictures = page.locator("img[alt*='Yahtzee']")
             pictures.first.wait_for(timeout=15000)
             assert pictures.count() >= 1
