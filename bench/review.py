@@ -3,6 +3,7 @@
     python bench/review.py [--only yahtzee,nine,sixdice,bluff,sixtysix]
                            [--games N] [--sixtysix-games N]
                            [--levels strong,normal,easy,random] [--seed S]
+                           [--workers N]
 
 For each game and level, plays ``--games`` games with every seat at that
 level (``random``: a uniformly random legal move) from seeded dice, reviews
@@ -18,7 +19,11 @@ each record with :func:`games.review.review` and prints:
 
 Seats: Yahtzee 1 (solitaire), Nine 2, Six Dice 2 (the race measure; target
 3000, start 500 to keep games short) and 3 (the points measure), Bluff 3,
-Sixty-Six 2 (a match to 7). Single process: the machine is shared.
+Sixty-Six 2 (a match to 7). Single process by default (the machine is
+shared); ``--workers N`` plays and reviews the games in N processes (the
+same seeds, so the same figures; the CPU time is each worker's). Each line
+ends with the machine's load average (``os.getloadavg()``) when the level
+started and when it ended.
 """
 
 from __future__ import annotations
@@ -26,11 +31,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from games import registry
@@ -71,6 +78,29 @@ def play(game: str, seats: int, options: dict[str, Any], level: str, seed: str) 
     return record_of(game, state)
 
 
+def one(
+    job: tuple[str, str, int, dict[str, Any], str, str],
+) -> tuple[list[tuple[float, float, int]], float, float]:
+    """Play and review one game: each reviewed player's (accuracy, loss per
+    decision, decisions), the review's wall and CPU seconds."""
+    name, game, seats, options, level, seed = job
+    importlib.import_module(f"games.{game}.review")
+    rec = play(game, seats, options, level, seed)
+    t0, c0 = time.perf_counter(), time.process_time()
+    rv = review(rec)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    players = [
+        (p.accuracy, p.lost / p.decisions, p.decisions)
+        for p in rv.players
+        if p.accuracy is not None
+    ]
+    return players, wall, cpu
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def interval(xs: list[float]) -> tuple[float, float]:
     """Mean and the half-width of its 95 % interval."""
     if len(xs) < 2:
@@ -90,7 +120,9 @@ def main() -> int:
     ap.add_argument("--sixtysix-games", type=int, default=10)
     ap.add_argument("--levels", default="strong,normal,easy,random")
     ap.add_argument("--seed", default="review-bench")
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     args = ap.parse_args()
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     only = args.only.split(",")
     levels = args.levels.split(",")
     for name, game, seats, options in KINDS:
@@ -105,17 +137,19 @@ def main() -> int:
             cpu: list[float] = []
             decisions = 0
             started = time.perf_counter()
-            for i in range(n):
-                rec = play(game, seats, options, level, f"{args.seed}:{name}:{level}:{i}")
-                t0, c0 = time.perf_counter(), time.process_time()
-                rv = review(rec)
-                times.append(time.perf_counter() - t0)
-                cpu.append(time.process_time() - c0)
-                for p in rv.players:
-                    if p.accuracy is not None:
-                        accs.append(p.accuracy)
-                        losses.append(p.lost / p.decisions)
-                        decisions += p.decisions
+            load0 = load()
+            jobs = [
+                (name, game, seats, options, level, f"{args.seed}:{name}:{level}:{i}")
+                for i in range(n)
+            ]
+            results = pool.map(one, jobs) if pool is not None else map(one, jobs)
+            for players, wall, c in results:
+                times.append(wall)
+                cpu.append(c)
+                for acc, loss, d in players:
+                    accs.append(acc)
+                    losses.append(loss)
+                    decisions += d
             mean, half = interval(accs)
             print(
                 f"{name:11s} {level:7s} games {n:4d} players {len(accs):4d}"
@@ -127,9 +161,12 @@ def main() -> int:
                 f" | review s/game median {statistics.median(times):.3f}"
                 f" max {max(times):.3f} (CPU median {statistics.median(cpu):.3f}"
                 f" max {max(cpu):.3f})"
-                f" | total {time.perf_counter() - started:.0f} s",
+                f" | total {time.perf_counter() - started:.0f} s"
+                f" | workers {args.workers} load {load0} -> {load()}",
                 flush=True,
             )
+    if pool is not None:
+        pool.shutdown()
     return 0
 
 
