@@ -24,7 +24,13 @@ the weakest legal value (the most believable lie). :func:`losses` is the
 coach's estimate of the chance to lose with each option (a simple model of
 the next player, :func:`reveal_chance`), shown in the hint.
 
-``normal`` — the same without passing (never passes the cup). ``easy`` — reveals a third of the time at random, else rolls;
+``normal`` — does not model lying: it judges the announcement it faces by
+the plain odds that fresh dice reach it (:func:`plain_true`:
+:func:`chance_at_least`, or exact when it saw the dice), whoever announced
+it and whatever came before; reveals below 50 %, else rolls; never passes
+the cup. So it reveals an opening 65 (27.8 % for fresh dice) that strong
+believes (nobody is forced to lie on the first announcement). It announces
+like strong. ``easy`` — reveals a third of the time at random, else rolls;
 announces its roll when it can, else a random legal value.
 """
 
@@ -115,6 +121,20 @@ def chance_true(view: Mapping[str, Any], value: str | None = None) -> float:
     return credible * chance_at_least(value) / chance_at_least(rolled_value)
 
 
+def plain_true(view: Mapping[str, Any]) -> float:
+    """The normal player's chance that the last announcement is true: exact
+    when the viewer saw the dice, else the plain odds that fresh dice reach
+    it (:func:`chance_at_least`), with no model of the announcer."""
+    last = view["last_announcement"]
+    if last is None:
+        return 1.0
+    value = str(last["value"])
+    seen = view.get("cup_seen")
+    if seen:
+        return 1.0 if not stronger(value, value_of(seen)) else 0.0
+    return chance_at_least(value)
+
+
 def _announce_loss(value: str, true_chance: float) -> float:
     r = reveal_chance(value)
     return r * (1.0 - true_chance) + (1.0 - r) * LATER_LOSS
@@ -165,10 +185,11 @@ def choose(view: dict[str, Any], me: str, legal: list[str], level: str, rng: ran
         return _announce(view, legal, rng, level)
     if level == "easy":
         return "reveal" if rng.random() < 1 / 3 else "roll"
-    if level == "strong":
-        weakest = next((m for m in legal if m.startswith("announce")), None)
-        if weakest and chance_true(view, weakest.split()[1]) >= PASS_SURE:
-            return weakest  # pass without rolling: the dice surely carry it
+    if level == "normal":
+        return "reveal" if plain_true(view) < 0.5 else "roll"
+    weakest = next((m for m in legal if m.startswith("announce")), None)
+    if weakest and chance_true(view, weakest.split()[1]) >= PASS_SURE:
+        return weakest  # pass without rolling: the dice surely carry it
     return "reveal" if chance_true(view) < 0.5 else "roll"
 
 

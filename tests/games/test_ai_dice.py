@@ -251,6 +251,49 @@ def test_bluff_reveals_a_known_lie_and_passes_on_known_strong_dice() -> None:
     )
 
 
+def test_bluff_normal_takes_the_plain_odds_strong_models_the_announcer() -> None:
+    """An opening 65: fresh dice reach it with 10/36, so normal (no model of
+    lying) reveals; strong knows nobody is forced to lie on the first
+    announcement (chance_true 1.0) and rolls."""
+    state = bluff.new_game(["a", "b", "c"], {}, "a", ScriptedSource(dice=[6, 5]))
+    bluff.apply(state, "a", "roll")
+    bluff.peek(state, "a")
+    bluff.apply(state, "a", "announce 65")
+    view = bluff.view(state, "b")
+    legal = bluff.legal_moves(state, "b")
+    assert bluff_ai.plain_true(view) == pytest.approx(10 / 36)
+    assert bluff_ai.chance_true(view) == 1.0
+    assert bluff_ai.choose(view, "b", legal, "normal", random.Random(0)) == "reveal"
+    assert bluff_ai.choose(view, "b", legal, "strong", random.Random(0)) == "roll"
+    # after a weak value the same 65 may be a forced lie: strong now doubts it
+    # (below 50 %) and agrees with normal
+    state = bluff.new_game(["a", "b", "c"], {}, "a", ScriptedSource(dice=[6, 4, 3, 1]))
+    bluff.apply(state, "a", "roll")
+    bluff.apply(state, "a", "announce 64")
+    bluff.apply(state, "b", "roll")
+    bluff.apply(state, "b", "announce 65")
+    view = bluff.view(state, "c")
+    assert bluff_ai.chance_true(view) < 0.5
+    assert bluff_ai.plain_true(view) == pytest.approx(10 / 36)
+    legal = bluff.legal_moves(state, "c")
+    for level in ("normal", "strong"):
+        assert bluff_ai.choose(view, "c", legal, level, random.Random(0)) == "reveal"
+
+
+def test_bluff_normal_reveals_a_lie_about_dice_it_saw() -> None:
+    # a rolled 3-1 (seen) and announced 32; b passed the cup as 41: fresh
+    # dice would reach 41 with 32/36, but normal saw them
+    state = bluff.new_game(["a", "b"], {}, "a", ScriptedSource(dice=[3, 1]))
+    bluff.apply(state, "a", "roll")
+    bluff.peek(state, "a")
+    bluff.apply(state, "a", "announce 32")
+    bluff.apply(state, "b", "announce 41")
+    view = bluff.view(state, "a")
+    assert bluff_ai.plain_true(view) == 0.0
+    legal = bluff.legal_moves(state, "a")
+    assert bluff_ai.choose(view, "a", legal, "normal", random.Random(0)) == "reveal"
+
+
 def test_bluff_lies_with_the_weakest_value_when_it_cannot_beat() -> None:
     state = bluff.new_game(["a", "b"], {}, "a", ScriptedSource(dice=[6, 6, 3, 2]))
     bluff.apply(state, "a", "roll")
