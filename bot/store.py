@@ -1369,21 +1369,57 @@ class Store(abc.ABC):
         self._settings.pop((guild_id, key), None)
 
 
+def _one_hop(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    """Run ``fn`` on aiosqlite's thread with its sqlite3 connection: one
+    hop to the thread and back. aiosqlite's own ``execute`` takes a hop to
+    run the statement and another to close the cursor (three to fetch);
+    each hop waits for the thread and then for the event loop, and under
+    load for the GIL too. ``Connection._execute`` is how every aiosqlite
+    method queues its work (0.20 … 0.22)."""
+    return db._execute(fn, db._conn)
+
+
+def _fetch_all(sql: str, args: Sequence[Any]) -> Callable[[sqlite3.Connection], list[Any]]:
+    def run(conn: sqlite3.Connection) -> list[Any]:
+        cur = conn.execute(sql, args)
+        try:
+            return cur.fetchall()
+        finally:
+            cur.close()
+
+    return run
+
+
+def _execute(sql: str, args: Sequence[Any]) -> Callable[[sqlite3.Connection], int]:
+    def run(conn: sqlite3.Connection) -> int:
+        cur = conn.execute(sql, args)
+        try:
+            return cur.rowcount
+        finally:
+            cur.close()
+
+    return run
+
+
+def _execute_many(sql: str, rows: Sequence[Sequence[Any]]) -> Callable[[sqlite3.Connection], None]:
+    def run(conn: sqlite3.Connection) -> None:
+        conn.executemany(sql, rows).close()
+
+    return run
+
+
 class _SqliteConn(Conn):
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        return list(await _one_hop(self.db, _fetch_all(sql, args)))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        async with self.db.execute(sql, args) as cur:
-            return cur.rowcount
+        return int(await _one_hop(self.db, _execute(sql, args)))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        async with self.db.executemany(sql, rows):
-            pass
+        await _one_hop(self.db, _execute_many(sql, rows))
 
 
 class SqliteStore(Store):
@@ -1414,9 +1450,8 @@ class SqliteStore(Store):
         return self._db is not None
 
     async def _x(self, sql: str, args: Sequence[Any] = ()) -> None:
-        """Execute one statement and close its cursor."""
-        async with self.db.execute(sql, args):
-            pass
+        """Execute one statement and close its cursor (one hop)."""
+        await _one_hop(self.db, _execute(sql, args))
 
     async def open(self) -> None:
         if self.path != ":memory:":

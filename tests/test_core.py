@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games.core as core
 from games.core import (
@@ -63,6 +65,38 @@ def test_seeded_source_is_fixed_by_seed_and_restores() -> None:
     assert c.roll(10) == a.roll(10)
     assert c.deck() == a.deck()
     assert c.dice_log == a.dice_log
+
+
+@given(
+    draws=st.lists(
+        st.tuples(st.sampled_from(["roll", "deck", "mishap", "below"]), st.integers(1, 65536)),
+        max_size=40,
+    ),
+    seed=st.text(min_size=1, max_size=8),
+)
+@settings(max_examples=60, deadline=None)
+def test_a_saved_seeded_source_seeks_where_replaying_its_draws_would_be(draws, seed) -> None:
+    """A state loads its dice stream from the saved position ("at") instead
+    of drawing every earlier number again; both ways give the same source,
+    and a state saved before "at" existed still loads by replaying."""
+    a = SeededSource(seed)
+    for what, n in draws:
+        if what == "roll":
+            a.roll(1 + n % 6)
+        elif what == "deck":
+            a.deck()
+        elif what == "mishap":
+            a.mishap()
+        else:
+            a.randbelow(n)
+    doc = json.loads(json.dumps(a.to_json()))
+    old = {k: v for k, v in doc.items() if k != "at"}
+    sought, replayed = Source.from_json(doc), Source.from_json(old)
+    assert sought.to_json() == replayed.to_json() == doc
+    for draw in (lambda s: s.roll(7), lambda s: s.deck(), lambda s: s.randbelow(65000), lambda s: s.mishap()):
+        expected = draw(a)  # what the source would have drawn next
+        assert draw(sought) == expected
+        assert draw(replayed) == expected
 
 
 def test_seeded_dice_are_uniform_enough() -> None:

@@ -377,14 +377,18 @@ def log_lines(row: TableRow, lang: str, limit: int | None = LOG_LINES) -> list[s
     seat (the stored events keep the engine names)."""
     ui = plugin(row.game)
     names = shown_names(row)
-    lines: list[str] = []
-    notices: list[int] = []  # where the clock's notices are among the lines
-    for event in row.ui.get("log", []):
+    said: list[tuple[str, bool]] = []  # (line, a clock's notice), newest first
+    # only the last 2 × limit lines can be shown (below): words for those
+    # alone, not for the whole log at every press
+    for event in reversed(row.ui.get("log", [])):
+        if limit is not None and len(said) >= 2 * limit:
+            break
         text = ui.describe(displayed(event, names), lang)
         if text:
-            if event.get("kind") in NOTICES:
-                notices.append(len(lines))
-            lines.append("• " + text)
+            said.append(("• " + text, event.get("kind") in NOTICES))
+    said.reverse()
+    lines = [line for line, _ in said]
+    notices = [i for i, (_, notice) in enumerate(said) if notice]  # where they are
     if limit is None or len(lines) <= limit:
         return lines
     # a clock's notice ("ran out of time") stays in view while the moves the
