@@ -43,6 +43,12 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   and (PostgreSQL) to take the table's advisory lock.
 
 The machine's load average is printed with each run: the cores are shared.
+
+``--profile PATH`` profiles each process's measured window (cProfile, to
+``PATH.<config>.<run>.prof.w<process>``) and prints the main thread's busy
+time by part: the simulated Discord (SimCord runs in the bot's process),
+discord.py, the bot, the games, the database driver, the event loop.
+Profiling halves the rate; read the parts, not the rate.
 """
 
 from __future__ import annotations
@@ -402,6 +408,48 @@ def line(r: dict[str, Any]) -> str:
     )
 
 
+PARTS = (  # where a profiled process spends its main thread, by file path
+    ("simulated Discord (SimCord)", ("/simcord/", "/copy.py")),
+    ("discord.py", ("/discord/",)),
+    ("bot", ("/bot/",)),
+    ("games", ("/games/",)),
+    ("database driver", ("/aiosqlite/", "/asyncpg/", "sqlite3")),
+    ("json", ("/json/",)),
+    ("bench clients", ("/bench/",)),
+    ("event loop", ("/asyncio/", "selectors.py", "recv", "_contextvars", "socket")),
+)
+
+
+def profile_parts(path: str) -> str:
+    """The main thread's busy time in a ``--profile`` file, by part (own
+    time of each function; a built-in or standard-library function's time
+    goes to the part that called it; waiting in ``epoll`` is left out): how
+    much of a press is the simulated Discord the bench runs in the process."""
+    import pstats
+
+    def part_of(key: tuple[str, int, str]) -> str | None:
+        where = f"{key[0]}:{key[2]}"
+        return next((p for p, keys in PARTS if any(k in where for k in keys)), None)
+
+    stats = pstats.Stats(path).stats  # type: ignore[attr-defined]
+    parts: Counter[str] = Counter()
+    for key, (_cc, _nc, own, _cum, callers) in stats.items():
+        if "poll' of 'select.epoll" in key[2]:
+            continue
+        part = part_of(key)
+        if part is not None:
+            parts[part] += own
+            continue
+        edges = {caller: edge[2] for caller, edge in callers.items()}  # own time per caller
+        total = sum(edges.values())
+        for caller, t in edges.items():
+            parts[part_of(caller) or "other"] += own * t / total if total else 0.0
+        if not total:
+            parts["other"] += own
+    busy = sum(parts.values()) or 1.0
+    return ", ".join(f"{p} {100 * v / busy:.0f} %" for p, v in parts.most_common())
+
+
 async def main_async(args: argparse.Namespace) -> int:
     cluster = None
     server = args.pg or os.environ.get(SERVER_ENV, "")
@@ -419,6 +467,10 @@ async def main_async(args: argparse.Namespace) -> int:
                 r = await run_once(config, args, cluster, server, n)
                 runs[config].append(r)
                 print(f"run {n + 1}: " + line(r), flush=True)
+                if args.profile:
+                    for prof in sorted(Path(args.profile).parent.glob(
+                            Path(args.profile).with_suffix(f".{config}.{n}.prof").name + "*")):  # fmt: skip
+                        print(f"  main thread of {prof.name}: {profile_parts(str(prof))}")
                 if args.verbose:
                     print(json.dumps({k: v for k, v in r.items()}, indent=1, default=str))
     finally:

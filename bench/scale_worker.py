@@ -788,7 +788,7 @@ async def main(cfg: dict[str, Any]) -> None:
         counts.active = False
         if profiler is not None:
             profiler.disable()
-            profiler.dump_stats(cfg["profile"])
+            profiler.dump_stats(f"{cfg['profile']}.w{index}")  # one per process
         stop.set()
         for failed in await asyncio.gather(*tasks, return_exceptions=True):
             if isinstance(failed, BaseException):
