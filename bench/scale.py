@@ -38,7 +38,9 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   lost (an acknowledged press with no ledger line) and gaps (a version with
   no ledger line);
 - CPU ms per press (the processes' own CPU time, and PostgreSQL's server
-  processes' when it runs here) and the largest process RSS;
+  processes' when it runs here), the part of it on the event loop's thread
+  (what one process cannot spread over cores) and how busy that thread was
+  (100 %: the process can go no faster), and the largest process RSS;
 - where a press waits: from its dispatch to the start of the bot's handler,
   and (PostgreSQL) to take the table's advisory lock.
 
@@ -350,6 +352,7 @@ async def run_once(
     window = max(d["elapsed"] for d in done)
     lags = [when - deadline for d in done for _t, deadline, when in d["fired"]]
     cpu = sum(d["cpu_s_window"] for d in done)
+    main_cpu = sum(d["main_cpu_s_window"] for d in done)
     return {
         "config": config,
         "procs": procs,
@@ -367,6 +370,8 @@ async def run_once(
         "lag_p50": pct(lags, 0.5) * 1000,
         "lag_p99": pct(lags, 0.99) * 1000,
         "cpu_ms": cpu / max(presses, 1) * 1000,
+        "main_cpu_ms": main_cpu / max(presses, 1) * 1000,
+        "main_busy": max(d["main_cpu_s_window"] / window for d in done),
         "queue_p50": pct([x for d in done for x in d["queued"]], 0.5) * 1000,
         "lock_p50": pct([x for d in done for x in d["lock_waits"]], 0.5) * 1000,
         "lock_p99": pct([x for d in done for x in d["lock_waits"]], 0.99) * 1000,
@@ -396,7 +401,8 @@ def line(r: dict[str, Any]) -> str:
         f" p99 {r['p99']:5.0f} ms; SQL {r['statements']:.1f} statements,"
         f" {r['round_trips']:.1f} round trips per press; clock lag p50 {r['lag_p50']:.0f} ms,"
         f" p99 {r['lag_p99']:.0f} ms (n={r['lag_n']}); doubles {a['doubles']}, lost {a['lost']},"
-        f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press"
+        f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press (event loop's thread"
+        f" {r['main_cpu_ms']:.1f}, busy {100 * r['main_busy']:.0f} % of the window at most)"
         + (f" + server {r['server_cpu_ms']:.1f}" if r["server_cpu_ms"] else "")
         + f"; RSS max {r['rss_mb']:.0f} MB; load {r['load']:.1f}"
         + f"; dispatch→handler p50 {r['queue_p50']:.1f} ms"

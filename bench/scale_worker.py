@@ -780,10 +780,12 @@ async def main(cfg: dict[str, Any]) -> None:
         counts.active = True
         t0 = time.perf_counter()
         cpu0 = time.process_time()
+        main0 = time.thread_time()  # the event loop's thread alone
         queued_before = len(driver.queued)
         await asyncio.wait([stopper], timeout=duration if duration > 0 else None)
         elapsed = time.perf_counter() - t0
         cpu_window = time.process_time() - cpu0
+        main_window = time.thread_time() - main0
         stats.measuring = False
         counts.active = False
         if profiler is not None:
@@ -815,6 +817,7 @@ async def main(cfg: dict[str, Any]) -> None:
                     "fired": watch.fired,
                     "rss_kb": rss_kb,
                     "cpu_s_window": cpu_window,
+                    "main_cpu_s_window": main_window,
                     "lock_waits": counts.lock_waits,
                     "lock_misses": counts.lock_misses,
                 }
