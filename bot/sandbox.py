@@ -140,9 +140,10 @@ def _gate_actions(preview: Any) -> asyncio.Lock:
 
     SimCord runs one operation at a time: a click that arrives while the
     ticker's ``advance_time`` runs is refused ("operation overlaps") and the
-    page loses it — with the sweeper waking every second, about one click
-    in twenty. The page's actions wait for the tick instead (a tick takes
-    milliseconds), and the ticker waits for a running action."""
+    page loses it (with the sweeper waking every second, the browser test
+    lost a click in one run of three or four). The page's actions wait for
+    the tick instead (a tick takes milliseconds), and the ticker waits for a
+    running action."""
     gate = asyncio.Lock()
     act = preview._action  # what the page's action route calls
 

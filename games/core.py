@@ -516,7 +516,7 @@ class SeededSource(Source):
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> SeededSource:
         """The source as saved; ``runs`` drawn again where ``at`` (the
-        streams' positions, saved since the ledger's release) is missing."""
+        streams' positions) is missing: a state saved by an older version."""
         src = cls(doc["seed"])
         at = doc.get("at")
         for i, (stream, runs) in enumerate(zip(src._streams(), doc["runs"], strict=True)):
