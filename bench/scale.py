@@ -40,7 +40,9 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
 - CPU ms per press (the processes' own CPU time, and PostgreSQL's server
   processes' when it runs here), the part of it on the event loop's thread
   (what one process cannot spread over cores) and how busy that thread was
-  (100 %: the process can go no faster), and the largest process RSS;
+  (100 %: the process can go no faster), the part spent drawing pictures
+  (table, hand and result pictures, on the bot's worker threads) with the
+  pictures drawn a press, and the largest process RSS;
 - where a press waits: from its dispatch to the start of the bot's handler,
   and (PostgreSQL) to take the table's advisory lock.
 
@@ -371,6 +373,8 @@ async def run_once(
         "lag_p99": pct(lags, 0.99) * 1000,
         "cpu_ms": cpu / max(presses, 1) * 1000,
         "main_cpu_ms": main_cpu / max(presses, 1) * 1000,
+        "pictures": sum(d["pictures"] for d in done) / max(presses, 1),
+        "picture_ms": sum(d["picture_cpu_s"] for d in done) / max(presses, 1) * 1000,
         "main_busy": max(d["main_cpu_s_window"] / window for d in done),
         "queue_p50": pct([x for d in done for x in d["queued"]], 0.5) * 1000,
         "lock_p50": pct([x for d in done for x in d["lock_waits"]], 0.5) * 1000,
@@ -402,7 +406,8 @@ def line(r: dict[str, Any]) -> str:
         f" {r['round_trips']:.1f} round trips per press; clock lag p50 {r['lag_p50']:.0f} ms,"
         f" p99 {r['lag_p99']:.0f} ms (n={r['lag_n']}); doubles {a['doubles']}, lost {a['lost']},"
         f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press (event loop's thread"
-        f" {r['main_cpu_ms']:.1f}, busy {100 * r['main_busy']:.0f} % of the window at most)"
+        f" {r['main_cpu_ms']:.1f}, busy {100 * r['main_busy']:.0f} % of the window at most;"
+        f" pictures {r['picture_ms']:.1f}: {r['pictures']:.2f} a press)"
         + (f" + server {r['server_cpu_ms']:.1f}" if r["server_cpu_ms"] else "")
         + f"; RSS max {r['rss_mb']:.0f} MB; load {r['load']:.1f}"
         + f"; dispatch→handler p50 {r['queue_p50']:.1f} ms"

@@ -118,6 +118,8 @@ class Counts:
         self.kinds: Counter[str] = Counter()
         self.lock_waits: list[float] = []  # PostgreSQL: seconds to take a table lock
         self.lock_misses = 0  # PostgreSQL: tries of a table lock another session held
+        self.pictures = 0  # pictures drawn (table, hand, result), on any thread
+        self.picture_cpu = 0.0  # their CPU seconds (each on its own thread)
 
     def statement(self, sql: str) -> None:
         if self.active:
@@ -127,6 +129,34 @@ class Counts:
     def trip(self) -> None:
         if self.active:
             self.round_trips += 1
+
+
+def count_pictures(counts: Counts) -> None:
+    """Count the pictures drawn while ``active`` and their CPU time (the
+    drawing thread's: the bot draws in worker threads)."""
+    import threading
+
+    from bot import pictures
+
+    lock = threading.Lock()
+
+    def wrap(name: str) -> None:
+        draw = getattr(pictures, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            c0 = time.thread_time()
+            try:
+                return draw(*args, **kwargs)
+            finally:
+                if counts.active:
+                    with lock:
+                        counts.pictures += 1
+                        counts.picture_cpu += time.thread_time() - c0
+
+        setattr(pictures, name, counted)
+
+    for name in ("table_picture", "hand_picture", "result_picture"):
+        wrap(name)
 
 
 def count_sql(counts: Counts) -> None:
@@ -715,6 +745,7 @@ async def main(cfg: dict[str, Any]) -> None:
     loop.add_signal_handler(signal.SIGUSR1, dump_tasks)
     counts = Counts()
     count_sql(counts)
+    count_pictures(counts)
     store = open_store(cfg["db"])
     bot = create_bot(store, sync_commands="always")  # each world is a Discord of its own
     bot.cpu_delay = float(cfg.get("cpu_delay", 0.0))
@@ -813,6 +844,8 @@ async def main(cfg: dict[str, Any]) -> None:
                     "acked": stats.acked,
                     "statements": counts.statements,
                     "round_trips": counts.round_trips,
+                    "pictures": counts.pictures,
+                    "picture_cpu_s": counts.picture_cpu,
                     "kinds": dict(counts.kinds.most_common(25)),
                     "fired": watch.fired,
                     "rss_kb": rss_kb,
