@@ -70,8 +70,14 @@ class Private:
             mine = presser is not None and seat["id"] == presser
             if mine and interaction is not None and mode == "edit":
                 if _pressed_on_private(interaction, row) and not interaction.response.is_done():
-                    await interaction.response.edit_message(**msg.edit_kwargs())
-                    continue
+                    try:
+                        await interaction.response.edit_message(**msg.edit_kwargs())
+                        continue
+                    except discord.HTTPException as err:
+                        # too late (10062), a 5xx: edited by id below, and
+                        # the other players' DMs are sent all the same
+                        log.warning("table %d: the answer to a DM press failed (%s/%s)",
+                                    row.id, err.status, err.code)  # fmt: skip
             sent, moved = await self._to_dm(row, seat, msg, mode)
             changed = changed or moved
             if not sent and mine and interaction is not None:
