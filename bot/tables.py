@@ -531,7 +531,6 @@ class TableService:
         user = interaction.user
         spec = registry.spec(row.game)
         seated = row.seat_of(user.id)
-        state = None
         if action == "join":
             if seated:
                 await self.reply(interaction, "lobby.already_in")
@@ -567,22 +566,8 @@ class TableService:
                     before, row, origin="press", kind=CANCELLED, interaction=interaction, by=user.id
                 )
                 return
-            if len(row.seats) < spec.min_players:
-                await self.reply(interaction, "lobby.too_few", min=spec.min_players)
+            if not await self._start(interaction, row):
                 return
-            try:
-                assert row.seed is not None
-                source = self.source_factory(row.seed)
-                names = [s["name"] for s in row.seats]
-                state = spec.engine.new_game(names, row.options, None, source)
-            except RuleError as err:
-                await self.say(interaction, rule_error(err, interaction.locale))
-                return
-            row.phase = "playing"
-            row.state = spec.engine.to_json(state)
-            row.ui.setdefault("log", []).append(
-                {"kind": "start", "player": state.history.dealer, "data": {}}
-            )
         else:
             await self.reply(interaction, "error.unknown_action")
             return
@@ -591,6 +576,59 @@ class TableService:
         await self.commit(
             before, row, origin="press", state=None, interaction=interaction, actor=actor
         )
+
+    async def _start(self, interaction: discord.Interaction[Any], row: TableRow) -> bool:
+        """Deal the game of a lobby (Start, ``/play vs:``): ``True`` = the
+        row now holds the first state; ``False`` = refused (answered)."""
+        spec = registry.spec(row.game)
+        if len(row.seats) < spec.min_players:
+            await self.reply(interaction, "lobby.too_few", min=spec.min_players)
+            return False
+        try:
+            assert row.seed is not None
+            source = self.source_factory(row.seed)
+            names = [s["name"] for s in row.seats]
+            state = spec.engine.new_game(names, row.options, None, source)
+        except RuleError as err:
+            await self.say(interaction, rule_error(err, interaction.locale))
+            return False
+        row.phase = "playing"
+        row.state = spec.engine.to_json(state)
+        row.ui.setdefault("log", []).append(
+            {"kind": "start", "player": state.history.dealer, "data": {}}
+        )
+        return True
+
+    async def play_computer(
+        self, interaction: discord.Interaction[Any], game: str, options_text: str | None, level: str
+    ) -> None:
+        """``/play vs:computer``: a table with the user and computer players
+        at ``level`` (as many as the game needs, at least one), started at
+        once — the lobby is posted, then dealt, as if the host had pressed
+        Add computer and Start."""
+        spec = registry.spec(game)
+        if spec.ai is None or level not in LEVELS:
+            await self.reply(interaction, "error.unknown_action")
+            return
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        await self.open_lobby(interaction, game, options_text)
+        row = await self.store.table_in_channel(channel_id)
+        if row is None or row.phase != "lobby" or row.host_id != interaction.user.id:
+            return  # refused (bad options, a table already here): answered
+        async with self.lock(row.id):
+            loaded = await self.load(row.id)
+            if loaded is None:
+                return
+            before, row = loaded
+            if row.phase != "lobby" or len(row.seats) != 1:
+                return  # someone joined or started it in between: theirs now
+            while len(row.seats) < max(2, spec.min_players):
+                row.seats.append(cpu_seat(row, level, row.ui.get("lang", "en")))
+            if not await self._start(interaction, row):
+                return
+            actor = row.seats[0]["name"]
+            await self.commit(before, row, origin="command", interaction=interaction, actor=actor)
 
     async def _leave_lobby(
         self,

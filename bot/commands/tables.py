@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.commands import admin
 from bot.commands.choices import offer_games
+from bot.model import LEVELS
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -25,13 +26,26 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="play", description="Open a table for a game in this channel")
     @app_commands.describe(
-        game="The game to play", options='House options, e.g. "target=5000 start=500"'
+        game="The game to play",
+        options='House options, e.g. "target=5000 start=500"',
+        vs="Play alone against the computer: the table starts at once",
     )
+    @app_commands.choices(vs=[
+        app_commands.Choice(name=f"computer ({level})", value=f"cpu_{level}") for level in LEVELS
+    ])  # fmt: skip
     @app_commands.guild_only()
     async def play(
-        self, interaction: discord.Interaction[ChabudaiBot], game: str, options: str | None = None
+        self,
+        interaction: discord.Interaction[ChabudaiBot],
+        game: str,
+        options: str | None = None,
+        vs: str | None = None,
     ) -> None:
-        await self.bot.tables.open_lobby(interaction, game, options)
+        if vs is None:
+            await self.bot.tables.open_lobby(interaction, game, options)
+        else:
+            level = vs.removeprefix("cpu_")
+            await self.bot.tables.play_computer(interaction, game, options, level)
 
     @game_group.command(name="status", description="Who is playing and whose turn it is")
     async def status(self, interaction: discord.Interaction[ChabudaiBot]) -> None:

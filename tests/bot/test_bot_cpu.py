@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from conftest import Table
 from simtable import accepted, refused
 
 from bot import ai
@@ -189,3 +190,32 @@ async def test_the_computer_moves_after_a_natural_delay(game_night):
         # no pause when no computer moves; 2 × 0.25 s when it rolls and flips
         assert all(w < 0.1 or 0.5 <= w < 0.75 for w in waited), waited
         assert any(w >= 0.5 for w in waited) and any(w < 0.1 for w in waited), waited
+
+
+@pytest.mark.parametrize(("game", "options"), [("nine", None), ("sixtysix", "target=2")])
+async def test_play_vs_computer_starts_at_once(game_night, game, options):
+    """``/play vs:computer``: one command, no lobby to fill — the table is
+    dealt with a computer seated and plays to the end."""
+    async with game_night(seeded=True) as night:
+        channel = night.guild.create_text_channel(f"{game}-alone")
+        kwargs = {"game": game, "vs": "cpu_easy"} | ({"options": options} if options else {})
+        res = await night.alice.slash(channel, "play", **kwargs)
+        assert res.response is not None and not res.response.ephemeral, res
+        await night.settle()
+        (row,) = await night.store.live_tables()
+        assert row.phase == "playing"
+        assert [s.get("level") for s in row.seats if s.get("bot")] == ["easy"]
+        table = Table(night, res.response, game, channel)
+        policy = from_the_hand if game == "sixtysix" else from_the_table
+        assert await table.play_to_the_end(policy=policy) > 0
+        assert table.shows("result.title", game=t(f"game.{game}"))
+
+
+async def test_play_vs_computer_with_a_table_here_changes_nothing(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        before = await table.row()
+        res = await night.carol.slash(table.channel, "play", game="nine", vs="cpu_strong")
+        assert res.response is not None and res.response.ephemeral
+        after = await table.row()
+        assert (after.version, after.seats) == (before.version, before.seats)
