@@ -921,7 +921,8 @@ def ledger_move(before: TableRow, row: TableRow, state: Any, kind: str) -> str:
     """What a commit did, for the moves ledger: the moves the engine recorded
     since ``before`` (in notation, ``; ``-separated; a move always names its
     player, so it has a space), else one word: ``start``, ``seats`` (a change
-    of seats), the kind of removal, or ``ui``."""
+    of seats), the kind of removal, ``clock`` (only the deadline moved), or
+    ``ui``."""
     if state is not None:
         done = len(before.state["history"]["moves"]) if before.state is not None else 0
         moves = state.history.moves[done:]
@@ -933,6 +934,8 @@ def ledger_move(before: TableRow, row: TableRow, state: Any, kind: str) -> str:
         return "start"
     if before.seats != row.seats:
         return "seats"
+    if before.deadline != row.deadline and before.ui == row.ui:
+        return "clock"  # only the turn clock moved (a table nobody can reach)
     return "ui"
 
 

@@ -216,7 +216,7 @@ class Sweeper:
         movers = eng.to_move(state)
         if not movers:
             row.deadline = None
-            await service.store.save_table(row, now=service.clock())
+            await service.commit(before, row, origin="clock", rearm=False)
             return
         seconds = await turns.turn_seconds(service.store, row.guild_id, row.game)
         since = row.ui.get(UNREACHABLE)
@@ -227,8 +227,9 @@ class Sweeper:
                 log.warning("table %d: unreachable for a turn clock; abandoned", row.id)
                 await service.commit(before, row, origin="clock", kind=ABANDONED)
             else:
+                # kept until then, through the one write path (the ledger's "clock")
                 row.deadline = float(since) + seconds
-                await service.store.save_table(row, now=service.clock())
+                await service.commit(before, row, origin="clock", rearm=False)
             return
         idle = int(row.clock.get("idle") or 0) + 1
         if idle >= MAX_IDLE:

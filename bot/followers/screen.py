@@ -64,7 +64,8 @@ class Screen:
         except discord.HTTPException as err:
             log.warning("table %d: the lobby could not be posted (%s/%s)", row.id, err.status,
                         err.code)  # fmt: skip
-            await self.store.delete_table(row)
+            # removed through the one write path (its ledger line: cancelled)
+            await self.service.commit(ev.snapshot(row), row, origin="command", kind=ev.CANCELLED)
             try:
                 await interaction.followup.send(
                     t("error.lobby_not_posted", interaction.locale), ephemeral=True
