@@ -552,6 +552,26 @@ async def choose(
     return move
 
 
+async def choose_while_building(
+    game: str, view: dict[str, Any], name: str, legal: list[str], rng: random.Random
+) -> str:
+    """A move while the game's tables are still being built (the first game
+    at these options since the bot started, before the disk cache has them):
+    the ``easy`` level, which needs no tables, in a thread of this process —
+    the game's pinned worker is busy with the build — so a computer never
+    holds a table up for a build (issue 25)."""
+    spec = registry.spec(game)
+    if spec.ai is None:
+        raise LookupError(f"{game} has no computer player")
+    args = (spec.ai, view, name, list(legal), "easy", rng)
+    try:
+        move: str = await asyncio.to_thread(ai_worker.decide, *args)
+    except Exception as err:
+        log.exception("the %s AI failed", game)
+        raise AIUnavailable(str(err)) from err
+    return move
+
+
 async def hint(game: str, view: dict[str, Any], name: str, legal: list[str]) -> dict[str, Any]:
     """The coach's advice (the strong player's move and its numbers), in a
     worker. :class:`AIUnavailable` if it cannot answer."""

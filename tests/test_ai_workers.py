@@ -19,7 +19,7 @@ from bot import ai, ai_worker
 from games import registry
 from games import sixtysix as g
 from games.core import SeededSource
-from games.sixdice import ai as sixdice_ai
+from games.sixdice import tablecache
 from games.sixtysix import ai as sixtysix_ai
 
 SMALL = {"target": 2000, "start": 300}
@@ -175,7 +175,7 @@ def test_the_warm_ups_remembered_are_bounded(workers, monkeypatch):
     built: list[str] = []
     monkeypatch.setenv("CHABUDAI_AI_WORKERS", "0")  # threads: the spec's build runs here
     monkeypatch.setattr(ai, "TABLES", 3)
-    monkeypatch.setattr(sixdice_ai, "warm_up", built.append)
+    monkeypatch.setattr(tablecache, "load_or_build", built.append)
     for target in range(1000, 1006):
         ai.warm_up_now("sixdice", {"target": target})
     assert len(ai._READY) == 3 and len(built) == 6
@@ -191,3 +191,29 @@ async def test_threads_when_asked(workers, monkeypatch):
     move = await ai.choose("sixtysix", view, me, legal, "strong", random.Random(3))
     assert move == sixtysix_ai.choose(view, me, legal, "strong", random.Random(3))
     assert ai.worker_pids() == [] and ai._POOL is None
+
+
+def test_the_sixdice_tables_come_back_from_the_disk_cache_unchanged(tmp_path):
+    """A built table saved and loaded gives the same numbers and the same
+    moves; the second time nothing is built (games.sixdice.tablecache)."""
+    from games.sixdice import policy, tablecache
+
+    opts = {"target": 1000, "start": 300}
+    policy_caches = (policy.race_table, policy.win_table, policy.points_table)
+    for fn in policy_caches:
+        fn.cache_clear()
+    assert tablecache.load_or_build(opts, tmp_path) is True
+    key = policy.rules_key({})
+    built = policy.race_table(key, 300, 1000), policy.points_table(key, 300, 1000, 0.0)
+    for fn in policy_caches:
+        fn.cache_clear()
+    assert tablecache.load_or_build(opts, tmp_path) is False
+    loaded = policy.race_table(key, 300, 1000), policy.points_table(key, 300, 1000, 0.0)
+    assert loaded[0] is not built[0]  # from the file, not the process's cache
+    for a, b in zip(built[0].me + built[0].op + built[0].fin, loaded[0].me + loaded[0].op + loaded[0].fin, strict=True):
+        assert (a == b).all()
+    assert (built[1].table.v == loaded[1].table.v).all()
+    # another source or options: another file
+    assert tablecache.cache_path({"target": 1050}, tmp_path) != tablecache.cache_path(opts, tmp_path)
+    assert len(list(tmp_path.glob("sixdice-*.npz"))) == 1
+

@@ -133,10 +133,14 @@ class ComputerPlayers(commands.Cog):
             name = seat["name"]
             eng = spec.engine
             view = eng.view(state, name)  # all the computer ever sees
-            await ai.prepare(row.game, row.options)
             level = seat.get("level", "normal")
+            rng = ai.rng_for(row, name)
             try:
-                move = await ai.choose(row.game, view, name, legal, level, ai.rng_for(row, name))
+                if level != "easy" and not ai.is_ready(row.game, row.options):
+                    # its tables are being built: a simple move now, no wait
+                    move = await ai.choose_while_building(row.game, view, name, legal, rng)
+                else:
+                    move = await ai.choose(row.game, view, name, legal, level, rng)
             except ai.AIUnavailable:  # logged: the turn clock's default move instead
                 move = spec.timeout_move(state, name, legal, [])[0]
             if move not in legal:

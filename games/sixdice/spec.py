@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import sixdice
+from games.core import parse_options
 from games.registry import Example, GameSpec, faces
 
 
@@ -22,14 +23,20 @@ def timeout_move(state: Any, player: str, legal: list[str], played: list[str]) -
 
 
 def warm_up_key(options: Mapping[str, Any]) -> str:
-    return f"sixdice:{sorted(options.items())}"
+    """The options the tables depend on, defaults filled in (the bot's
+    start-up warm-up of ``{}`` and a table at the default options share one)."""
+    from games.sixdice.policy import rules_key  # numpy: loaded only when needed
+
+    opts = parse_options(sixdice.OPTIONS, options)
+    return f"sixdice:{rules_key(opts)}:{opts['start']}:{opts['target']}"
 
 
 def warm_up(options: Mapping[str, Any]) -> None:
-    """Build the turn-policy and race tables of these options."""
-    from games.sixdice import ai  # numpy tables: loaded only when a computer plays
+    """Load (or build and keep on disk) the turn-policy and race tables of
+    these options (games.sixdice.tablecache)."""
+    from games.sixdice import tablecache  # numpy tables: loaded only when needed
 
-    ai.warm_up(options)
+    tablecache.load_or_build(options)
 
 
 SPEC = GameSpec(
@@ -42,4 +49,5 @@ SPEC = GameSpec(
     review="games.sixdice.review",
     warm_up_key=warm_up_key,
     warm_up=warm_up,
+    warm_at_start=True,  # the default options' tables: from the disk cache in a second
 )

@@ -219,3 +219,35 @@ async def test_play_vs_computer_with_a_table_here_changes_nothing(game_night):
         assert res.response is not None and res.response.ephemeral
         after = await table.row()
         assert (after.version, after.seats) == (before.version, before.seats)
+
+
+async def test_a_computer_moves_while_its_tables_are_built(game_night, monkeypatch):
+    """The first Six Dice game against a strong computer since the bot
+    started, its tables not on disk yet: the computer moves at once with a
+    simple policy instead of holding the table up for the build (issue 25)."""
+    import threading
+
+    from games.sixdice import tablecache
+
+    release = threading.Event()
+    monkeypatch.setenv("CHABUDAI_AI_WORKERS", "0")  # the build runs in a thread here
+    monkeypatch.setattr(ai, "_READY", {})
+    monkeypatch.setattr(ai, "_WHERE", {})
+    monkeypatch.setattr(tablecache, "load_or_build", lambda options, folder=None: release.wait(60))
+    try:
+        async with game_night(seeded=True) as night:
+            table = await night.table("sixdice", players=1, cpus=["strong"], options="target=2000 start=300")
+            started = night.now()
+            for _ in range(40):
+                await night.settle()
+                row = await table.row()
+                state = registry.engine("sixdice").from_json(row.state)
+                if any(m.startswith("CPU1 ") for m in state.history.moves):
+                    break
+                if table.turn != "CPU1":
+                    await table.play(by=night.alice, prefer=("m:stop",))
+            assert any(m.startswith("CPU1 ") for m in state.history.moves), table.content
+            assert not ai.is_ready("sixdice", row.options)  # still building
+            assert (night.now() - started).total_seconds() < 2
+    finally:
+        release.set()
