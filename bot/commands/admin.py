@@ -47,6 +47,7 @@ def cpu_in_seat(row: TableRow, seat: dict[str, Any], lang: str) -> dict[str, Any
         ),
         "bot": True,
         "level": CPU_LEVEL,
+        "took": str(seat.get("display") or seat["name"]),  # whose seat: the pictures say so
     }
 
 

@@ -3,9 +3,11 @@ of the bot's catalogues (``bot/i18n/en.json``, ``ja.json``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.render import _base as b
 
 
 def tr(lang: str, key: str, **args: Any) -> str:
@@ -32,3 +34,21 @@ def alt(parts: list[str], lang: str) -> str:
     sep = "" if lang == "ja" else " "
     text = sep.join(p for p in parts if p)
     return text if len(text) <= 1000 else text[:999] + "…"
+
+
+def seat_mark(view: Mapping[str, Any], player: str, lang: str) -> str:
+    """The " (left)" / "（退出）" after the name of a seat out of the game
+    (``view["seat_marks"]``, engine name → ``"left"`` or ``"removed"``,
+    given by the bot), else ""."""
+    mark = (view.get("seat_marks") or {}).get(player)
+    if not mark:
+        return ""
+    return ("" if lang == "ja" else " ") + tr(lang, f"seat_{mark}")
+
+
+def marked_name(view: Mapping[str, Any], player: str, lang: str, size: int, width: int) -> str:
+    """The player's name shortened to ``width`` px with its seat mark kept
+    whole ("Caroline Sm… (left)")."""
+    mark = seat_mark(view, player, lang)
+    room = width - (b.text_width(mark, size) if mark else 0)
+    return b.name(b.who(view, player), size, max(room, size)) + mark

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
-from bot.render._strings import alt, colon, comma, tr
+from bot.render._strings import alt, colon, comma, marked_name, seat_mark, tr
 
 HEIGHT = 490
 LADDER_X = 420
@@ -158,9 +158,9 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         b.draw_text(
             d,
             (x + 12, y + 12),
-            b.name(b.who(view, p), b.SMALL, lw - 100),
+            marked_name(view, p, lang, b.SMALL, lw - 100),
             b.SMALL,
-            b.INK,
+            b.INK_DIM if seat_mark(view, p, lang) else b.INK,
             anchor="lm",
         )
         n = losses.get(p, 0)
@@ -249,7 +249,8 @@ def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
             )
     for p in view["players"]:
         parts.append(
-            f"{b.who(view, p)}{colon(lang)}{tr(lang, 'losses_n', n=view.get('losses', {}).get(p, 0))}"
+            f"{b.who(view, p)}{seat_mark(view, p, lang)}{colon(lang)}"
+            f"{tr(lang, 'losses_n', n=view.get('losses', {}).get(p, 0))}"
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
-from bot.render._strings import alt, colon, comma, tr
+from bot.render._strings import alt, colon, comma, seat_mark, tr
 
 CARD_W, CARD_H = 36, 50
 HEADER = 92
@@ -99,10 +99,11 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         st = status.get(p)
         below = bool(st or tokens.get(p, 0))
         nm = b.name(b.who(view, p), b.BODY, 136)
+        ink = b.INK_DIM if seat_mark(view, p, lang) else b.INK  # a seat out of the game
         if below:
-            b.draw_text(d, (24, y + 6), nm, b.BODY, b.INK)
+            b.draw_text(d, (24, y + 6), nm, b.BODY, ink)
         else:
-            b.draw_text(d, (24, y + ROW / 2 - 2), nm, b.BODY, b.INK, anchor="lm")
+            b.draw_text(d, (24, y + ROW / 2 - 2), nm, b.BODY, ink, anchor="lm")
         if st:
             b.pill(d, (24, y + 32), tr(lang, st), b.SMALL - 2, STATUS_COLOURS.get(st, b.INK_DIM))
         n = tokens.get(p, 0)
@@ -145,7 +146,7 @@ def _alt(view: dict[str, Any], lang: str) -> str:
         up = " ".join(str(c) for c in view["up"][p]) or "-"
         total = view["remaining"][p]
         sums = f"（計{total}）" if lang == "ja" else f" (= {total})"
-        bits = f"{b.who(view, p)}{colon(lang)}{up}{sums}"
+        bits = f"{b.who(view, p)}{seat_mark(view, p, lang)}{colon(lang)}{up}{sums}"
         if view["tokens"].get(p):
             bits += f"{comma(lang)}{tr(lang, 'tokens')} {view['tokens'][p]}"
         if view["status"].get(p):

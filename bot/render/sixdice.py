@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
-from bot.render._strings import alt, colon, tr
+from bot.render._strings import alt, colon, marked_name, seat_mark, tr
 
 HEIGHT = 430
 BOWL_C = (206, 222)
@@ -235,8 +235,8 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             d.ellipse((x, y + 6, x + 14, y + 20), fill=mark_c)
         else:
             d.ellipse((x, y + 6, x + 14, y + 20), outline=mark_c, width=2)
-        ink = b.INK_DIM if p in left else b.INK
-        nm = b.name(b.who(view, p), b.SMALL, 112 if not gifts.get(p) else 90)
+        ink = b.INK_DIM if p in left or seat_mark(view, p, lang) else b.INK
+        nm = marked_name(view, p, lang, b.SMALL, 112 if not gifts.get(p) else 90)
         b.draw_text(d, (x + 20, y + 13), nm, b.SMALL, ink, anchor="lm")
         if gifts.get(p):
             b.draw_text(d, (x + 114, y + 13), "祝", b.SMALL, b.GOLD, anchor="lm")
@@ -288,7 +288,7 @@ def _alt(
     for p in view.get("order") or view["players"]:
         mark = tr(lang, "started" if view["started"].get(p) else "not_started")
         parts.append(
-            f"{b.who(view, p)} {view['scores'].get(p, 0)} ({mark})"
+            f"{b.who(view, p)}{seat_mark(view, p, lang)} {view['scores'].get(p, 0)} ({mark})"
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import _base as b
 from bot.render import _cards as c
-from bot.render._strings import alt, colon, comma, tr
+from bot.render._strings import alt, colon, comma, marked_name, seat_mark, tr
 
 HEIGHT = 400
 CARD = 76
@@ -158,7 +158,9 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         y = 96 + 150 * i
         if p == turn and not view.get("finished"):
             d.rounded_rectangle((px - 10, y - 6, b.WIDTH - 10, y + 138), 10, fill=(104, 74, 52))
-        b.draw_text(d, (px, y), b.name(b.who(view, p), b.BODY, 150), b.BODY, b.INK, bold=p == turn)
+        ink = b.INK_DIM if seat_mark(view, p, lang) else b.INK  # a seat out of the game
+        nm = marked_name(view, p, lang, b.BODY, 150)
+        b.draw_text(d, (px, y), nm, b.BODY, ink, bold=p == turn)
         b.draw_text(
             d,
             (b.WIDTH - 20, y),

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import t
 from bot.render import _base as b
 from bot.render._dice import blank_die, paste_die
-from bot.render._strings import alt, comma, tr
+from bot.render._strings import alt, comma, marked_name, seat_mark, tr
 from games.yahtzee.scoring import LOWER, UPPER
 
 # Potential scores pencilled into the turn holder's empty boxes: blue, and a
@@ -82,6 +82,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     img = b.canvas(height, width)
     d = ImageDraw.Draw(img)
     turn = view.get("turn")
+    gone = set(view.get("seat_marks") or {})  # seats out of the game: their column greyed
     # header: title, whose turn, round, the dice with keep marks
     b.draw_text(d, (16, 10), tr(lang, "yahtzee"), b.LARGE, b.INK, bold=True)
     dice: list[int] = list(view.get("dice") or [])
@@ -150,9 +151,9 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             b.draw_text(
                 d,
                 (px + pw / 2, y + ROW / 2),
-                b.name(b.who(view, p), b.SMALL, pw - 6),
+                marked_name(view, p, lang, b.SMALL, pw - 6),
                 b.SMALL,
-                b.PAPER_INK,
+                b.PAPER_DIM if p in gone else b.PAPER_INK,  # a seat out of the game: greyed
                 anchor="mm",
                 bold=p == turn,
             )
@@ -201,7 +202,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                 for c, col in enumerate(sheets[p]):
                     v = col["boxes"].get(box)
                     if v is not None:
-                        out.append((str(v), b.PAPER_INK, False))
+                        out.append((str(v), b.PAPER_DIM if p in gone else b.PAPER_INK, False))
                     elif p == turn and (box, c + 1 if ncol > 1 else None) in potential:
                         pv = potential[(box, c + 1 if ncol > 1 else None)]
                         out.append((str(pv), PENCIL if pv else PENCIL_ZERO, False))
@@ -253,7 +254,11 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         ]
         row(_label(lang, "yahtzee_bonus"), yb, dots=True)
         d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
-        tot = [(str(col["points"]), b.PAPER_INK, True) for p in band for col in sheets[p]]
+        tot = [
+            (str(col["points"]), b.PAPER_DIM if p in gone else b.PAPER_INK, True)
+            for p in band
+            for col in sheets[p]
+        ]
         row(_label(lang, "total"), tot)
         if ncol > 1:
             totals: dict[str, int] = view.get("totals", {})
@@ -321,6 +326,7 @@ def _alt(view: dict[str, Any], lang: str) -> str:
             parts.append(tr(lang, "rolled_plain", player=b.who(view, turn), dice=shown) + end)
     for p in view.get("order") or view["players"]:
         parts.append(
-            f"{b.who(view, p)} {view.get('totals', {}).get(p, 0)}" + (";" if lang == "en" else "。")
+            f"{b.who(view, p)}{seat_mark(view, p, lang)} {view.get('totals', {}).get(p, 0)}"
+            + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)

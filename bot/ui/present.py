@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,8 @@ from bot.games import plugin
 from bot.i18n import t
 from bot.model import CPU_ADD, CPU_REMOVE, LEVELS, is_cpu, seat_named
 from bot.store import TableRow
-from bot.turns import LOBBY_IDLE, WARN_BEFORE
+from bot.turns import LOBBY_IDLE, MAX_IDLE, WARN_BEFORE
+from bot.ui import result_words
 from bot.ui.components import build_view, result_view
 from bot.ui.controls import MAX_OPTIONS, RESULT_ACTIONS, Button, Control, Select, Standing
 from games import registry
@@ -27,11 +29,16 @@ from games.core import Outcome, seed_hash
 
 log = logging.getLogger(__name__)
 
+CPU_NAME = re.compile(r"CPU\d+")  # a computer's own engine name (not a seat it took)
+
 # The table message is short: the turn, a status line or two, the last few
 # events in words, the clock; the picture shows the rest, and the whole
 # history is in ``/game status`` and the record.
 LOG_LINES = 3
 NOTICES = ("timeout", "timeout_removed")  # events kept in view a little longer
+# a seat leaving the game: kept in view while the table keeps the line
+DEPARTURES = ("forfeit", "kicked", "kicked_cpu", "timeout_removed")
+SAYS_FORFEIT = ("kicked", "timeout_removed")  # notes whose forfeit needs no line of its own
 
 # /game end of a running game (bot.tables.TableService.end): who agreed, and how it ended
 END_VOTES = "end_votes"  # ui: user id → when they agreed to end the game
@@ -88,8 +95,8 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
             lang,
             players=players,
             count=len(row.seats),
-            min=eng.MIN_PLAYERS,
             max=eng.MAX_PLAYERS,
+            status=head_count(len(row.seats), eng.MIN_PLAYERS, lang),
         ),
     ]
     waiting = row.ui.get("rematch", {}).get("invited", [])
@@ -110,6 +117,13 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
     return TableMessage("\n".join(lines), [], build_view(row.id, row.version, controls))
 
 
+def head_count(seated: int, least: int, lang: str) -> str:
+    """What the lobby's head-count means: "1 more needed to start", or "ready"."""
+    if seated < least:
+        return t("lobby.need", lang, count=least - seated)
+    return t("lobby.ready", lang)
+
+
 def cpu_controls(row: TableRow, lang: str) -> list[Control]:
     """The lobby's second row: add a computer player at a strength, remove one
     (games with an AI only)."""
@@ -124,10 +138,18 @@ def cpu_controls(row: TableRow, lang: str) -> list[Control]:
     return out
 
 
+def mention(user_id: int | None) -> str | None:
+    """A person's mention, or ``None`` when nobody did it (the clock, the
+    bot itself): never ``<@None>``."""
+    return None if user_id is None else f"<@{user_id}>"
+
+
 def cancelled_message(row: TableRow, lang: str, *, by: int | None) -> TableMessage:
-    return TableMessage(
-        t("lobby.cancelled", lang, game=game_title(row.game, lang), user=f"<@{by}>")
-    )
+    game = game_title(row.game, lang)
+    user = mention(by)
+    if user is None:  # closed by the bot itself (its lobby could not be shown)
+        return TableMessage(t("lobby.cancelled_nobody", lang, game=game))
+    return TableMessage(t("lobby.cancelled", lang, game=game, user=user))
 
 
 def expired_message(row: TableRow, lang: str) -> TableMessage:
@@ -140,7 +162,12 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
     """A game ended without a settlement (its rules have none "as it stands"):
     the standings as they stood (where the game counts any yet), the table
     as it stood, without controls, and the seed to verify."""
-    lines = [t("result.abandoned", lang, game=game_title(row.game, lang), user=f"<@{by}>")]
+    game = game_title(row.game, lang)
+    user = mention(by)
+    if user is None:  # the turn clock ended it: nobody played (or could reach it)
+        lines = [t("result.abandoned_idle", lang, game=game, n=MAX_IDLE)]
+    else:
+        lines = [t("result.abandoned", lang, game=game, user=user)]
     files: list[discord.File] = []
     if row.state is not None:
         eng = registry.engine(row.game)
@@ -192,6 +219,7 @@ async def table_message(row: TableRow, lang: str) -> TableMessage:
         if status:
             lines.append(status)
         lines.extend(end_vote_lines(row, view, lang))
+    lines.extend(seat_mark_line(row, view, lang))
     lines.extend(log_lines(row, lang))
     lines.extend(clock_lines(row, lang))
     if row.seed:
@@ -246,7 +274,7 @@ async def result_message(
         key = {AGREED: "result.ended_agreed", NO_CONTEST: "result.no_contest"}.get(
             str(ended), "result.ended_by"
         )
-        lines.append(t(key, lang, user=f"<@{ended_by}>"))
+        lines.append(t(key, lang, user=mention(ended_by)))
     lines.extend(log_lines(row, lang))
     lines.append(t("result.header_as_it_stood" if no_contest else "result.header", lang))
     if no_contest:  # the game's own figures as they stood (Six Dice: the scores)
@@ -258,11 +286,16 @@ async def result_message(
             who = seat_line(seat) if seat else player
             lines.append(t("result.line", lang, rank=rank, player=who, points=figure))
         standings = []
+    outcome = eng.outcome(state)
+    notes = result_words.notes_of(view, outcome, lang) if standings else {}
+    figures = result_words.figures_of(view, outcome) if standings else {}
     for s in standings:
         seat = names.get(s.player)
         who = seat_line(seat) if seat else s.player
         key = "result.line_win" if s.won else "result.line"
-        points = points_text(s.points, row.game, lang)
+        points = result_words.place_text(
+            s.points, row.game, lang, figure=figures.get(s.player), note=notes.get(s.player)
+        )
         lines.append(t(key, lang, rank=s.rank, player=who, points=points))
     if row.ui.get("hints"):  # players who asked /hint
         used = [seat_line(names[p]) if p in names else p for p in sorted(row.ui["hints"])]
@@ -304,8 +337,11 @@ async def picture_files(
 ) -> list[discord.File]:
     """The table picture of ``view``: people by their display names and what
     the table's UI state shows (``row``: its seats and UI state)."""
-    names = pictures.display_names(row.seats) if row is not None else None
+    names = picture_names(row, lang) if row is not None else None
     ui = row.ui if row is not None else None
+    marks = seat_marks(row, view) if row is not None and row.state is not None else {}
+    if marks:  # seats out of the game, drawn greyed with "(left)"
+        view = dict(view, seat_marks=marks)
     try:
         picture = await asyncio.to_thread(
             pictures.table_picture, view, lang=lang, names=names, ui=ui
@@ -336,10 +372,53 @@ def must_agree(row: TableRow, view: dict[str, Any]) -> list[dict[str, Any]]:
     seated person still playing — not those who left (a ``forfeit`` in the
     record, or listed as ``forfeited`` by the public view: Six Dice's
     forfeit is no record move)."""
+    gone = gone_players(row, view)
+    return [s for s in row.seats if not is_cpu(s) and s["name"] not in gone]
+
+
+def gone_players(row: TableRow, view: dict[str, Any]) -> set[str]:
+    """The engine names of the seats that left the game (``/game leave``,
+    ``/game kick``, a third timeout): a ``forfeit`` in the record, or listed
+    as ``forfeited`` by the public view (Six Dice's forfeit is no record move)."""
     gone = set(view.get("forfeited") or [])
     moves = ((row.state or {}).get("history") or {}).get("moves") or []
     gone |= {m.rsplit(" ", 1)[0] for m in moves if m.endswith(" forfeit")}  # recorded moves
-    return [s for s in row.seats if not is_cpu(s) and s["name"] not in gone]
+    return gone
+
+
+def seat_marks(row: TableRow, view: dict[str, Any]) -> dict[str, str]:
+    """Each seat out of the game → how it left: ``"removed"`` (``/game
+    kick``) or ``"left"`` (``/game leave``, the turn clock). The table's
+    words and picture mark them, so a seat that left is never read as a
+    player with no points."""
+    gone = gone_players(row, view)
+    return {
+        s["name"]: "removed" if s.get("kicked") else "left" for s in row.seats if s["name"] in gone
+    }
+
+
+def seat_mark_line(row: TableRow, view: dict[str, Any], lang: str) -> list[str]:
+    """The line "Out of the game: carol (left), dave (removed)" while others play on."""
+    marks = seat_marks(row, view)
+    if not marks:
+        return []
+    names = shown_names(row)
+    who = [
+        t(f"table.seat_{mark}", lang, player=names.get(name, name)) for name, mark in marks.items()
+    ]
+    return [t("table.seats_out", lang, players=t("list.sep", lang).join(who))]
+
+
+def picture_names(row: TableRow, lang: str) -> dict[str, str]:
+    """The names a table picture draws: each seat's display name, but a
+    computer that took a removed person's seat by that person's name first
+    ("carol (CPU)"), so a narrow column header still says whose seat it is."""
+    names = pictures.display_names(row.seats)
+    for seat in row.seats:
+        if is_cpu(seat) and not CPU_NAME.fullmatch(str(seat["name"])):
+            took = str(seat.get("took") or seat["name"])
+            names[str(seat["name"])] = t("pic.seat_cpu", lang, name=took)
+    return names
 
 
 def standing_votes(row: TableRow, now: float) -> dict[str, float]:
@@ -374,29 +453,47 @@ def end_vote_lines(row: TableRow, view: dict[str, Any], lang: str) -> list[str]:
 def log_lines(row: TableRow, lang: str, limit: int | None = LOG_LINES) -> list[str]:
     """The last ``limit`` public events in words (``None``: all the table
     keeps, for ``/game status``), each person by the display name of their
-    seat (the stored events keep the engine names)."""
+    seat (the stored events keep the engine names).
+
+    A seat that left the game (``/game leave``, ``/game kick``, a third
+    timeout) stays in view while the table keeps its line, however many
+    moves the others (computers) made since: it takes the first of the
+    ``limit`` lines. A clock's notice ("ran out of time") stays in view
+    while the moves the clock made for that player are still on the table."""
     ui = plugin(row.game)
     names = shown_names(row)
-    said: list[tuple[str, bool]] = []  # (line, a clock's notice), newest first
-    # only the last 2 × limit lines can be shown (below): words for those
-    # alone, not for the whole log at every press
-    for event in reversed(row.ui.get("log", [])):
-        if limit is not None and len(said) >= 2 * limit:
-            break
+    log: list[dict[str, Any]] = row.ui.get("log", [])
+    # only the last 2 × limit lines can be shown, and a departure: words for
+    # those alone, not for the whole log at every press
+    window = len(log) if limit is None else 2 * limit
+    said: list[tuple[str, str]] = []  # (line, what kind of line), oldest first
+    for i, event in enumerate(log):
+        kind = event.get("kind")
+        if i < len(log) - window and kind not in DEPARTURES:
+            continue
+        if kind == "forfeit" and i > 0 and _said_before(log[i - 1], event):
+            continue  # "removed …; their seat forfeits" already says it
         text = ui.describe(displayed(event, names), lang)
         if text:
-            said.append(("• " + text, event.get("kind") in NOTICES))
-    said.reverse()
+            said.append(("• " + text, str(kind)))
     lines = [line for line, _ in said]
-    notices = [i for i, (_, notice) in enumerate(said) if notice]  # where they are
     if limit is None or len(lines) <= limit:
         return lines
-    # a clock's notice ("ran out of time") stays in view while the moves the
-    # clock made for that player are still on the table
-    recent = [i for i in notices if len(lines) - 2 * limit <= i < len(lines) - limit]
-    if recent and limit > 1:
-        return [lines[recent[-1]], *lines[len(lines) - limit + 1 :]]
-    return lines[-limit:]
+    shown = lines[-limit:]
+    older = said[: len(said) - limit]
+    gone = [line for line, kind in older if kind in DEPARTURES]
+    # a clock's notice only while its default moves are on the table (2 × limit)
+    recent = [line for line, kind in older[-limit:] if kind in NOTICES]
+    pinned = gone[-1:] or recent[-1:]
+    if pinned and limit > 1:
+        return [*pinned, *shown[1:]]
+    return shown
+
+
+def _said_before(previous: dict[str, Any], event: dict[str, Any]) -> bool:
+    """Whether ``previous`` (a kick, the clock's removal) already says that
+    ``event``'s player forfeits."""
+    return previous.get("kind") in SAYS_FORFEIT and previous.get("player") == event.get("player")
 
 
 def displayed(value: Any, names: dict[str, str]) -> Any:
@@ -420,14 +517,10 @@ def _label(the: Any, move: str, state: Any, eng: Any, lang: str) -> str:
         return move
 
 
-def points_text(points: int, game: str, lang: str = "en") -> str:
-    """Settlement points signed (``+300``); a final total plain (``257``);
-    losses in words (``2 losses``, 「2敗」) where the game counts losses."""
-    if registry.spec(game).points == "total":
-        return str(points)
-    if plugin(game).points_words == "losses":
-        return t("unit.loss", lang, count=-points)
-    return f"{points:+d}"
+def points_text(points: int, game: str, lang: Any = "en") -> str:
+    """A player's points with their unit (``+16 chips``, ``177 points``,
+    ``2 lives lost``): :func:`bot.ui.result_words.points_text`."""
+    return result_words.points_text(points, game, lang)
 
 
 SHORT_HASH = 8  # hex digits of the seed's hash on the table and the lobby
@@ -443,10 +536,13 @@ def seed_line(row: TableRow, lang: str, *, full: bool = False) -> str:
 
 
 def result_seed_line(row: TableRow, lang: str) -> str:
-    """The seed revealed, with its hash short (``/rules`` says how to check it)."""
+    """The fair-dice line at the end: the short hash again and where the
+    seed is (the result's 🔑 Seed button answers it privately, so no seed
+    fills the chat; ``/rules`` says how to check it)."""
     assert row.seed is not None
     term = plugin(row.game).seed_term
-    return t(f"seed.result.{term}", lang, seed=row.seed, hash=seed_hash(row.seed)[:SHORT_HASH])
+    short = seed_hash(row.seed)[:SHORT_HASH]
+    return t(f"seed.result.{term}", lang, hash=short, button=t("result.btn.fair", lang))
 
 
 def shown_names(row: TableRow) -> dict[str, str]:
