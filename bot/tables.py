@@ -126,6 +126,7 @@ class TableService:
         self._shown: dict[int, int] = {}
         self._notes: dict[int, dict[str, Any]] = {}
         self._members: dict[tuple[int, int], float] = {}  # (server, user) → known until
+        self.unsaved = False  # the last flush could not write (said once)
         # wraps every press (the operations endpoint times and counts them)
         self.around_press: Callable[[Awaitable[None]], Awaitable[None]] | None = None
 
@@ -208,15 +209,30 @@ class TableService:
             else:
                 row.ui[key] = value
 
-    async def flush(self) -> None:
-        """Write what was noted since the last flush (shown versions, UI keys)."""
+    async def flush(self) -> bool:
+        """Write what was noted since the last flush (shown versions, UI keys);
+        whether it was written. If the database cannot be written (a full
+        disk), the notes stay here — this process knows what it showed, so
+        the repair sweep does not redraw the same table again and again —
+        and are written with the table's next save or a later flush."""
         shown, self._shown = self._shown, {}
         notes, self._notes = self._notes, {}
         try:
             await self.store.set_shown(shown)
+            shown = {}
             await self.store.patch_ui(notes)
-        except sqlite3.Error:
-            log.warning("could not record the tables' bookkeeping; the repair sweep will redraw")
+        except sqlite3.Error as err:
+            for table_id, version in shown.items():  # kept: noted meanwhile wins
+                self.mark_shown(table_id, version)
+            for table_id, keys in notes.items():
+                self._notes[table_id] = keys | self._notes.get(table_id, {})
+            if not self.unsaved:
+                log.warning("could not record what the table messages show (%s); kept until"
+                            " the database can be written", err)  # fmt: skip
+            self.unsaved = True
+            return False
+        self.unsaved = False
+        return True
 
     async def repair(
         self,

@@ -24,6 +24,7 @@ database's notices (PostgreSQL ``LISTEN``), within a sweep.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,11 @@ SWEEP_EVERY = 1.0  # seconds between sweeps (most ask nothing of the database)
 LEASE = 30.0  # seconds a claim on a due table holds
 REPAIR_EVERY = 30.0  # seconds between repair sweeps
 REPAIR_GRACE = 10.0  # a table changed this recently may still be being shown
+# The database cannot be written (a full disk, a read-only file): the sweeper
+# waits BACKOFF seconds, doubling up to BACKOFF_MAX, before it tries again;
+# it says so once, then every REMIND_EVERY seconds until writes work again.
+BACKOFF, BACKOFF_MAX = 5.0, 60.0
+REMIND_EVERY = 300.0
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
@@ -93,6 +99,11 @@ class Sweeper:
         # players (set by the app)
         self.overdue: Callable[[int], None] | None = None
         self.owner = f"{PROCESS}:{id(self):x}"  # whose lease
+        # the database could not be written since then (None: it can), and
+        # when the sweeper tries again / last reminded the operator
+        self.unwritable_since: float | None = None
+        self.retry_at = 0.0
+        self.reminded_at = 0.0
 
     def hint(self, when: float) -> None:
         """A deadline (or its warning) at ``when`` was just set."""
@@ -130,8 +141,40 @@ class Sweeper:
 
     async def sweep(self, *, force: bool = False) -> int:
         """Repair what is behind, then fire every deadline that is due (or
-        due for its warning); returns how many tables were due."""
+        due for its warning); returns how many tables were due. While the
+        database cannot be written, the sweeps back off (claiming due
+        tables is a write): once it can, the timeouts due are played, once."""
         now = self.service.clock()
+        if self.unwritable_since is not None and now < self.retry_at:
+            return 0
+        try:
+            due = await self._sweep(now, force=force)
+        except sqlite3.Error as err:
+            self._unwritable(now, err)
+            return 0
+        if self.unwritable_since is not None:
+            log.warning("the database can be written again (after %.0f s); the turn clocks go on",
+                        now - self.unwritable_since)  # fmt: skip
+            self.unwritable_since = None
+        return due
+
+    def _unwritable(self, now: float, err: sqlite3.Error) -> None:
+        """A sweep could not write: wait longer each time, and tell the
+        operator once (then every :data:`REMIND_EVERY` seconds), not per sweep."""
+        if self.unwritable_since is None:
+            self.unwritable_since = self.reminded_at = now
+            wait = BACKOFF
+            log.error("the database cannot be written (%s): turn clocks and repairs wait until"
+                      " it can; free disk space or make the database writable", err)  # fmt: skip
+        else:
+            wait = min(BACKOFF_MAX, max(BACKOFF, 2 * (now - self.unwritable_since)))
+            if now - self.reminded_at >= REMIND_EVERY:
+                self.reminded_at = now
+                log.error("the database still cannot be written after %.0f s (%s): turn clocks"
+                          " are waiting", now - self.unwritable_since, err)  # fmt: skip
+        self.retry_at = now + wait
+
+    async def _sweep(self, now: float, *, force: bool) -> int:
         await self.repair(now)
         if not force and self.next_due is not None and now < self.next_due:
             return 0
@@ -146,6 +189,8 @@ class Sweeper:
         for table_id in due:
             try:
                 await self.fire(table_id, now)
+            except sqlite3.Error:
+                raise  # the database, not this table: the sweeper backs off
             except Exception:
                 log.exception("table %d: the turn clock failed", table_id)
             finally:

@@ -6,6 +6,9 @@ sweep. Each story checks what the players and the operator see next."""
 
 from __future__ import annotations
 
+import contextlib
+
+from bot.followers.clock import BACKOFF_MAX, REPAIR_EVERY
 from games import registry
 from games.core import SeededSource
 
@@ -101,3 +104,77 @@ async def test_a_lobby_that_cannot_be_posted_leaves_a_ledger_line(game_night):
         assert await night.store.live_tables() == []
         lines = await night.store.ledger()
         assert [line["move"] for line in lines] == ["opened", "cancelled"], lines
+
+
+# --------------------------------------- 1: an unwritable database, backed off
+
+
+@contextlib.asynccontextmanager
+async def read_only(night):
+    """The database file cannot be written (as on a full disk or a file
+    made read-only): every write raises, reads still work."""
+    await night.store._x("PRAGMA query_only = ON")
+    try:
+        yield
+    finally:
+        await night.store._x("PRAGMA query_only = OFF")
+
+
+async def test_an_unwritable_database_backs_the_turn_clock_off(game_night, caplog):
+    """Ten minutes of a read-only database with a turn clock due: the
+    operator is told once and reminded every few minutes (it was an ERROR
+    with a traceback every second, 600 of them), the sweeper tries less and
+    less often, and once writes work the timeout is played, once."""
+    async with game_night(dice=[4, 5] + DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        store = night.store
+        tries = 0
+        claim = store.claim_due
+
+        async def counted(**kwargs):
+            nonlocal tries
+            tries += 1
+            return await claim(**kwargs)
+
+        store.claim_due = counted
+        caplog.clear()
+        async with read_only(night):
+            await night.wait(TURN + 600)
+            assert await table.moves() == []
+        lines = [r for r in caplog.records if r.name == "bot.followers.clock"]
+        assert 1 <= len(lines) <= 3, [r.getMessage() for r in lines]  # once, reminders
+        assert all(r.exc_info is None for r in lines)  # no traceback
+        assert "cannot be written" in lines[0].getMessage()
+        assert tries <= 20, tries  # backed off (one a second before)
+        caplog.clear()
+        await night.wait(BACKOFF_MAX + 1)
+        assert await table.moves() == ["alice roll", "alice flip 9"]  # the timeout, once
+        assert table.shows("ev.timeout", player="alice", count=1, max=3)
+        assert any("can be written again" in r.getMessage() for r in caplog.records)
+
+
+# ------------------------- 7: a full disk does not make the repair loop
+
+
+async def test_a_full_disk_does_not_redraw_a_table_every_repair_sweep(game_night, caplog):
+    """The table fell behind (answer and edit failed), then the disk filled:
+    the repair sweep redraws it once, keeps in memory that it did (the shown
+    version cannot be saved), and does not redraw it every 30 s."""
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        table_id = (await table.row()).id
+        fail(night, "POST", ANSWER)
+        fail(night, "PATCH", EDIT)
+        await table.press("Roll", by=night.alice)
+        assert table.buttons == ["Roll"]  # behind
+        message = f"/channels/{table.channel.id}/messages/{table.message.id}"
+        edits = len([r for r in night.env.http_requests if r.path == message])
+        async with read_only(night):
+            await night.wait(REPAIR_EVERY * 10)
+            redrawn = [r for r in night.env.http_requests if r.path == message][edits:]
+            assert "Roll" not in table.buttons  # caught up
+            assert len(redrawn) == 1, len(redrawn)  # once, not every sweep
+        caplog.clear()
+        await night.wait(BACKOFF_MAX + 1)
+        row = await night.store.get_table(table_id)
+        assert row.shown == row.version  # written by the sweeper once the disk had room
