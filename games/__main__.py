@@ -6,6 +6,10 @@ error; any other broken record exits 2 with ``bad record: …``.
 
 ``verify`` checks that a published hash belongs to a revealed seed and prints
 the first dice (and, with ``--decks``, the Sixty-Six decks) the seed produces.
+The hash may be the whole SHA-256 (64 hex digits) or the beginning of it that
+the table showed (at least 8 digits, the bot's 🎲 Fair dice line): a player
+checks with exactly what they were shown. ``"prefix": true`` says a
+beginning was compared.
 """
 
 from __future__ import annotations
@@ -44,12 +48,26 @@ def _replay(path: str) -> int:
     return 0
 
 
+SHORTEST = 8  # hex digits: the shortest beginning of a hash that is checked
+
+
 def _verify(seed: str, published: str, count: int, decks: int) -> int:
     actual = seed_hash(seed)
-    ok = actual == published.strip().lower()
+    shown = published.strip().lower()
+    if not (SHORTEST <= len(shown) <= len(actual)) or any(
+        c not in "0123456789abcdef" for c in shown
+    ):
+        print(
+            f"bad hash: give the {len(actual)} hex digits of the SHA-256, or the first "
+            f"{SHORTEST} or more as the table showed them (got {published!r})",
+            file=sys.stderr,
+        )
+        return 2
+    ok = actual.startswith(shown)
     src = SeededSource(seed)
     doc: dict[str, Any] = {
         "match": ok,
+        "prefix": len(shown) < len(actual),
         "sha256": actual,
         "dice": src.roll(count),
     }
@@ -66,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     p_replay.add_argument("file")
     p_verify = sub.add_parser("verify", help="check a revealed seed against its published hash")
     p_verify.add_argument("seed")
-    p_verify.add_argument("hash")
+    p_verify.add_argument(
+        "hash", help=f"the published hash: all 64 hex digits, or its first {SHORTEST} or more"
+    )
     p_verify.add_argument("--count", type=int, default=60, help="dice to print (default 60)")
     p_verify.add_argument("--decks", type=int, default=0, help="Sixty-Six decks to print")
     args = parser.parse_args(argv)

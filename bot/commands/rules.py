@@ -5,9 +5,13 @@ the scoring table (``rules.<game>.scoring``), the terms the table message uses
 (``rules.<game>.terms``: every word of the table message is explained there),
 the house options in force on this server (the rules' defaults, changed by
 ``/config options``; ``opt.<game>.<name>`` says what each does), the turn
-clock, how to check the seed (``python -m games verify``, in the game's words:
-dice or shuffles), and a small example picture drawn by :mod:`bot.render` from a scripted
+clock, how to check the fair dice (``rules.verify.<term>``, in the game's
+words: dice or shuffles), and a small example picture drawn by :mod:`bot.render` from a scripted
 position (:func:`example_view`).
+
+The result's **🔑 Seed** button (``cr:<result>:fair``) answers here too: the
+game's seed, privately, with the short hash the table showed when it opened
+(the check: the seed's SHA-256 begins with it; docs/fair-dice.md).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from bot.commands.choices import offer_games
 from bot.commands.config import option_text
 from bot.games import plugin
 from bot.i18n import lang_of, t
+from bot.ui.present import SHORT_HASH
 from games import core, registry
 
 if TYPE_CHECKING:
@@ -107,6 +112,25 @@ class Rules(commands.Cog):
     def __init__(self, bot: ChabudaiBot) -> None:
         self.bot = bot
         offer_games(self)
+        bot.result_actions["fair"] = self.send_seed
+
+    async def send_seed(
+        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+    ) -> None:
+        """The 🔑 Seed button under a result: the seed of that game, to the
+        presser alone (the game is over: the seed is no secret any more)."""
+        tables = self.bot.tables
+        result = await tables.store.get_result(result_id)
+        if result is None:
+            await tables.reply(interaction, "error.no_result")
+            return
+        seed = result.get("seed")
+        if not seed:
+            await tables.reply(interaction, "error.fair_unseeded")
+            return
+        term = plugin(result["game"]).seed_term
+        short = core.seed_hash(seed)[:SHORT_HASH]
+        await tables.reply(interaction, f"result.fair.{term}", seed=seed, hash=short)
 
     @app_commands.command(
         name="rules", description="How to play a game: rules, scoring, house options"

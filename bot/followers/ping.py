@@ -3,7 +3,8 @@ begins.
 
 The table message is edited in place, and Discord does not notify anyone of
 an edit, so when the turn passes to a different human player the bot sends
-"@alice, your turn — <link to the table>" in the table's language. Only the
+"@alice, your turn — [Nine table](<link>)" in the table's language (a
+link labelled with the table, not a bare URL). Only the
 latest ping of a table stays: its message id is kept in the table's UI state
 (``ui["ping"]``, noted with :meth:`bot.tables.TableService.note_ui`: it goes
 to the database with the table's next save) and the previous one is deleted when the turn changes again
@@ -25,7 +26,7 @@ from typing import Any
 import discord
 
 from bot.events import TableCommitted
-from bot.i18n import t
+from bot.i18n import linked, t
 from bot.model import mover, seat_named, table_link
 from bot.store import TableRow
 from bot.tables import TableService
@@ -69,7 +70,9 @@ class Pings:
             # only computers moved since their last turn began: no new ping
             if not self.back_soon(change, before, now, clock):
                 lang = row.ui.get("lang", "en")
-                text = t("table.your_turn", lang, player=f"<@{seat['id']}>", link=table_link(row))
+                game = t(f"game.{row.game}", lang)
+                link = linked("link.table", lang, table_link(row), game=game)
+                text = t("table.your_turn", lang, player=f"<@{seat['id']}>", link=link)
                 try:
                     sent = await channel.send(text, allowed_mentions=MENTION_USERS)
                 except discord.HTTPException:

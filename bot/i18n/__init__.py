@@ -20,6 +20,7 @@ LANGS = ("en", "ja")
 DEFAULT = "en"
 _DIR = Path(__file__).parent
 _PLACEHOLDER = re.compile(r"\{(\w+)(?::[^}]*)?\}")
+_COMMAND = re.compile(r"\{cmd\[([^\]]+)\]\}")  # a command's name: {cmd[game end]}
 
 
 @cache
@@ -64,8 +65,77 @@ class _Missing:
         return "{" + self.key + "}"
 
 
+# The slash commands' ids as Discord gave them when this process synced the
+# tree (``remember_commands``): a reply can then mention a command so that a
+# click fills it in.
+COMMAND_IDS: dict[str, int] = {}
+
+
+def remember_commands(synced: Any) -> None:
+    """Keep the ids of the synced top-level commands (``tree.sync()``'s
+    :class:`discord.app_commands.AppCommand` list)."""
+    COMMAND_IDS.clear()
+    for command_ in synced or ():
+        if getattr(command_, "id", None):
+            COMMAND_IDS[str(command_.name)] = int(command_.id)
+
+
+def command(path: str, locale: Any = DEFAULT) -> str:
+    """The slash command ``path`` (``"game end"``) as the reader's language
+    names it: its ``cmd.<path>.name`` words, ``/ゲーム 終了`` in Japanese.
+
+    Discord makes ``</game end:ID>`` a clickable mention but shows it with
+    the words before the colon, and a mention with a localized name does
+    nothing when clicked (discord-api-docs #5518, #5632): a reader whose
+    language names the command as the code does (English) gets the
+    clickable mention once the id is known, the others the command's name
+    in their language as code.
+
+    >>> command("game end", "ja") == "`/" + t("cmd.game.name", "ja") + " " + t("cmd.game.end.name", "ja") + "`"
+    True
+    """
+    lang = lang_of(locale)
+    parts = path.split()
+    words = []
+    for i, part in enumerate(parts):
+        key = "cmd." + ".".join(parts[: i + 1]) + ".name"
+        words.append(t(key, lang) if has(key, lang) else part)
+    cid = COMMAND_IDS.get(parts[0]) if parts else None
+    if cid and words == parts:
+        return f"</{path}:{cid}>"
+    return "`/" + " ".join(words) + "`"
+
+
+def linked(key: str, locale: Any, url: str, **args: Any) -> str:
+    """A Markdown link ``[label](url)`` whose label is the catalogue text of
+    ``key`` (``link.table``: "Nine table", 「ナインの卓」) instead of a bare URL;
+    Discord shows bots' masked links as their label.
+
+    >>> linked("link.table", "en", "https://discord.com/channels/1/2/3", game="Nine")
+    '[Nine table](https://discord.com/channels/1/2/3)'
+    """
+    label = t(key, locale, **args).replace("[", "(").replace("]", ")")
+    return f"[{label}]({url})"
+
+
+class _Commands:
+    """``{cmd[game end]}`` in a template: :func:`command` in its language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __getitem__(self, path: str) -> str:
+        return command(path, self.lang)
+
+
 class _Args(dict[str, Any]):
-    def __missing__(self, key: str) -> _Missing:
+    def __init__(self, args: dict[str, Any], lang: str = DEFAULT) -> None:
+        super().__init__(args)
+        self.lang = lang
+
+    def __missing__(self, key: str) -> Any:
+        if key == "cmd":
+            return _Commands(self.lang)
         return _Missing(key)
 
 
@@ -104,9 +174,10 @@ def t(key: str, locale: Any = DEFAULT, **args: Any) -> str:
     lang = lang_of(locale)
     template = _template(key, lang, args) or _template(key, DEFAULT, args) or key
     try:
-        return template.format_map(_Args(args))
+        return template.format_map(_Args(args, lang))
     except (ValueError, TypeError, KeyError, IndexError):
         # a value of an unexpected type for its format: show it plainly
+        template = _COMMAND.sub(lambda m: command(m.group(1), lang), template)
         return _PLACEHOLDER.sub(lambda m: str(args.get(m.group(1), m.group(0))), template)
 
 

@@ -55,6 +55,7 @@ RESULT_ACTIONS: list[ResultAction] = [
     ResultAction("record", "result.btn.record"),
     ResultAction("review", "result.btn.review"),
     ResultAction("replay", "result.btn.replay"),  # bot/commands/history.py
+    ResultAction("fair", "result.btn.fair"),  # the seed, privately: bot/commands/rules.py
     ResultAction("rematch", "result.btn.rematch", "primary"),  # bot/commands/rematch.py
 ]
 

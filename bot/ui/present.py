@@ -284,7 +284,8 @@ async def result_message(
         ):
             seat = names.get(player)
             who = seat_line(seat) if seat else player
-            lines.append(t("result.line", lang, rank=rank, player=who, points=figure))
+            shown = result_words.figure_text(row.game, figure, lang) or figure
+            lines.append(t("result.line", lang, rank=rank, player=who, points=shown))
         standings = []
     outcome = eng.outcome(state)
     notes = result_words.notes_of(view, outcome, lang) if standings else {}

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from simtable import exactly, taken
 
+from bot.i18n import linked, t
 from games.core import SeededSource
 
 DICE = SeededSource("bot-ping-tests").roll(3000)
 PING = "table.your_turn"
+
+
+def link(table, lang="en"):
+    """The ping's link: labelled with the table ("Yahtzee table"), not a bare URL."""
+    return linked("link.table", lang, table.link, game=t(f"game.{table.game}", lang))
 
 
 async def finish_turn(table, user):
@@ -31,20 +37,20 @@ async def test_a_ping_mentions_the_next_player_and_replaces_the_last(game_night)
             assert at_start == []
         else:
             (ping,) = at_start
-            assert exactly(ping.content, PING, player=first.mention, link=table.link)
+            assert exactly(ping.content, PING, player=first.mention, link=link(table))
 
         assert taken(await table.press("Roll", by=first))  # the same player goes on
         assert [p.id for p in table.posts(PING)] == [p.id for p in at_start]
         assert taken(await table.play(by=first))  # the turn passes
         assert table.mover is second
         (ping,) = table.posts(PING)
-        assert exactly(ping.content, PING, player=second.mention, link=table.link)
+        assert exactly(ping.content, PING, player=second.mention, link=link(table))
         assert len(table.history()) == 2  # the table message and one ping
 
         await finish_turn(table, second)
         assert table.mover is first
         (new,) = table.posts(PING)
-        assert exactly(new.content, PING, player=first.mention, link=table.link)
+        assert exactly(new.content, PING, player=first.mention, link=link(table))
         assert new.id != ping.id
         assert night.gone(ping)  # deleted
         assert len(table.history()) == 2
@@ -55,7 +61,7 @@ async def test_a_ping_mentions_the_next_player_and_replaces_the_last(game_night)
         assert table.posts(PING) == []
         await finish_turn(table, first)
         (last,) = table.posts(PING)
-        assert exactly(last.content, PING, player=second.mention, link=table.link)
+        assert exactly(last.content, PING, player=second.mention, link=link(table))
         assert (await table.row()).ui["ping"] == last.id
 
 
@@ -77,7 +83,7 @@ async def test_pings_in_the_table_language(game_night):
             await finish_turn(table, who)
             other = night.bob if who is night.alice else night.alice
             (ping,) = table.posts(PING, "ja")
-            assert exactly(ping.content, PING, "ja", player=other.mention, link=table.link)
+            assert exactly(ping.content, PING, "ja", player=other.mention, link=link(table, "ja"))
 
 
 async def test_no_ping_for_a_computer_player(game_night):

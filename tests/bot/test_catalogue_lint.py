@@ -26,6 +26,11 @@ REJECTED = {
     r"(?<!ト)レート(?!ィ)": "レーティング",
     r"表札": "めくり札",
     r"残り以外": "残したサイコロ以外",
+    # the bot plays a timed-out turn: it is not shogi (指す)
+    r"指[さしすせそ]": "自動で進めます",
+    r"番目の手番": "第{n}手番",
+    r"開始時(?!の)": "開始局面",
+    r"確率の見積もり": "勝率{chance}（試算）",
 }
 
 # (rule, pattern): what no Japanese value may contain
@@ -36,7 +41,63 @@ TYPOGRAPHY = [
     ("a space after 。", r"。 "),
     ("a space before a percent sign", r"[\d}] +[%％]"),
     ("ASCII parentheses around Japanese text (write （）)", rf"\([^()]*{KANA_KANJI}[^()]*\)"),
+    ("a space after 、", r"、 "),
+    ("a space between bold text and Japanese text", rf"\*\* +{KANA_KANJI}|{KANA_KANJI} +\*\*"),
+    ("an ASCII colon (write ：)", r"__COLON__"),
+    ("a space after ：", r"： "),
+    ("a middle dot · between Japanese items (write 、 or ・)", r"·"),
+    ("a slash command written by hand (write {cmd[game end]})", r"__SLASH__"),
 ]
+
+# Placeholders, code spans, Discord's <…> markup, links and emoji shortcodes
+# are not text: the rules below read what is left.
+_NOT_TEXT = [
+    (re.compile(r"\{[^{}]*\}"), "{}"),
+    (re.compile(r"`[^`]*`"), "``"),
+    (re.compile(r"<[^<>]*>"), "<>"),
+    (re.compile(r"\]\([^()]*\)"), "]"),  # a masked link's address
+    (re.compile(r"https?://\S+"), ""),
+    (re.compile(r":[a-z0-9_]+:"), ""),
+    (re.compile(r"「[\x21-\x7e ]+」"), "「」"),  # what to type, in a command's description
+]
+
+
+def text_only(text: str) -> str:
+    """``text`` without its placeholders, code, markup, links and shortcodes."""
+    for pattern, repl in _NOT_TEXT:
+        text = pattern.sub(repl, text)
+    return text
+
+
+# A slash command in words: ``/play``, ``/{play}``, ``/game end``. Replies
+# name commands with ``{cmd[path]}`` (bot.i18n: the command's name in the
+# reader's language, clickable where Discord allows).
+SLASH = re.compile(r"(?<![\w/:.<})])/(?:[a-z]|\{|[\u3040-\u30ff\u3400-\u9fff])")
+# an ASCII colon in Japanese text: write ： (docs/i18n.md), or nothing
+COLON = re.compile(r":")
+
+
+def breaks_rule(rule: str, pattern: str, text: str) -> bool:
+    """Whether Japanese ``text`` breaks ``rule``."""
+    if pattern == "__COLON__":
+        return bool(COLON.search(text_only(text)))
+    if pattern == "__SLASH__":
+        return bool(SLASH.search(re.sub(r"https?://\S+", "", text)))
+    return bool(re.search(pattern, text))
+
+
+# Latin words a Japanese text may hold (outside names, placeholders and code):
+# proper names and units. Everything else is said in Japanese, or shown as
+# code (`target=5000`) when the reader must type it.
+ENGLISH_ALLOWED = {"CPU", "SHA", "Discord", "English", "chabudai", "ms", "OpenSkill", "BGA"}
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
+
+
+def english_words(text: str) -> list[str]:
+    """The Latin words of 3+ letters in a Japanese ``text`` that are not
+    names, placeholders, code or allowed (``ENGLISH_ALLOWED``)."""
+    words = LATIN_WORD.findall(text_only(text))
+    return [w for w in words if len(w) >= 3 and w not in ENGLISH_ALLOWED]
 
 
 def base_key(key: str) -> str:
@@ -91,7 +152,7 @@ def japanese_breaks() -> list[tuple[str, str, str]]:
         else:
             rules = TYPOGRAPHY
         for rule, pattern in rules:
-            if re.search(pattern, text):
+            if breaks_rule(rule, pattern, text):
                 out.append((key, rule, text))
         for pattern, chosen in REJECTED.items():
             if re.search(pattern, text):
@@ -114,18 +175,78 @@ def test_japanese_typography_and_glossary():
         ("終わり。 次へ", "a space after 。"),
         ("確率 44.1 %", "a space before a percent sign"),
         ("自動(現在は英語)", "ASCII parentheses around Japanese text (write （）)"),
+        ("手番です。、 次へ", "a space after 、"),
+        ("**{player}** が振りました", "a space between bold text and Japanese text"),
+        ("精度 **{accuracy}**", "a space between bold text and Japanese text"),
+        ("手番: {player}", "an ASCII colon (write ：)"),
+        ("{dice} = {total}: 合計", "an ASCII colon (write ：)"),
+        ("手番： {player}", "a space after ："),
+        ("アリス · ボブ", "a middle dot · between Japanese items (write 、 or ・)"),
+        ("`/play` してください", "a slash command written by hand (write {cmd[game end]})"),
+        ("`/{play}` で卓を立てます", "a slash command written by hand (write {cmd[game end]})"),
+        ("/game end に投票", "a slash command written by hand (write {cmd[game end]})"),
     ],
 )
 def test_the_lint_finds_each_break(text, rule):
     pattern = dict(TYPOGRAPHY)[rule]
-    assert re.search(pattern, text), (text, rule)
+    assert breaks_rule(rule, pattern, text), (text, rule)
 
 
 @pytest.mark.parametrize(
-    "text", ["{player}が振りました。", "山札{n}枚", "1枚、2枚", "確率44.1%", "自動（現在は英語）"]
+    "text",
+    [
+        "{player}が振りました。",
+        "山札{n}枚",
+        "1枚、2枚",
+        "確率44.1%",
+        "自動（現在は英語）",
+        "**{player}**が振りました",
+        "手番：{player}",
+        "{change:+}点、<t:1700000000:R>まで",
+        "{cmd[play]}で始めてください",
+        "[卓を見る](https://discord.com/channels/1/2/3)",
+    ],
 )
 def test_the_lint_passes_good_japanese(text):
-    assert not [rule for rule, pattern in TYPOGRAPHY if re.search(pattern, text)], text
+    assert not [rule for rule, p in TYPOGRAPHY if breaks_rule(rule, p, text)], text
+
+
+def test_no_english_word_in_japanese():
+    """A Japanese message holds no English word outside names, placeholders
+    and code (``ENGLISH_ALLOWED``: proper names and units)."""
+    found = [
+        (k, english_words(v), v)
+        for k, v in catalogue("ja").items()
+        if not k.startswith("cmd.") or k.endswith(".desc")  # a command's name is Discord's
+    ]
+    found = [(k, w, v) for k, w, v in found if w]
+    assert not found, "\n".join(f"{k}: {w}: {v}" for k, w, v in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("{games}戦（1 loss）", ["loss"]),
+        ("`/{game} {end}` に投票してください", []),
+        ("オプション kinds", ["kinds"]),
+        ("オプション`kinds`、CPU（ふつう）、Discordのid", []),
+        ("ハッシュ `{hash}`（詳しくは /rules にあります）", ["rules"]),
+    ],
+)
+def test_the_english_word_lint(text, words):
+    assert english_words(text) == words
+
+
+def test_no_slash_command_by_hand_in_english_either():
+    """English replies name commands with ``{cmd[path]}`` too: the same
+    placeholders in both languages, and a clickable mention where Discord
+    has the command's id."""
+    found = [
+        (k, v)
+        for k, v in catalogue("en").items()
+        if not k.startswith("cmd.") and SLASH.search(re.sub(r"https?://\S+", "", v))
+    ]
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)
 
 
 def test_the_glossary_is_written_down():
@@ -141,7 +262,7 @@ def test_the_glossary_is_written_down():
     [
         ("unit.game", {}, "1 game", "2 games"),
         ("unit.win", {}, "1 win", "2 wins"),
-        ("unit.loss", {}, "1 loss", "2 losses"),
+        ("unit.life_lost", {}, "1 life lost", "2 lives lost"),
         ("unit.trick", {}, "1 trick", "2 tricks"),
         ("sixdice.btn.roll", {}, "Roll 1 die", "Roll 2 dice"),
     ],
