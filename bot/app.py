@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.boards import Boards
@@ -29,6 +31,7 @@ from bot.followers.cpu import DELAY, ComputerPlayers
 from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
+from bot.i18n import t
 from bot.i18n.translator import Translator
 from bot.ops import Operations
 from bot.store import Store
@@ -97,6 +100,8 @@ class ChabudaiBot(commands.Bot):
         bus.subscribe(self.computers.on_commit, name="cpu")
         bus.subscribe(self.ops.on_commit, name="ops")  # last: counts what was committed
         bus.on_failure = self.ops.follower_failed
+        # one error handler for every slash command: an answer on any error
+        self.tree.on_error = self.on_command_failed  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         store = self.tables.store
@@ -168,6 +173,32 @@ class ChabudaiBot(commands.Bot):
             await self.tables.reply(interaction, "error.unknown_action")
             return
         await handler(interaction, result_id, arg)
+
+    async def on_command_failed(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Every slash command answers something clear, whatever went wrong
+        (the command tree's ``on_error``): a database that cannot be written
+        or read — "cannot save games right now; nothing was changed" (the
+        writes are single statements or transactions: nothing is
+        half-written) — or anything else, logged with its traceback."""
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        command = interaction.command
+        name = command.qualified_name if command is not None else "?"
+        if isinstance(original, sqlite3.Error):
+            log.warning("/%s: the database could not be used (%s)", name, original)
+            key = "error.db_unavailable"
+        else:
+            log.error("/%s failed", name, exc_info=original)
+            key = "error.command_failed"
+        text = t(key, interaction.locale)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as err:
+            log.warning("/%s: the error could not be answered (%s/%s)", name, err.status, err.code)
 
     async def close(self) -> None:
         try:

@@ -44,7 +44,7 @@ from bot.events import (
 )
 from bot.games import plugin
 from bot.games.base import CONFIRMED, DISMISS
-from bot.i18n import lang_of, option_error, rule_error, t
+from bot.i18n import lang_of, linked, option_error, rule_error, t
 from bot.model import (
     CPU_ADD,
     CPU_REMOVE,
@@ -68,6 +68,7 @@ log = logging.getLogger(__name__)
 LOG_KEEP = 12  # public events kept with the table for the "last moves" lines
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 MEMBER_TTL = 300.0  # seconds a server membership, once checked, is trusted
+UNOPENED_AFTER = 10.0  # seconds after which a row never opened (version 0) is a leftover
 
 
 @dataclass
@@ -290,6 +291,8 @@ class TableService:
         if kind == SAVED and state is not None:
             eng = registry.engine(row.game)
             the = plugin(row.game)
+            if not eng.is_finished(state):  # what the bot plays for a person (Sixty-Six's draw)
+                events += the.automatic(state, row.seats, row.ui)
             row.state = eng.to_json(state)
             the.after_move(events, row.ui)
             row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
@@ -406,6 +409,8 @@ class TableService:
         channel_id = interaction.channel_id
         assert channel_id is not None
         existing = await self.store.table_in_channel(channel_id)
+        if existing is not None and await self.drop_unopened(existing):
+            existing = None
         if existing is not None:
             await self._already_here(interaction, existing)
             return
@@ -430,7 +435,27 @@ class TableService:
         if again is not None:
             row.ui["rematch"] = {"of": again.result_id, "invited": again.invited,
                                  "order": again.order}  # fmt: skip
-        await self.commit(before, row, origin="command", kind=OPENED, interaction=interaction)
+        opened = await self.commit(
+            before, row, origin="command", kind=OPENED, interaction=interaction
+        )
+        if opened is None:  # the database failed after the row was made: not half a lobby
+            with contextlib.suppress(sqlite3.Error):
+                await self.store.delete_table(row)  # still version 0: never opened
+
+    async def drop_unopened(self, row: TableRow) -> bool:
+        """Remove ``row`` if it is a lobby whose opening was never stored
+        (version 0, made more than :data:`UNOPENED_AFTER` seconds ago: the
+        database failed, or the process died, between making the row and
+        opening it); nothing was shown or played there. Whether it went."""
+        if row.version != 0 or row.created_at > self.clock() - UNOPENED_AFTER:
+            return False
+        try:
+            gone = await self.store.delete_table(row)
+        except sqlite3.Error:
+            return False
+        if gone:
+            log.info("table %d: a lobby that was never opened removed", row.id)
+        return gone
 
     async def _already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
         link = message_link(row.guild_id, row.channel_id, row.message_id)
@@ -771,9 +796,11 @@ class TableService:
         loc = interaction.locale
         sep = t("list.sep", loc)
         players = sep.join(s["display"] for s in row.seats)
-        link = message_link(row.guild_id, row.channel_id, row.message_id)
         game = t(f"game.{row.game}", loc)
-        seed = ["\n" + present.seed_line(row, lang_of(loc), full=True)] if row.seed else []  # the whole hash
+        url = message_link(row.guild_id, row.channel_id, row.message_id)
+        link = linked("link.table", loc, url, game=game)
+        # the fair-dice line as the table shows it (the same short hash)
+        seed = ["\n" + present.seed_line(row, lang_of(loc))] if row.seed else []
         if row.phase == "lobby":
             text = t("status.lobby", loc, game=game, players=players, link=link)
             await self.say(interaction, "".join([text, *seed]))

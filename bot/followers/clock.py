@@ -130,6 +130,9 @@ class Sweeper:
         self.repaired_at = now
         behind = await service.store.behind_tables(now if first else now - REPAIR_GRACE)
         for row in behind:
+            if row.version == 0:  # never opened (a write failed): a leftover, not a table
+                await service.drop_unopened(row)
+                continue
             try:
                 async with service.lock(row.id):
                     loaded = await service.load(row.id)

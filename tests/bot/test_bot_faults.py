@@ -7,6 +7,9 @@ sweep. Each story checks what the players and the operator see next."""
 from __future__ import annotations
 
 import contextlib
+import sqlite3
+
+from simtable import says
 
 from bot.followers.clock import BACKOFF_MAX, REPAIR_EVERY
 from games import registry
@@ -178,3 +181,88 @@ async def test_a_full_disk_does_not_redraw_a_table_every_repair_sweep(game_night
         await night.wait(BACKOFF_MAX + 1)
         row = await night.store.get_table(table_id)
         assert row.shown == row.version  # written by the sweeper once the disk had room
+
+
+# ------------------------------- 2: every command answers, on any error
+
+
+def answered(res, key: str) -> bool:
+    """The command got an answer only its user sees, saying ``key``."""
+    text = res.response.content if res.response is not None else None
+    if text is None and res.followups:
+        text = res.followups[0].content
+    return says(text, key)
+
+
+async def test_play_on_a_read_only_database_answers_and_leaves_nothing(game_night):
+    async with game_night() as night:
+        async with read_only(night):
+            res = await night.command(night.alice, "play", game="nine")
+        assert answered(res, "error.db_unavailable"), res
+        assert isinstance(night.env.errors[0].original, sqlite3.Error)  # handled, answered
+        assert await night.store.live_tables() == []
+        res = await night.command(night.alice, "play", game="nine")  # the channel is free
+        assert res.response is not None and not res.response.ephemeral
+
+
+async def test_play_whose_opening_cannot_be_saved_is_not_half_written(game_night, monkeypatch):
+    """The row was made, then the disk filled before the lobby was saved:
+    the user is told, and no half-made lobby holds the channel."""
+    async with game_night() as night:
+        async def full(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(night.store, "save_table", full)
+        res = await night.command(night.alice, "play", game="nine")
+        assert answered(res, "error.db_unavailable"), res
+        monkeypatch.undo()
+        assert await night.store.live_tables() == []
+        res = await night.command(night.alice, "play", game="nine")
+        assert res.response is not None and not res.response.ephemeral
+
+
+async def test_a_lobby_left_half_made_is_cleared(game_night, monkeypatch):
+    """A row never opened (version 0: the database failed, or the process
+    died, between its two writes) neither holds the channel nor is redrawn."""
+    async with game_night() as night:
+        async def full(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(night.store, "save_table", full)
+        monkeypatch.setattr(night.store, "delete_table", full)  # the clean-up fails too
+        await night.command(night.alice, "play", game="nine")
+        monkeypatch.undo()
+        (left,) = await night.store.live_tables()
+        assert left.version == 0
+        await night.wait(REPAIR_EVERY + 15)  # the repair sweep removes it
+        assert await night.store.live_tables() == []
+        await night.store.create_table(
+            guild_id=night.guild.id, channel_id=night.channel.id, game="nine",
+            host_id=night.bob.id, seats=[], options={}, now=night.clock() - 60,
+        )  # fmt: skip
+        res = await night.command(night.alice, "play", game="nine")  # /play removes it too
+        assert res.response is not None and not res.response.ephemeral
+
+
+async def test_config_on_a_read_only_database_answers_and_changes_nothing(game_night):
+    async with game_night(managers=["alice"]) as night:
+        async with read_only(night):
+            res = await night.command(night.alice, "config language", value="ja")
+        assert answered(res, "error.db_unavailable"), res
+        assert night.env.errors
+        assert await night.store.guild_setting(night.guild.id, "lang") is None
+
+
+async def test_a_command_that_fails_says_so(game_night, monkeypatch, caplog):
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+
+        async def broken(interaction):
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(night.bot.tables, "status", broken)
+        res = await table.command(night.alice, "game status")
+        assert answered(res, "error.command_failed"), res
+        assert night.env.errors
+        assert any(r.exc_info for r in caplog.records if r.levelname == "ERROR")
+        caplog.clear()
