@@ -1,0 +1,248 @@
+"""The chaos soak (issue 24): whole games of every kind through SimCord with
+faults injected at random from a seeded generator, invariants checked after
+each game and at the end (the machinery: tests/bot/simsoak.py; the short
+version in the default test run: tests/bot/test_soak.py).
+
+    python bench/soak.py --games 1000 --seed 1
+    python bench/soak.py --seed 1 --start 40 --games 5   # replay a session
+    python bench/soak.py --games 1000 --seed 1 --jobs 2  # sessions in 2 processes
+
+Prints games/s, the faults injected by kind, and every violation with the
+command that plays its session again. Exit status 1 if there was any.
+
+Every 50th game (``i % 50 == 49``) is a real kill -9: a child process
+(``--child``) builds the game's world (the same ids in every process, as
+bench/scale_worker.py does), plays the game with its faults and reports each
+press; after a random number of presses it is killed with SIGKILL. Then a
+new bot on the same database, in a world built the same way, finishes the
+game (its start-up repair, or the table put on this world's screen as
+scale_worker's ``resync`` does), and the game is checked like any other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "bot"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import simsoak as soak  # noqa: E402  (tests/bot/simsoak.py)
+
+WORLD_AT = 7 * 86400.0  # SimCord seconds: when a kill -9 game's worlds are built
+TRACEBACK = re.compile(r"Traceback|Ignoring exception| ERROR ")
+
+
+# ------------------------------------------------------------ kill -9
+
+
+async def child(cfg: dict[str, Any]) -> None:
+    """Play a kill -9 game until killed, one JSON line a press."""
+    p = soak.plan(cfg["seed"], cfg["index"], tuple(cfg["kinds"]) if cfg.get("kinds") else None)
+    async with soak.world(Path(cfg["db"]), cfg["seed"], at=WORLD_AT, shift=1) as session:
+        for name in cfg["closed"]:
+            session.close_dms(name)
+        session.game_index = p.index
+        holder: dict[str, Any] = {}
+
+        def pressed(n: int) -> None:
+            run = holder.get("run")
+            print(json.dumps({"press": n, "problems": run.problems if run else []}), flush=True)
+
+        run = soak.GameRun(p, session.fixed)
+        holder["run"] = run
+        print(json.dumps({"channel": session.fixed.id}), flush=True)
+        await soak.play_game(session, p, channel=session.fixed, on_press=pressed, run=run)
+        print(json.dumps({"over": True, "problems": run.problems}), flush=True)
+    # a game that ended before its kill: the parent checks it all the same
+
+
+async def kill_game(
+    p: soak.Plan, db: Path, tally: soak.Tally, kinds: tuple[str, ...] | None
+) -> None:
+    """The child plays until its ``kill_after``-th press and dies by SIGKILL;
+    a new bot in a world built the same way finishes the game."""
+    closed = ["bob"] if p.index % 100 == 99 else []
+    cfg = {"seed": p.seed, "index": p.index, "db": str(db), "closed": closed,
+           "kinds": list(kinds) if kinds else None}  # fmt: skip
+    with tempfile.NamedTemporaryFile("w+", prefix="soak-child-", suffix=".log") as errlog:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(cfg),
+            stdout=asyncio.subprocess.PIPE, stderr=errlog, cwd=str(ROOT),
+        )  # fmt: skip
+        assert proc.stdout is not None
+        channel = None
+        problems: list[str] = []
+        killed = False
+        while line := await proc.stdout.readline():
+            doc = json.loads(line)
+            if "channel" in doc:
+                channel = doc["channel"]
+            problems = doc.get("problems", problems)
+            if doc.get("press", 0) >= (p.kill_after or 0):
+                proc.kill()  # SIGKILL: dies at once, mid-whatever
+                killed = True
+                break
+        await proc.wait()
+        errlog.seek(0)
+        child_log = errlog.read()
+    if killed:
+        tally.faults["kill9"] += 1
+    rest = soak.Plan(p.seed, p.index, p.game, p.people, p.cpus, p.lang, p.locales, [], None)
+    with soak.capture_logs() as logs:
+        async with soak.world(db, p.seed, at=WORLD_AT, shift=2) as session:
+            for name in closed:
+                session.close_dms(name)
+            run = soak.GameRun(rest, session.fixed)
+            for what in problems:
+                run.problem(what)
+            for text in child_log.splitlines():
+                if TRACEBACK.search(text):
+                    run.problem(f"the killed process logged: {text[:160]}")
+                    break
+            if channel != session.fixed.id:
+                run.problem(f"the worlds differ: channel {channel} then {session.fixed.id}")
+            row = await session.store.table_in_channel(session.fixed.id)
+            if row is None:
+                tables = await session.store.ledger()
+                run.table_id = tables[-1]["table_id"] if tables else None
+            else:
+                run.table_id = row.id
+                await adopt(session, row.id)
+                await soak.play_game(session, rest, channel=session.fixed, table_id=row.id, run=run)
+            ended = await soak.check_game(session, run, logs.records)
+            soak.record(tally, run, ended)
+            for what in await soak.check_ratings(session):
+                tally.violations.append(
+                    soak.Violation(p.seed, p.index, "ratings", what, p.reproduce)
+                )
+
+
+async def adopt(session: soak.Session, table_id: int) -> None:
+    """This new world lacks the killed process's messages (Discord would
+    still show them): unless the bot's start-up repair drew the table (it
+    was behind), it is put on this world's screen (scale_worker.resync)."""
+    import scale_worker
+
+    if soak.newest_with_controls(session.env, session.fixed.id, table_id) is not None:
+        return
+
+    class Driver:
+        env = session.env
+        bot = session.bot
+
+    await scale_worker.resync(Driver(), session.fixed.id)  # type: ignore[arg-type]
+    await session.env.settle()
+
+
+# ------------------------------------------------------------ main
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="games to play (default 50)")
+    parser.add_argument("--seed", type=int, default=1, help="the fault generator's seed")
+    parser.add_argument("--start", type=int, default=0, help="the first game's number")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes, each a share of the sessions"
+    )
+    parser.add_argument("--kinds", default="", help="only these faults (comma-separated)")
+    parser.add_argument("--verbose", action="store_true", help="a line per game")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+async def run(args: argparse.Namespace) -> soak.Tally:
+    kinds = tuple(k for k in args.kinds.split(",") if k) or None
+
+    def on_game(r: soak.GameRun, ended: str) -> None:
+        if args.verbose:
+            faults = ", ".join(f"{k} {n}" for k, n in sorted(r.faults.items())) or "no faults"
+            print(f"game {r.plan.index} {r.plan.game}: {ended}, {r.presses} presses, {faults},"
+                  f" {len(r.problems)} violations", flush=True)  # fmt: skip
+
+    async def kill(p: soak.Plan, db: Path, tally: soak.Tally) -> None:
+        await kill_game(p, db, tally, kinds)
+
+    with tempfile.TemporaryDirectory(prefix="chabudai-soak-") as tmp:
+        return await soak.soak(args.seed, args.start, args.games, kinds=kinds, workdir=Path(tmp),
+                               on_game=on_game, kill=kill)  # fmt: skip
+
+
+async def jobs(args: argparse.Namespace) -> soak.Tally:
+    """The sessions shared out between ``--jobs`` processes (the same games,
+    the same figures as one process)."""
+    first = args.start - args.start % soak.SESSION
+    end = args.start + args.games
+    sessions = list(range(first, end, soak.SESSION))
+    shares = [sessions[j :: args.jobs] for j in range(args.jobs)]
+    t0 = time.perf_counter()
+
+    async def one(share: list[int]) -> soak.Tally:
+        tally = soak.Tally()
+        for s in share:
+            lo, hi = max(s, args.start), min(s + soak.SESSION, end)
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--seed", str(args.seed),
+                   "--start", str(lo), "--games", str(hi - lo), "--json"]  # fmt: skip
+            if args.kinds:
+                cmd += ["--kinds", args.kinds]
+            proc = await asyncio.create_subprocess_exec(
+                *cmd, stdout=asyncio.subprocess.PIPE, cwd=str(ROOT)
+            )
+            out, _ = await proc.communicate()
+            doc = json.loads(out.decode().strip().splitlines()[-1])
+            part = soak.Tally(
+                doc["games"], doc["finished"], doc["unrated"], doc["live"], doc["presses"]
+            )
+            part.faults.update(doc["faults"])
+            part.violations = [soak.Violation(**v) for v in doc["violations"]]
+            tally.add(part)
+            if args.verbose:
+                print(f"games {lo}-{hi - 1}: {len(part.violations)} violations", flush=True)
+        return tally
+
+    total = soak.Tally()
+    for part in await asyncio.gather(*(one(s) for s in shares if s)):
+        total.add(part)
+    total.violations.sort(key=lambda v: v.index)
+    total.seconds = time.perf_counter() - t0
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")  # fmt: skip
+    if args.child:
+        asyncio.run(child(json.loads(args.child)))
+        return 0
+    if args.jobs > 1:
+        tally = asyncio.run(jobs(args))
+    else:
+        tally = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps({
+            "games": tally.games, "finished": tally.finished, "unrated": tally.unrated,
+            "live": tally.live, "presses": tally.presses, "faults": dict(tally.faults),
+            "violations": [vars(v) for v in tally.violations],
+        }))  # fmt: skip
+        return 0
+    print(f"python bench/soak.py --games {args.games} --seed {args.seed}"
+          + (f" --start {args.start}" if args.start else ""))  # fmt: skip
+    print(tally.report())
+    return 1 if tally.violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
