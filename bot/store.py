@@ -1054,7 +1054,8 @@ class Store(abc.ABC):
 
         ``by``: ``rating`` (mu − 3σ, rated games), ``wins``, ``points`` (sum of
         settlement) or ``best``. ``season`` (a server's, so with ``guild_id``):
-        only that season's games, and its own ratings.
+        only that season's games, and its own ratings. Each row's ``rated``
+        is its rated games (by rating; ``None`` otherwise: bot.ratings.shown).
         """
         where = "rp.game = ?"
         args: list[Any] = [game]
@@ -1081,20 +1082,21 @@ class Store(abc.ABC):
                 args += [game, limit]
             sql = (
                 f"SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-                f" r.mu - 3 * r.sigma AS value FROM ({agg}) a{join}"
+                f" r.mu - 3 * r.sigma AS value, r.games AS rated FROM ({agg}) a{join}"
                 " ORDER BY value DESC, a.wins DESC LIMIT ?"
             )
         else:
             column = {"wins": "wins", "points": "points", "best": "best"}[by]
             extra = " WHERE best IS NOT NULL" if by == "best" else ""
             sql = (
-                f"SELECT user_id, name, games, wins, points, best, {column} AS value"
-                f" FROM ({agg}) a{extra} ORDER BY value DESC, wins DESC, user_id LIMIT ?"
+                f"SELECT user_id, name, games, wins, points, best, {column} AS value,"
+                f" NULL AS rated FROM ({agg}) a{extra} ORDER BY value DESC, wins DESC, user_id"
+                " LIMIT ?"
             )
             args.append(limit)
         async with self._reading() as c:
             rows = await c.fetch(sql, args)
-        keys = ("user_id", "name", "games", "wins", "points", "best", "value")
+        keys = ("user_id", "name", "games", "wins", "points", "best", "value", "rated")
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
     async def stats(
@@ -1145,6 +1147,49 @@ class Store(abc.ABC):
                         mu, sigma = ratings[item["game"]]
                         item["rating"] = mu - 3 * sigma
         return out
+
+    async def rated_games(
+        self, user_id: int, *, guild_id: int | None = None, season: str | None = None
+    ) -> dict[str, int]:
+        """How many rated games each of a player's ratings counts, by game
+        (all-time; a server's ``season``'s own with ``guild_id``): below
+        bot.ratings.PROVISIONAL_GAMES the rating is shown provisional."""
+        async with self._reading() as c:
+            if season is not None:
+                rows = await c.fetch(
+                    "SELECT game, games FROM season_ratings"
+                    " WHERE user_id = ? AND guild_id = ? AND season = ?",
+                    (user_id, guild_id, season),
+                )
+            else:
+                rows = await c.fetch(
+                    "SELECT game, games FROM ratings WHERE user_id = ?", (user_id,)
+                )
+        return {str(g): int(n) for g, n in rows}
+
+    async def board_counts(
+        self, game: str, *, guild_id: int | None, season: str | None = None
+    ) -> dict[str, int]:
+        """Why a board may be empty: the places in finished games of ``game``
+        (a server's / a season's, as :meth:`leaderboard`) — ``finished``
+        all of them, ``rated`` those of rated games, ``with_bots`` those of
+        games with computer players."""
+        where = "rp.game = ?"
+        args: list[Any] = [game]
+        if guild_id is not None:
+            where += " AND rp.guild_id = ?"
+            args.append(guild_id)
+        if season is not None:
+            where += " AND rp.season = ?"
+            args.append(season)
+        async with self._reading() as c:
+            row = await c.fetchone(
+                "SELECT COUNT(*), COALESCE(SUM(rp.rated), 0), COALESCE(SUM(r.has_bots), 0)"
+                f" FROM result_players rp JOIN results r ON r.id = rp.result_id WHERE {where}",
+                args,
+            )
+        assert row is not None
+        return {"finished": int(row[0]), "rated": int(row[1]), "with_bots": int(row[2])}
 
     async def rating_trend(self, user_id: int, game: str, *, limit: int = 20) -> list[float]:
         """A player's all-time rating after each of their last rated games

@@ -18,10 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import pictures, seasons
+from bot import pictures, ratings, seasons
 from bot.commands.choices import offer_games
-from bot.games import plugin
 from bot.i18n import lang_of, t
+from bot.ui.result_words import points_text
 from games import registry
 
 if TYPE_CHECKING:
@@ -45,40 +45,54 @@ class Boards(commands.Cog):
 
     async def period(
         self, interaction: discord.Interaction[Any], scope: str, where: str, loc: Any
-    ) -> tuple[str | None, str] | None:
-        """The season ``scope`` names here (``None`` = all time) and the
-        period in words; ``None`` after refusing a bad one (nothing shown)."""
+    ) -> tuple[str | None, str, bool] | None:
+        """The season ``scope`` names here (``None`` = all time), the period
+        in words and whether it is the season now; ``None`` after refusing a
+        bad one (nothing shown)."""
         guild_id = interaction.guild_id
         scope = scope.strip()
         if scope in ("all", "") or guild_id is None or where == "global":
             if seasons.is_season(scope) and (guild_id is None or where == "global"):
                 await self.bot.tables.reply(interaction, "error.season_here")
                 return None
-            return None, t("board.period.all", loc)
+            return None, t("board.period.all", loc), False
+        now = await self.current_season(guild_id)
         if scope == "season":
-            setting = await self.bot.tables.store.guild_setting(guild_id, "season")
-            name = seasons.season_at(self.bot.tables.clock(), seasons.length_of(setting))
-            if name is None:
-                return None, t("board.period.off", loc)
+            if now is None:
+                return None, t("board.period.off", loc), False
+            name = now
         elif seasons.is_season(scope):
             name = scope
         else:
             await self.bot.tables.reply(interaction, "error.bad_scope", value=scope[:40])
             return None
         start, end = seasons.dates(name)
-        return name, t("board.period.season", loc, season=name, start=start, end=end)
+        return name, t("board.period.season", loc, season=name, start=start, end=end), name == now
+
+    async def current_season(self, guild_id: int) -> str | None:
+        """The server's season now (``None``: seasons are off)."""
+        setting = await self.bot.tables.store.guild_setting(guild_id, "season")
+        return seasons.season_at(self.bot.tables.clock(), seasons.length_of(setting))
 
     async def scopes(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        """This season, all time, and the server's past seasons."""
+        """This season (named with its dates), all time, and the server's
+        past seasons: each season once."""
         loc = interaction.locale
-        out = [
-            app_commands.Choice(name=t("choice.season", loc), value="season"),
-            app_commands.Choice(name=t("choice.all", loc), value="all"),
-        ]
+        now = None
+        if interaction.guild_id is not None:
+            now = await self.current_season(interaction.guild_id)
+        out = []
+        if now is not None:
+            start, end = seasons.dates(now)
+            label = t("choice.season_now", loc, season=now, start=start, end=end)
+            out.append(app_commands.Choice(name=label[:100], value="season"))
+        out.append(app_commands.Choice(name=t("choice.all", loc), value="all"))
         if interaction.guild_id is not None:
             for name in await self.bot.tables.store.seasons(interaction.guild_id):
+                if name == now:
+                    continue  # offered as this season
                 start, end = seasons.dates(name)
                 label = t("board.period.season", loc, season=name, start=start, end=end)
                 out.append(app_commands.Choice(name=label[:100], value=name))
@@ -109,49 +123,62 @@ class Boards(commands.Cog):
         period = await self.period(interaction, scope, where, lang)
         if period is None:
             return
-        season, when = period
+        season, when, now = period
         guild_id = interaction.guild_id if where == "server" else None
+        game_name = t(f"game.{game}", lang)
         rows = await store.leaderboard(game, guild_id=guild_id, by=by, season=season)
-        chosen = await store.display_names([r["user_id"] for r in rows])
-        for r in rows:  # people by the names they chose (results keep engine names)
-            r["name"] = self.person(interaction, r["user_id"], chosen.get(r["user_id"], r["name"]))
+        note = None  # why the board is not the one asked for
+        counts: dict[str, int] | None = None
+        if not rows:
+            counts = await store.board_counts(game, guild_id=guild_id, season=season)
+            if counts["finished"] and by == "rating":
+                # finished but unrated games (computers, one person): their
+                # records by wins, and why nobody has a rating
+                note = await self.unrated_reason(interaction, guild_id, counts, lang)
+                by = "wins"
+                rows = await store.leaderboard(game, guild_id=guild_id, by=by, season=season)
         title = t(
             "board.title",
             lang,
-            game=t(f"game.{game}", lang),
+            game=game_name,
             scope=t(f"board.scope.{where}", lang),
             by=t(f"board.by.{by}", lang),
         )
         title += "\n" + when
         if not rows:
-            empty = "board.empty"
-            if by == "best" and await store.leaderboard(game, guild_id=guild_id, by="wins"):
-                empty = "board.no_best"  # games were finished: this game keeps no best
-            game_name = t(f"game.{game}", lang)
-            await interaction.response.send_message(title + "\n" + t(empty, lang, game=game_name))
+            if by == "best" and counts is not None and counts["finished"]:
+                empty = t("board.no_best", lang, game=game_name)  # this game keeps no best
+            elif now and season is not None:
+                start, _ = seasons.dates(season)
+                empty = t("board.empty_season", lang, start=start, game=game_name)
+            else:
+                empty = t("board.empty", lang, game=game_name)
+            await interaction.response.send_message(title + "\n" + empty)
             return
-        lines = [title]
-        losses = plugin(game).points_words == "losses"  # points are minus the losses
+        chosen = await store.display_names([r["user_id"] for r in rows])
+        for r in rows:  # people by the names they chose (results keep engine names)
+            r["name"] = self.person(interaction, r["user_id"], chosen.get(r["user_id"], r["name"]))
+        lines = [title] + ([note] if note else [])
         drawn: list[dict[str, Any]] = []
+        provisional = False
         for i, r in enumerate(rows, start=1):
             value = r["value"]
             if by == "rating":
-                shown = f"{value:.1f}"
-            elif by == "points" and losses:
-                shown = t("unit.loss", lang, count=-value)
+                shown = ratings.shown(value, r["rated"])
+                provisional = provisional or ratings.provisional(r["rated"])
+            elif by == "points":  # in the game's unit: "+16 chips", "2 lives lost"
+                shown = points_text(value, game, lang)
             else:
                 shown = str(value)
-            lines.append(
-                t(
-                    "board.line",
-                    lang,
-                    rank=i,
-                    name=r["name"],
-                    value=shown,
-                    games=t("unit.game", lang, count=r["games"]),
-                    wins=t("unit.win", lang, count=r["wins"]),
+            games = t("unit.game", lang, count=r["games"])
+            wins = t("unit.win", lang, count=r["wins"])
+            if by == "wins":  # the value is the wins: said once
+                line = t("board.line_wins", lang, rank=i, name=r["name"], wins=wins, games=games)
+            else:
+                line = t(
+                    "board.line", lang, rank=i, name=r["name"], value=shown, games=games, wins=wins
                 )
-            )
+            lines.append(line)
             drawn.append(
                 {
                     "rank": i,
@@ -161,16 +188,36 @@ class Boards(commands.Cog):
                     "wins": r["wins"],
                 }
             )
+        if provisional:
+            lines.append(t("board.provisional", lang, n=ratings.PROVISIONAL_GAMES))
         board = {
             "title": title.split("\n")[0].replace("**", ""),
             "subtitle": when,
+            "by": by,
             "value_label": t(f"pic.board.by.{by}", lang),
+            "provisional": provisional,
             "rows": drawn,
         }
         picture = await asyncio.to_thread(_board_file, board, lang)
         await interaction.response.send_message(
             "\n".join(lines), file=picture, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    async def unrated_reason(
+        self,
+        interaction: discord.Interaction[Any],
+        guild_id: int | None,
+        counts: dict[str, int],
+        lang: str,
+    ) -> str:
+        """Why games were finished but nobody has a rating: games with
+        computers not rated here (/config bots_rated), or too few people."""
+        if counts["with_bots"]:
+            if guild_id is None:
+                return t("board.unrated_bots_global", lang)
+            if not await self.bot.tables.store.guild_setting(guild_id, "bots_rated"):
+                return t("board.unrated_bots", lang)
+        return t("board.unrated", lang)
 
     @app_commands.command(name="stats", description="A player's games, wins and records")
     @app_commands.describe(
@@ -199,15 +246,19 @@ class Boards(commands.Cog):
         period = await self.period(interaction, scope, where, loc)
         if period is None:
             return
-        season, when = period
+        season, when, _ = period
         guild_id = interaction.guild_id if where == "server" else None
         rows = await store.stats(who.id, game=game, guild_id=guild_id, season=season)
+        rated = await store.rated_games(who.id, guild_id=guild_id, season=season)
+        for r in rows:  # how many games each rating counts ("1540?" below ten)
+            r["rated"] = rated.get(r["game"], 0)
         if not rows:
             await interaction.response.send_message(
                 t("stats.empty", loc, user=who.display_name), ephemeral=True
             )
             return
         lines = [t("stats.title", loc, user=who.display_name)]
+        provisional = False
         for r in rows:
             rate = 100 * r["wins"] / r["games"]
             line = t(
@@ -222,7 +273,8 @@ class Boards(commands.Cog):
             if r.get("best") is not None:
                 line += t(f"stats.best.{r['game']}", loc, best=r["best"])
             if r.get("rating") is not None:
-                line += t("stats.rating", loc, rating=f"{r['rating']:.1f}")
+                line += t("stats.rating", loc, rating=ratings.shown(r["rating"], r["rated"]))
+                provisional = provisional or ratings.provisional(r["rated"])
             lines.append(line)
         favourite = max(rows, key=lambda r: (r["games"], r["wins"], r["game"]))["game"]
         trend_game = game or favourite
@@ -238,6 +290,8 @@ class Boards(commands.Cog):
         }
         picture = await asyncio.to_thread(_card_file, card, lang_of(loc))
         lines.insert(1, when)
+        if provisional:
+            lines.append(t("board.provisional", loc, n=ratings.PROVISIONAL_GAMES))
         await interaction.response.send_message(
             "\n".join(lines),
             file=picture,
@@ -257,8 +311,8 @@ def _board_file(board: dict[str, Any], lang: str) -> discord.File:
 
 
 def _points(game: str, points: int, loc: object) -> str:
-    """A player's points in a game, or their losses where the game counts
-    losses (its settlement is minus the losses: never "-1 points")."""
-    if game in registry.names() and plugin(game).points_words == "losses":
-        return t("unit.loss", loc, count=-points)
+    """A player's points in a game in its unit ("+16 chips", "9 game
+    points"; Bluff's lives lost: never "-1 points")."""
+    if game in registry.names():
+        return points_text(points, game, loc)
     return t("stats.points", loc, count=abs(points), signed=f"{points:+}")

@@ -233,6 +233,9 @@ class Config(commands.Cog):
             await self._say(interaction, "config.bad_season", values=", ".join(seasons.LENGTHS))
             return
         await self.store.set_guild_setting(interaction.guild_id, "season", value)
+        if value == "off":  # no seasons to talk about: all time only
+            await self._say(interaction, "config.saved.season_off")
+            return
         await self._say(
             interaction, "config.saved.season", value=t(f"choice.{value}", interaction.locale)
         )

@@ -6,8 +6,12 @@ Pure functions of plain data (the command gathers it from the store):
 - :func:`stats_card` — a player's card: initials in a circle and the name,
   the period, games, wins and win rate, the rating with a small chart of
   its trend over the last games, best scores per game, the favourite game.
-- :func:`board_picture` — a leaderboard: the title, the season's dates, and
-  the ranked rows (medals for the first three).
+- :func:`board_picture` — a leaderboard: the title (smaller, or on two
+  lines, when it is long: never cut), the season's dates, and the ranked
+  rows (medals for the first three).
+
+Ratings are drawn as :func:`bot.ratings.shown` writes them ("1540?"), the
+number ``/leaderboard`` and ``/stats`` say.
 
 Game names come from the ``pic.<game>`` catalogue keys like every picture's.
 """
@@ -18,19 +22,21 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot import ratings
 from bot.render import _base as b
 from bot.render._strings import alt, tr
 
 CARD_H = 120  # the header
 ROW = 30
 MEDALS: tuple[b.Color, ...] = ((244, 190, 60), (200, 204, 212), (205, 127, 50))
+TITLE_MIN = 22  # a board's title shrinks to this size on one line, then wraps
 
 
 def initials(name: str) -> str:
     """One or two letters for the avatar circle ("Ann Lee" → "AL", "ぼぶ" → "ぼ").
 
     >>> initials("Ann Lee"), initials("bob"), initials("ぼぶ太郎"), initials("🎲")
-    ('AL', 'B', 'ぼ', '□')
+    ('AL', 'B', 'ぼ', '?')
     """
     words = [w for w in b.safe_text(name).replace("_", " ").split() if w]
     if not words:
@@ -96,12 +102,14 @@ def stats_card(card: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     total = sum(int(r["games"]) for r in rows)
     wins = sum(int(r["wins"]) for r in rows)
     rate = round(100 * wins / total) if total else 0
-    trend: list[float] = list(card.get("trend") or [])
+    trend = [ratings.display(v) for v in card.get("trend") or []]  # ordinals, as shown
     trend_game = card.get("trend_game")
-    rating = next((r.get("rating") for r in rows if r["game"] == trend_game), None)
+    rated = next((r for r in rows if r["game"] == trend_game and r.get("rating") is not None), None)
+    rating = ratings.shown(rated["rating"], rated.get("rated")) if rated else None
     # a season's card shows the season's rating; its trend is all-time's
     trend_key = "stats.trend_all" if card.get("trend_all_time") else "stats.trend"
-    height = CARD_H + 110 + 38 + ROW * len(rows) + 20
+    provisional = rating is not None and rating.endswith("?")
+    height = CARD_H + 110 + 38 + ROW * len(rows) + 20 + (26 if provisional else 0)
     img = b.canvas(height)
     d = ImageDraw.Draw(img)
     # the header: initials in a circle, the name, the period
@@ -114,16 +122,27 @@ def stats_card(card: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     b.draw_text(d, (120, 70), b.fit(b.safe_text(card["period"]), b.BODY, 500), b.BODY, b.INK_DIM)
     # three figures and the trend
     y = CARD_H
+    # the rating's tile names its game; a footnote says what "?" means
+    caption = _game(lang, trend_game) if trend_game else ""
     figures = [
-        (tr(lang, "stats.games"), f"{total}"),
-        (tr(lang, "stats.wins"), f"{wins} ({rate}%)"),
-        (tr(lang, "stats.rating"), f"{rating:.1f}" if rating is not None else "—"),
+        (tr(lang, "stats.games"), f"{total}", ""),
+        (tr(lang, "stats.wins"), f"{wins} ({rate}%)", ""),
+        (tr(lang, "stats.rating"), rating or "—", caption),
     ]
-    for i, (label, value) in enumerate(figures):
+    for i, (label, value, under) in enumerate(figures):
         x = 20 + i * 140
         d.rounded_rectangle((x, y, x + 130, y + 90), 10, fill=b.PANEL)
-        b.draw_text(d, (x + 65, y + 22), label, b.SMALL, b.INK_DIM, anchor="mm")
-        b.draw_text(d, (x + 65, y + 58), value, b.LARGE, b.INK, anchor="mm", bold=True)
+        b.draw_text(d, (x + 65, y + 18), label, b.SMALL, b.INK_DIM, anchor="mm")
+        b.draw_text(d, (x + 65, y + 49), value, b.LARGE, b.INK, anchor="mm", bold=True)
+        if under:
+            b.draw_text(
+                d,
+                (x + 65, y + 77),
+                b.fit(under, b.SMALL - 3, 120),
+                b.SMALL - 3,
+                b.INK_DIM,
+                anchor="mm",
+            )
     sx = 20 + 3 * 140
     b.draw_text(
         d,
@@ -163,11 +182,14 @@ def stats_card(card: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             bold=True,
         )
         y += ROW
+    if provisional:
+        note = tr(lang, "board.provisional", n=ratings.PROVISIONAL_GAMES)
+        b.draw_text(d, (24, y + 6), b.fit(note, b.SMALL - 2, 600), b.SMALL - 2, b.INK_DIM)
     return img, card_alt(card, lang, total, wins, rate, rating)
 
 
 def card_alt(
-    card: dict[str, Any], lang: str, total: int, wins: int, rate: int, rating: float | None
+    card: dict[str, Any], lang: str, total: int, wins: int, rate: int, rating: str | None
 ) -> str:
     """The card in words: every fact it draws."""
     end = "." if lang == "en" else "。"
@@ -175,19 +197,21 @@ def card_alt(
         tr(lang, "stats.alt_title", player=card["name"], period=card["period"]) + end,
         tr(lang, "stats.alt_totals", games=total, wins=wins, rate=rate) + end,
     ]
-    trend = list(card.get("trend") or [])
+    trend = [ratings.display(v) for v in card.get("trend") or []]
     if rating is not None and card.get("trend_game"):
         parts.append(
             tr(
                 lang,
                 "stats.alt_rating",
                 game=_game(lang, card["trend_game"]),
-                rating=f"{rating:.1f}",
-                first=f"{trend[0]:.1f}" if trend else f"{rating:.1f}",
+                rating=rating,
+                first=str(trend[0]) if trend else rating,
                 n=len(trend),
             )
             + end
         )
+        if rating.endswith("?"):
+            parts.append(tr(lang, "board.provisional", n=ratings.PROVISIONAL_GAMES) + end)
     for r in card["games"]:
         best = r.get("best")
         parts.append(
@@ -206,22 +230,73 @@ def card_alt(
     return alt(parts, lang)
 
 
+def title_lines(text: str, width: int = b.WIDTH - 40) -> tuple[list[str], int]:
+    """A board's title laid out to ``width`` px, never cut: one line at the
+    largest size from LARGE down to :data:`TITLE_MIN` that fits, else two
+    lines (as large as they fit) broken at the space, opening bracket or 、
+    that makes the longer line shortest (the long ones are Japanese:
+    シックスティー・シックスランキング（このサーバー、レーティング順）).
+
+    >>> title_lines("Nine leaderboard (this server, by rating)")
+    (['Nine leaderboard (this server, by rating)'], 26)
+    >>> lines, size = title_lines("x" * 40 + " " + "y" * 40)
+    >>> [len(line) for line in lines], size
+    ([40, 40], 26)
+    """
+    for size in range(b.LARGE, TITLE_MIN - 1, -1):
+        if b.text_width(text, size) <= width:
+            return [text], size
+    breaks = [i for i, ch in enumerate(text) if ch in " （(" and i > 0]
+    breaks += [i + 1 for i, ch in enumerate(text) if ch in "、," and i + 1 < len(text)]
+    best: tuple[int, list[str]] | None = None
+    for i in breaks:
+        lines = [text[:i].rstrip(), text[i:].lstrip()]
+        widest = max(b.text_width(line, b.LARGE) for line in lines)
+        if best is None or widest < best[0]:
+            best = (widest, lines)
+    if best is None:
+        return [b.fit(text, b.BODY, width)], b.BODY
+    for size in range(b.LARGE, b.BODY - 1, -1):
+        if all(b.text_width(line, size) <= width for line in best[1]):
+            return best[1], size
+    return [b.fit(line, b.BODY, width) for line in best[1]], b.BODY
+
+
 def board_picture(board: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     """A leaderboard. ``board``: ``title`` and ``subtitle`` (words: the game,
     where and by what; the season's dates), ``rows`` (``rank``, ``name``,
-    ``value`` as shown, ``games``, ``wins``), ``value_label``."""
+    ``value`` as shown, ``games``, ``wins``), ``value_label``, ``by`` (by
+    ``wins``: the wins are the value, one column) and ``provisional``
+    (some rating is: a footnote says what "?" means)."""
     rows: list[dict[str, Any]] = board["rows"]
-    height = 100 + 34 * max(1, len(rows)) + 20
+    by_wins = board.get("by") == "wins"
+    title = b.safe_text(board["title"])
+    lines, size = title_lines(title)
+    extra = (len(lines) - 1) * (size + 6)  # a second line of title pushes the rest down
+    note = tr(lang, "board.provisional", n=ratings.PROVISIONAL_GAMES)
+    foot = 30 if board.get("provisional") else 0
+    height = 100 + extra + 34 * max(1, len(rows)) + 20 + foot
     img = b.canvas(height)
     d = ImageDraw.Draw(img)
+    for i, line in enumerate(lines):
+        b.draw_text(
+            d,
+            (20, 14 + (4 if size < b.LARGE else 0) + i * (size + 6)),
+            line,
+            size,
+            b.INK,
+            bold=True,
+        )
     b.draw_text(
-        d, (20, 14), b.fit(b.safe_text(board["title"]), b.LARGE, 600), b.LARGE, b.INK, bold=True
+        d,
+        (20, 52 + extra),
+        b.fit(b.safe_text(board["subtitle"]), b.SMALL, 600),
+        b.SMALL,
+        b.INK_DIM,
     )
-    b.draw_text(
-        d, (20, 52), b.fit(b.safe_text(board["subtitle"]), b.SMALL, 600), b.SMALL, b.INK_DIM
-    )
-    y = 86
-    b.draw_text(d, (440, y), board["value_label"], b.SMALL, b.INK_DIM, anchor="rm")
+    y = 86 + extra
+    if not by_wins:  # by wins the value is the wins: one column
+        b.draw_text(d, (440, y), board["value_label"], b.SMALL, b.INK_DIM, anchor="rm")
     b.draw_text(d, (530, y), tr(lang, "stats.games"), b.SMALL, b.INK_DIM, anchor="rm")
     b.draw_text(d, (b.WIDTH - 24, y), tr(lang, "stats.wins"), b.SMALL, b.INK_DIM, anchor="rm")
     y += 14
@@ -240,23 +315,29 @@ def board_picture(board: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         else:
             b.draw_text(d, (35, cy), str(rank), b.BODY, b.INK_DIM, anchor="mm")
         b.draw_text(d, (64, cy), b.name(r["name"], b.BODY, 290), b.BODY, b.INK, anchor="lm")
-        b.draw_text(d, (440, cy), str(r["value"]), b.BODY, b.HILITE, anchor="rm", bold=True)
+        if not by_wins:  # a provisional rating's "?" hangs after the column
+            value = str(r["value"])
+            mark = value.endswith("?")
+            value = value.removesuffix("?")
+            b.draw_text(d, (440, cy), value, b.BODY, b.HILITE, anchor="rm", bold=True)
+            if mark:
+                b.draw_text(d, (442, cy), "?", b.BODY, b.INK_DIM, anchor="lm")
         b.draw_text(d, (530, cy), str(r["games"]), b.BODY, b.INK, anchor="rm")
-        b.draw_text(d, (b.WIDTH - 24, cy), str(r["wins"]), b.BODY, b.INK, anchor="rm")
+        wins_colour, wins_bold = (b.HILITE, True) if by_wins else (b.INK, False)
+        b.draw_text(
+            d, (b.WIDTH - 24, cy), str(r["wins"]), b.BODY, wins_colour, anchor="rm", bold=wins_bold
+        )
         y += 34
+    if foot:
+        b.draw_text(d, (20, y + 14), b.fit(note, b.SMALL - 2, 600), b.SMALL - 2, b.INK_DIM)
     end = "." if lang == "en" else "。"
     parts = [board["title"] + end, board["subtitle"] + end]
     for r in rows:
-        parts.append(
-            tr(
-                lang,
-                "board.alt_row",
-                rank=r["rank"],
-                name=r["name"],
-                value=r["value"],
-                games=r["games"],
-                wins=r["wins"],
-            )
-            + end
-        )
+        key = "board.alt_row_wins" if by_wins else "board.alt_row"
+        args = {k: r[k] for k in ("rank", "name", "games", "wins")}
+        if not by_wins:
+            args["value"] = r["value"]
+        parts.append(tr(lang, key, **args) + end)
+    if foot:
+        parts.append(note + end)
     return img, alt(parts, lang)

@@ -55,7 +55,7 @@ async def test_a_season_rolls_over(game_night) -> None:
             "start": "2026-02-01",
             "end": "2026-02-28",
         }
-        assert says(february.content, "board.empty")
+        assert says(february.content, "board.empty_season", start="2026-02-01", game="Nine")
         assert lines(await board(night, carol, scope="2026-01")) == jan_lines  # frozen
         assert lines(await board(night, carol, scope="all")) == all_before
 
@@ -68,20 +68,26 @@ async def test_a_season_rolls_over(game_night) -> None:
         # fresh ratings: alice's season rating is a first game's, not her all-time one
         ranks = {alice.id: 1 if winner == "alice" else 2, carol.id: 1 if winner == "carol" else 2}
         fresh = ratings.rate(ranks, {})
-        assert float(feb["alice"]["value"]) == round(ratings.ordinal(*fresh[alice.id]), 1)
+        assert feb["alice"]["value"] == ratings.shown(ratings.ordinal(*fresh[alice.id]), 1)
         assert lines(await board(night, carol, scope="2026-01")) == jan_lines  # still frozen
         all_after = {x["name"]: x for x in lines(await board(night, carol, scope="all"))}
         mu, sigma = (await night.store.ratings("nine", [alice.id]))[alice.id]
-        assert float(all_after["alice"]["value"]) == round(ratings.ordinal(mu, sigma), 1)
-        assert float(all_after["alice"]["value"]) != float(feb["alice"]["value"])
+        assert all_after["alice"]["value"] == ratings.shown(ratings.ordinal(mu, sigma), 3)
+        assert all_after["alice"]["value"] != feb["alice"]["value"]
         before = {x["name"]: x for x in all_before}
         assert all_after["bob"] == before["bob"]  # bob did not play: unchanged
         assert say_games(all_after["alice"]) == say_games(before["alice"]) + 1
 
-        # the past season is offered by name as you type
+        # the past season is offered by name as you type; this season once,
+        # as "this season" with its name and dates
         offered = await carol.autocomplete(night.channel, "leaderboard", "scope", "2026")
         values = [c["value"] for c in offered]
-        assert "2026-01" in values and "2026-02" in values
+        assert values == ["season", "2026-01"], offered
+        assert [c["name"] for c in offered if "2026-02" in c["name"]] == [
+            t("choice.season_now", season="2026-02", start="2026-02-01", end="2026-02-28")
+        ]
+        offered = await carol.autocomplete(night.channel, "stats", "scope", "")
+        assert [c["value"] for c in offered] == ["season", "all", "2026-01"], offered
 
 
 def say_games(line: dict[str, str]) -> int:
@@ -91,7 +97,13 @@ def say_games(line: dict[str, str]) -> int:
 async def test_seasons_off_and_quarterly(game_night) -> None:
     async with game_night(dice=DICE, aux=[6, 2] * 10, vary=41, managers=["alice"]) as night:
         text = await night.ask(night.alice, "config season", value="off")
-        assert says(text, "config.saved.season", value=t("choice.off"))
+        # no seasons to talk about (today: "Seasons …: off. Games … count for
+        # the season they end in")
+        assert says(text, "config.saved.season_off") and "season" not in text.lower()
+        night.speaks(night.alice, "ja")
+        text = await night.ask(night.alice, "config season", value="off")
+        assert says(text, "config.saved.season_off", "ja") and "シーズン" not in text
+        night.speaks(night.alice, "en-US")
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
         [result] = await night.store.results()
@@ -99,6 +111,9 @@ async def test_seasons_off_and_quarterly(game_night) -> None:
         message = await board(night, night.carol)
         assert says(message.content, "board.period.off")
         assert {x["name"] for x in lines(message)} == {"alice", "bob"}  # all time
+        # no season to offer: all time only
+        offered = await night.carol.autocomplete(night.channel, "leaderboard", "scope", "")
+        assert [c["value"] for c in offered] == ["all"], offered
         await night.ask(night.alice, "config season", value="quarterly")
         table = await night.table("nine", players=2)
         await table.play_to_the_end()

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import ratings
+
 NAMES = [
     "alice",
     "ぼぶ太郎",
@@ -28,9 +30,9 @@ def card() -> dict[str, Any]:
         "key": 4,
         "period": "All time",
         "games": [
-            {"game": "nine", "games": 31, "wins": 14, "best": 1200, "rating": 23.41},
-            {"game": "yahtzee", "games": 12, "wins": 5, "best": 287, "rating": 19.02},
-            {"game": "sixtysix", "games": 4, "wins": 3, "best": None, "rating": 8.5},
+            {"game": "nine", "games": 31, "wins": 14, "best": 1200, "rating": 23.41, "rated": 31},
+            {"game": "yahtzee", "games": 12, "wins": 5, "best": 287, "rating": 19.02, "rated": 12},
+            {"game": "sixtysix", "games": 4, "wins": 3, "best": None, "rating": 8.5, "rated": 4},
             {"game": "bluff", "games": 2, "wins": 0, "best": None, "rating": None},
         ],
         "favourite": "nine",
@@ -40,16 +42,19 @@ def card() -> dict[str, Any]:
 
 
 def board() -> dict[str, Any]:
-    """A full season leaderboard of eight (long names, emoji)."""
+    """A full season leaderboard of eight (long names, emoji), ratings as
+    the bot writes them: the last two provisional ("1520?")."""
     return {
         "title": "Nine leaderboard (this server, by rating)",
         "subtitle": "Season 2026-01: 2026-01-01 – 2026-01-31",
+        "by": "rating",
         "value_label": "Rating",
+        "provisional": True,
         "rows": [
             {
                 "rank": i + 1,
                 "name": n,
-                "value": f"{31.4 - 2.3 * i:.1f}",
+                "value": ratings.shown(31.4 - 2.3 * i, 16 - 2 * i),
                 "games": 20 - i,
                 "wins": 11 - i,
             }
@@ -63,9 +68,12 @@ def stats_cases() -> dict[str, Case]:
         "name": "d😀👍🏽",
         "key": 2,
         "period": "All time",
-        "games": [{"game": "sixdice", "games": 1, "wins": 0, "best": 450, "rating": None}],
+        # one rated game lost: ordinal −2.6 (shown "-2.6" before), now 1422?
+        "games": [
+            {"game": "sixdice", "games": 1, "wins": 0, "best": 450, "rating": -2.6, "rated": 1}
+        ],
         "favourite": "sixdice",
-        "trend": [],
+        "trend": [-2.6],
         "trend_game": "sixdice",
     }
     card_ja = dict(
@@ -75,11 +83,28 @@ def stats_cases() -> dict[str, Case]:
         period="シーズン2026-01（2026-01-01〜2026-01-31）",
         trend_all_time=True,
     )
-    board_ja = {
-        "title": "ヤッツィー ランキング（全サーバー、得点順）",
+    board_ja = {  # the title that was cut (…レーティン…): now smaller, whole
+        "title": "ナインランキング（このサーバー、レーティング順）",
+        "subtitle": "シーズン2026-01（2026-01-01〜2026-01-31）",
+        "by": "rating",
+        "value_label": "レーティング",
+        "provisional": False,
+        "rows": [dict(r, value=str(2442 - 90 * i)) for i, r in enumerate(board()["rows"][:5])],
+    }
+    board_wrap_ja = {  # the longest title: on two lines
+        "title": "シックスティー・シックスランキング（全サーバー、レーティング順）",
         "subtitle": "全期間",
-        "value_label": "得点",
-        "rows": [dict(r, value=str(1500 - 90 * i)) for i, r in enumerate(board()["rows"][:5])],
+        "by": "rating",
+        "value_label": "レーティング",
+        "provisional": True,
+        "rows": [dict(r, value=f"{1620 - 40 * i}?") for i, r in enumerate(board()["rows"][:3])],
+    }
+    board_wins = {  # by wins: the wins are the value, one "Wins" column
+        "title": "Yahtzee leaderboard (all servers, by wins)",
+        "subtitle": "All time",
+        "by": "wins",
+        "value_label": "Wins",
+        "rows": [dict(r, value=str(r["wins"])) for r in board()["rows"][:4]],
     }
     return {
         "stats_card": ("stats", card(), None, None),
@@ -87,4 +112,6 @@ def stats_cases() -> dict[str, Case]:
         "stats_new": ("stats", new, None, None),
         "board_season": ("board", board(), None, None),
         "board_ja": ("board", board_ja, None, None),
+        "board_wrap_ja": ("board", board_wrap_ja, None, None),
+        "board_wins": ("board", board_wins, None, None),
     }
