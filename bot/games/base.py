@@ -138,6 +138,14 @@ class GamePlugin:
         under the cup)."""
         return []
 
+    def automatic(self, state: Any, seats: list[dict[str, Any]], ui: dict[str, Any]) -> list[Event]:
+        """Moves the bot makes for a person with no press of their own, in
+        the same commit as whatever led to them (a press, a computer's move,
+        the clock), applied to ``state`` through the engine, so the record
+        holds them as moves and replays: their events. Sixty-Six: the draw
+        after a won trick, unless the winner asked to choose (``ui``)."""
+        return []
+
     # ---------------------------------------------------------- pictures
 
     def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str] | None:
@@ -191,6 +199,14 @@ class GamePlugin:
 
     def private_controls(self, view: dict[str, Any], legal: list[str], lang: str) -> list[Control]:
         """Controls on a player's private message (Sixty-Six: their cards)."""
+        return []
+
+    def private_settings(
+        self, view: dict[str, Any], player: str, ui: dict[str, Any], lang: str
+    ) -> list[Control]:
+        """A player's own settings on their private message, from the table's
+        UI state (Sixty-Six: draw by itself, or stop before drawing); their
+        presses are UI actions (:meth:`ui_action`)."""
         return []
 
     @property

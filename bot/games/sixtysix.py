@@ -27,6 +27,9 @@ from games.sixtysix.engine import GOAL
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 SHOW = "show"
+# the table's UI state: the players who stop before drawing (to close then),
+# and the action of the hand's switch
+ASK_DRAW = "ask_draw"
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -189,6 +192,46 @@ class Plugin(GamePlugin):
                 )
                 if other:
                     e.data["other"] = other
+
+    def automatic(self, state: Any, seats: list[dict[str, Any]], ui: dict[str, Any]) -> list[Event]:
+        """A person who won a trick while the talon is open draws at once
+        (the move ``draw``, in the record as if pressed): drawing is the
+        common case and costs no press. Closing instead stays the winner's
+        right (docs/rules/sixtysix.md): a player who turned on "Stop before
+        drawing" in their hand (``ui["ask_draw"]``) is asked, as before; a
+        computer decides for itself."""
+        for name in engine.to_move(state):
+            if "draw" not in engine.legal_moves(state, name):
+                continue
+            seat = next((s for s in seats if s.get("name") == name), None)
+            if seat is not None and seat.get("bot"):
+                return []  # the computer draws or closes itself
+            if name in (ui.get(ASK_DRAW) or []):
+                return []
+            return engine.apply(state, name, "draw")
+        return []
+
+    def ui_action(
+        self, action: str, view: dict[str, Any], player: str, ui: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The hand's "Stop before drawing" / "Draw by itself" switch."""
+        if action != ASK_DRAW:
+            return None
+        asking = [p for p in ui.get(ASK_DRAW) or [] if p != player]
+        if player not in (ui.get(ASK_DRAW) or []):
+            asking.append(player)
+        new = dict(ui)
+        new[ASK_DRAW] = asking
+        return new
+
+    def private_settings(
+        self, view: dict[str, Any], player: str, ui: dict[str, Any], lang: str
+    ) -> list[Control]:
+        if view.get("finished"):
+            return []
+        asking = player in (ui.get(ASK_DRAW) or [])
+        key = "sixtysix.btn.auto_draw" if asking else "sixtysix.btn.ask_draw"
+        return [Button(ASK_DRAW, t(key, lang), "secondary", row=3)]
 
     def confirm(self, state: Any, player: str, move: str, lang: str) -> Confirm | None:
         """Declaring 66 below 66 loses the deal: the declarer is asked first,

@@ -105,6 +105,7 @@ async def private_message(
     controls: list[Control] = []
     if live and not eng.is_finished(state):
         controls = the.private_controls(view, eng.legal_moves(state, name), lang)
+        controls += the.private_settings(view, name, row.ui, lang)  # the player's own switches
     msg = PrivateMessage("\n".join(lines), controls=controls, table_id=row.id, version=row.version)
     try:
         names = pictures.display_names(row.seats)

@@ -12,6 +12,8 @@ from typing import Any
 from simtable import accepted, says
 
 from bot.i18n import t
+from games import core, registry, sixtysix
+from games.core import SeededSource
 
 
 def alt_texts(table: Any) -> str:
@@ -95,3 +97,87 @@ async def test_a_removed_seat_and_a_computers_seat_keep_their_names(game_night):
         assert "carol（CPU）" in shown, shown  # whose seat the computer took
         # the last removal's line is the first of the three, the mark stays
         assert says(table.content, "ev.kicked_cpu", "ja", player=carol.mention), table.content
+
+
+# ------------------------------------------------- Sixty-Six draws by itself
+
+DECKS = [SeededSource(f"table-story-{i}").deck() for i in range(40)]
+
+
+def sixtysix_move(hand: Any) -> str:
+    """A plain player's move from their hand: declare at 66, pass after the
+    last trick, else the first card (or marriage) offered."""
+    told = hand.reading("sixtysix.private.points")
+    buttons = set(hand.button_actions)
+    if "m:declare" in buttons and told and int(told["n"]) >= 66:
+        return "m:declare"
+    if "m:pass" in buttons:
+        return "m:pass"
+    if hand.choices:
+        return hand.choices[0]
+    return next(b for b in hand.button_actions if b.startswith("m:") and b != "m:declare")
+
+
+async def test_sixtysix_is_played_to_the_end_without_a_press_to_draw(game_night):
+    async with game_night(decks=DECKS, aux=[1]) as night:
+        table = await night.table("sixtysix")
+        presses = 0
+        while not table.over:
+            assert presses < 600, "the game did not end"
+            member = table.mover
+            hand = night.hand(member)
+            assert "m:draw" not in hand.button_actions, hand.content  # never a press to draw
+            assert not hand.shows("sixtysix.private.draw")
+            assert t("sixtysix.btn.ask_draw", "en") in hand.buttons  # the rule's way to close
+            move = sixtysix_move(hand)
+            accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
+            presses += 1
+        (result,) = await night.store.results()
+    record = core.Record.from_json(result["record"])
+    draws = [m for m in record.moves if m.endswith(" draw")]
+    assert len(draws) >= 5, record.moves  # every draw in the record, none pressed
+    assert sixtysix.outcome(registry.replay(record)) == result["outcome"]  # it replays
+    assert presses + len(draws) == len(record.moves)
+
+
+async def test_sixtysix_stop_before_drawing_keeps_the_right_to_close(game_night):
+    async with game_night(decks=DECKS, aux=[1], locales={"alice": "ja"}) as night:
+        table = await night.table("sixtysix")
+        alice = night.alice
+        mine = night.hand(alice)
+        accepted(await mine.press(t("sixtysix.btn.ask_draw", "ja")))
+        assert t("sixtysix.btn.auto_draw", "ja") in night.hand(alice).buttons
+        for _ in range(60):  # plain play until alice wins a trick with the talon open
+            hand = night.hand(table.mover)
+            if "m:draw" in hand.button_actions:
+                break
+            move = sixtysix_move(hand)
+            accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
+        else:
+            raise AssertionError("alice never won a trick")
+        assert table.mover is alice and hand.shows("sixtysix.private.draw", "ja")
+        assert "m:close" in hand.button_actions  # "引かずに閉じる"
+        before = sixtysix.from_json((await table.row()).state)
+        accepted(await hand.act("m:close"))
+        state = sixtysix.from_json((await table.row()).state)
+        assert state.closed and len(state.talon) == len(before.talon)  # nobody drew
+        assert (await table.moves())[-1] == "alice close"
+
+
+async def test_sixtysix_against_a_computer_draws_by_itself(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixtysix", players=1, cpus=["normal"])
+        alice = night.alice
+        for _ in range(400):
+            await night.settle()
+            if table.over:
+                break
+            hand = night.hand(alice)
+            assert "m:draw" not in hand.button_actions
+            move = sixtysix_move(hand)
+            accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
+        assert table.shows("result.title", game="Sixty-Six")
+        (result,) = await night.store.results()
+    record = core.Record.from_json(result["record"])
+    assert any(m == "alice draw" for m in record.moves)
+    assert sixtysix.outcome(registry.replay(record)) == result["outcome"]
