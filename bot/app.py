@@ -31,7 +31,7 @@ from bot.followers.cpu import DELAY, ComputerPlayers
 from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
-from bot.i18n import t
+from bot.i18n import remember_commands, t
 from bot.i18n.translator import Translator
 from bot.ops import Operations
 from bot.store import Store
@@ -151,8 +151,13 @@ class ChabudaiBot(commands.Bot):
         store = self.tables.store
         if not force and await store.get_meta(key) == digest:
             log.info("slash commands unchanged (%s): not synced", digest[:12])
+            try:  # their ids, for clickable mentions in replies (bot.i18n.command)
+                remember_commands(await self.tree.fetch_commands())
+            except discord.HTTPException:
+                log.info("slash commands' ids not fetched: replies name them as text")
             return False
         synced = await self.tree.sync()
+        remember_commands(synced)
         await store.set_meta(key, digest)
         log.info("slash commands synced: %d (%s)", len(synced), digest[:12])
         return True
@@ -173,6 +178,13 @@ class ChabudaiBot(commands.Bot):
             await self.tables.reply(interaction, "error.unknown_action")
             return
         await handler(interaction, result_id, arg)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: Any
+    ) -> None:
+        """After a slash command: what its user is owed (a table they could
+        not be told about in a DM)."""
+        await self.tables.tell_owed(interaction)
 
     async def on_command_failed(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -128,6 +128,9 @@ class TableService:
         self._notes: dict[int, dict[str, Any]] = {}
         self._members: dict[tuple[int, int], float] = {}  # (server, user) → known until
         self.unsaved = False  # the last flush could not write (said once)
+        # what a player is to be told with their next press or command
+        # anywhere (their DMs are closed): user id → texts
+        self._told_later: dict[int, list[str]] = {}
         # wraps every press (the operations endpoint times and counts them)
         self.around_press: Callable[[Awaitable[None]], Awaitable[None]] | None = None
 
@@ -144,6 +147,21 @@ class TableService:
             yield
 
     # ---------------------------------------------------------------- replies
+
+    def tell_later(self, user_id: int, text: str) -> None:
+        """Say ``text`` to ``user_id`` with their next press or command."""
+        self._told_later.setdefault(user_id, []).append(text)
+
+    async def tell_owed(self, interaction: discord.Interaction[Any]) -> None:
+        """What the user is owed (:meth:`tell_later`), after their press or
+        command was answered, only for them."""
+        owed = self._told_later.pop(interaction.user.id, None)
+        for n, text in enumerate(owed or []):
+            try:
+                await self.say(interaction, text)
+            except discord.HTTPException:
+                self._told_later.setdefault(interaction.user.id, []).extend(owed[n:])  # next time
+                return
 
     async def reply(self, interaction: discord.Interaction[Any], key: str, **args: Any) -> None:
         """An ephemeral answer in the user's language."""
@@ -486,6 +504,8 @@ class TableService:
             await work
         else:
             await self.around_press(work)
+        if self._told_later:
+            await self.tell_owed(interaction)
 
     async def _press(
         self,

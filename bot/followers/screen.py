@@ -12,7 +12,10 @@ When showing fails:
   channel, its new id stored, and the players told once (on the new message);
 - the channel is gone or closed to the bot (404 Unknown Channel, 403): the
   table is marked unreachable (``ui["unreachable"]``, the time it was first
-  seen); the turn clock then ends it unrated (:mod:`bot.followers.clock`);
+  seen); the turn clock then ends it unrated (:mod:`bot.followers.clock`).
+  The players are told, in a DM (or, when their DMs are closed, with their
+  next press or command anywhere): when the channel is lost, and when the
+  game ends for it;
 - anything else (a 5xx, a 429 on the edit): the table stays behind and the
   repair sweep redraws it.
 """
@@ -25,8 +28,10 @@ from typing import Any
 import discord
 
 from bot import events as ev
+from bot import turns
 from bot.events import TableCommitted
 from bot.i18n import t
+from bot.model import humans
 from bot.store import TableRow
 from bot.tables import TableService
 from bot.ui import present
@@ -52,6 +57,8 @@ class Screen:
             return
         msg = await self.draw(change)
         await self.show(change.interaction, row, msg)
+        if change.kind == ev.ABANDONED and UNREACHABLE in change.before.ui:
+            await self.tell_players(row, "table.lost_ended")  # nobody saw it end
 
     async def post_lobby(self, change: TableCommitted) -> None:
         """The new lobby, as the answer to ``/play``. If it cannot be posted,
@@ -182,6 +189,26 @@ class Screen:
         log.warning("table %d: the channel is unreachable (%s/%s)", row.id, err.status, err.code)
         row.ui[UNREACHABLE] = self.service.clock()
         await self.store.patch_ui({row.id: {UNREACHABLE: row.ui[UNREACHABLE]}})
+        if row.phase == "playing":  # ends unrated after one turn clock: say by when
+            seconds = await turns.turn_seconds(self.store, row.guild_id, row.game)
+            ends = f"<t:{int(row.ui[UNREACHABLE] + seconds)}:t>"
+            await self.tell_players(row, "table.lost", time=ends)
+
+    async def tell_players(self, row: TableRow, key: str, **args: Any) -> None:
+        """Tell the people at a table nobody can see (its channel is lost):
+        in a DM, in their own language; if the DM fails, with their next
+        press or command anywhere (:meth:`TableService.tell_later`)."""
+        for seat in humans(row.seats):
+            lang = seat.get("lang") or row.ui.get("lang", "en")
+            game = t(f"game.{row.game}", lang)
+            text = t(key, lang, game=game, channel=f"<#{row.channel_id}>", **args)
+            try:
+                dm = await self.client.create_dm(discord.Object(int(seat["id"])))
+                await dm.send(text)
+            except discord.HTTPException as err:
+                log.warning("table %d: a player could not be told in a DM (%s/%s)", row.id,
+                            err.status, err.code)  # fmt: skip
+                self.service.tell_later(int(seat["id"]), text)
 
     async def reachable(self, row: TableRow) -> None:
         if row.ui.pop(UNREACHABLE, None) is not None and _live(row):

@@ -266,3 +266,39 @@ async def test_a_command_that_fails_says_so(game_night, monkeypatch, caplog):
         assert night.env.errors
         assert any(r.exc_info for r in caplog.records if r.levelname == "ERROR")
         caplog.clear()
+
+
+# ------------------------------------- 6: a lost channel tells the players
+
+
+def lose(night, channel) -> None:
+    """The bot can no longer post or edit in ``channel`` (403 Missing Access)."""
+    for method in ("PATCH", "POST"):
+        fail(night, method, f"/channels/{channel.id}/messages*", status=403, code=50001,
+             times=None)  # fmt: skip
+
+
+async def test_a_lost_channel_tells_the_players_where_they_can_see_it(game_night):
+    """Alice is told in a DM that the channel is lost (and by when the game
+    ends), then that it ended; Bob, whose DMs are closed, hears it with his
+    next command anywhere. It used to end silently."""
+    async with game_night(dice=DICE, aux=[6, 2], closed_dms=["bob"]) as night:
+        table = await night.table("nine")
+        dms = len(night.dms(night.alice))
+        lose(night, table.channel)
+        await night.wait(TURN + 5)  # the clock's move cannot be shown: the channel is lost
+        told = night.dms(night.alice)[dms:]
+        channel = table.channel.mention
+        assert len(told) == 1 and says(told[0].content, "table.lost", game="Nine",
+                                       channel=channel), told  # fmt: skip
+        res = await night.command(night.bob, "help")  # his next command, anywhere
+        assert any(says(f.content, "table.lost", channel=channel) for f in res.followups), res
+        await night.wait(TURN + 5)
+        assert await table.row() is None  # ended, unrated
+        told = night.dms(night.alice)[dms:]
+        assert len(told) == 2 and says(told[1].content, "table.lost_ended", game="Nine",
+                                       channel=channel)  # fmt: skip
+        res = await night.command(night.bob, "help")
+        assert any(says(f.content, "table.lost_ended", channel=channel) for f in res.followups)
+        res = await night.command(night.bob, "help")
+        assert not res.followups  # told once
