@@ -5,20 +5,22 @@ spec's ``min_players``/``max_players``) and one line (``help.game.<game>``,
 else the first sentence of its ``/rules`` summary) — so a game added to the
 registry is listed without a change here. Then how to start a table, where
 secret dice and hands arrive (DMs, or the table's "Show my …" button when
-DMs are closed), where the full rules are (``/rules``), and what the bot
+DMs are closed), where the full rules are (``/rules``), what the bot
 stores about people (Discord ids, display names, game records and results,
-server settings — nothing else).
+server settings — nothing else), and every slash command of the bot's tree
+(:func:`command_paths`: a command added to the tree is listed), each by its
+name in the reader's language with its description.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import has, lang_of, t
+from bot.i18n import command, has, lang_of, t
 from games import registry
 
 if TYPE_CHECKING:
@@ -45,19 +47,57 @@ def game_line(game: str, lang: str) -> str:
     return t("help.game_line", lang, game=name, players=players, what=what).rstrip(" —：:")
 
 
-def help_embed(lang: str) -> discord.Embed:
-    """The /help answer in ``lang``."""
+def command_paths(tree: app_commands.CommandTree[Any] | None) -> list[str]:
+    """Every slash command of ``tree`` as its path (``"game end"``), in the
+    tree's order, groups opened: what /help lists, so a command added to the
+    tree is listed without a change here."""
+    if tree is None:
+        return []
+    out: list[str] = []
+
+    def walk(item: Any, prefix: str) -> None:
+        path = f"{prefix} {item.name}".strip()
+        if isinstance(item, app_commands.Group):
+            for child in item.commands:
+                walk(child, path)
+        else:
+            out.append(path)
+
+    for item in tree.get_commands(type=discord.AppCommandType.chat_input):
+        walk(item, "")
+    return out
+
+
+def command_lines(paths: list[str], lang: str) -> list[str]:
+    """One line a command: its name in ``lang`` (clickable where Discord
+    allows, :func:`bot.i18n.command`) and its description."""
+    lines = []
+    for path in paths:
+        key = "cmd." + path.replace(" ", ".") + ".desc"
+        what = t(key, lang) if has(key, lang) else ""
+        lines.append(t("help.command_line", lang, command=command(path, lang), what=what))
+    return lines
+
+
+def _fields(lines: list[str]) -> list[str]:
+    """``lines`` in as few embed field values as fit (1024 characters each)."""
+    out: list[str] = []
+    for line in lines:
+        line = _clip(line)
+        if out and len(out[-1]) + 1 + len(line) <= EMBED_FIELD:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out
+
+
+def help_embed(lang: str, paths: list[str] | None = None) -> discord.Embed:
+    """The /help answer in ``lang``; ``paths``: the commands to list
+    (:func:`command_paths` of the bot's tree)."""
     embed = discord.Embed(title=t("help.title", lang), description=t("help.about", lang))
     lines = [game_line(game, lang) for game in registry.names()]
     embed.add_field(name=t("help.games", lang), value=_clip("\n".join(lines)), inline=False)
-    names = {  # commands and buttons as this language names them
-        "play": t("cmd.play.name", lang),
-        "game": t("cmd.game.name", lang),
-        "status": t("cmd.game.status.name", lang),
-        "leave": t("cmd.game.leave.name", lang),
-        "hint": t("cmd.hint.name", lang),
-        "rules": t("cmd.rules.name", lang),
-        "config": t("cmd.config.name", lang),
+    names = {  # buttons as this language names them (commands: {cmd[…]})
         "join": t("lobby.btn.join", lang),
         "start": t("lobby.btn.start", lang),
         "rematch": t("result.btn.rematch", lang),
@@ -68,6 +108,9 @@ def help_embed(lang: str) -> discord.Embed:
             value=_clip(t(f"help.{section}", lang, **names)),
             inline=False,
         )
+    for i, value in enumerate(_fields(command_lines(paths or [], lang))):
+        name = t("help.commands", lang) if i == 0 else "\u200b"  # one title, then blank
+        embed.add_field(name=name, value=value, inline=False)
     return embed
 
 
@@ -83,7 +126,7 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="What this bot does and how to play")
     async def help(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
-        embed = help_embed(lang_of(interaction.locale))
+        embed = help_embed(lang_of(interaction.locale), command_paths(self.bot.tree))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

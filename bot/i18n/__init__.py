@@ -198,18 +198,26 @@ def option_error(err: RuleError, options: Any, game: str, locale: Any = DEFAULT)
     names = [o.name for o in options]
     if not names and err.key in ("option.unknown", "option.syntax", "option.bad_value"):
         return t("rule.option.none", locale, game=game)
-    example = ""
-    if names:
-        first = options[0]
-        value = first.default
-        if isinstance(value, bool):
-            shown = "off" if value else "on"
-        else:
-            shown = "off" if value is None else str(value)
-        example = f"{first.name}={shown}"
+    example = _example(options[0]) if names else ""
     args = dict(err.args_)
-    args.update(known=t("list.sep", locale).join(names), example=example, game=game)
     key = "rule." + err.key
+    named = next((o for o in options if o.name == args.get("option")), None)
+    if err.key == "option.bad_value" and named is not None and named.kind != "bool":
+        if str(args.get("value", "")).lower() == "on":
+            # a bare name ("losses 2"): the value is missing, not wrong
+            key, example = "rule.option.needs_value", _example(named)
+    args.update(known=t("list.sep", locale).join(names), example=example, game=game)
     if has(key, locale):
         return t(key, locale, **args)
     return err.message
+
+
+def _example(option: Any) -> str:
+    """``name=value`` for one house option (its default, or ``off``/``on``
+    against it): ``losses=3``."""
+    value = option.default
+    if isinstance(value, bool):
+        shown = "off" if value else "on"
+    else:
+        shown = "off" if value is None else str(value)
+    return f"{option.name}={shown}"

@@ -10,7 +10,7 @@ import pig
 import pytest
 from simtable import says
 
-from bot.i18n import t
+from bot.i18n import COMMAND_IDS, command, t
 from games import registry
 
 
