@@ -209,6 +209,12 @@ class GamePlugin:
         presses are UI actions (:meth:`ui_action`)."""
         return []
 
+    def revealed_lines(self, view: dict[str, Any], player: str, lang: str) -> list[str]:
+        """What ``player`` (their display name) held at the end, from their
+        own ``view``, in the third person under their name — the replay's
+        last step, once the game is over (Sixty-Six: "alice held K♥ 9♠")."""
+        return []
+
     @property
     def has_private_controls(self) -> bool:
         """Whether legal moves name hidden things (played from the private

@@ -177,6 +177,13 @@ class Plugin(GamePlugin):
     def private_controls(self, view: dict[str, Any], legal: list[str], lang: str) -> list[Control]:
         return []  # the cup holder plays on the table message
 
+    def revealed_lines(self, view: dict[str, Any], player: str, lang: str) -> list[str]:
+        seen = view.get("cup_seen")
+        if not seen:
+            return []
+        dice = " ".join(map(str, seen))
+        return [t("replay.bluff.seen", lang, player=player, dice=dice, value=bluff.value_of(seen))]
+
     def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         return render.table(view, lang)
 

@@ -287,6 +287,13 @@ class Plugin(GamePlugin):
             lines.append(t("sixtysix.private.wait", lang))
         return lines
 
+    def revealed_lines(self, view: dict[str, Any], player: str, lang: str) -> list[str]:
+        hand = view.get("hand") or []
+        if not hand:
+            return [t("replay.sixtysix.played_out", lang, player=player)]
+        cards = " ".join(card_text(c) for c in hand)
+        return [t("replay.sixtysix.held", lang, player=player, cards=cards)]
+
     def private_controls(self, view: dict[str, Any], legal: list[str], lang: str) -> list[Control]:
         out: list[Control] = []
         trump = view.get("trump")

@@ -88,20 +88,30 @@ def step_of(result: dict[str, Any], number: int, lang: str) -> Step:
             at_step = eng.view(state, None)
             mover = names.get(player, player)
             for event in events:
-                if not event.public:
-                    continue
+                if not event.public or (k == last and says_only_over(the, event.kind, lang)):
+                    continue  # the last step says "The game is over" once, below
                 line = the.describe(displayed(event.to_json(), names), lang)
                 if line:
                     lines.append(line)
     hidden: list[str] = []
     if number == last and registry.spec(record.game).secrets:
-        # the game is over: what each player held, as their own view says
+        # the game is over: what each player held, in the third person under
+        # their name (never their own DM's "your hand" under another's name)
         for p in record.players:
-            own = the.private_lines(eng.view(state, p), lang)
-            if own:
-                hidden.append(t("replay.hidden", lang, player=names.get(p, p)))
-                hidden.extend(own)
+            hidden.extend(the.revealed_lines(eng.view(state, p), names.get(p, p), lang))
     return Step(number, last, at_step, lines, mover, hidden, turns)
+
+
+def says_only_over(the: Any, kind: str, lang: str) -> bool:
+    """Whether the event ``kind`` reads as a bare "the game is over" (no
+    winner, no figure in it): the replay's last step says that itself."""
+    if kind != "game_over":
+        return False
+    for key in (f"ev.{the.game}.{kind}", f"ev.{kind}"):
+        text = t(key, lang)
+        if text != key:
+            return "{" not in text
+    return True
 
 
 def text_of(result: dict[str, Any], step: Step, lang: str) -> str:

@@ -113,7 +113,9 @@ async def test_sixtysix_replay_shows_no_hand_before_the_end(game_night) -> None:
             else:
                 assert says(viewer.content, "replay.end")
                 assert says(viewer.content, "replay.revealed")
-                assert len(readings(viewer.content, "sixtysix.private.hand")) == 2
+                held = ("replay.sixtysix.held", "replay.sixtysix.played_out")
+                assert sum(len(readings(viewer.content, k)) for k in held) == 2  # both hands
+                assert not says(viewer.content, "sixtysix.private.hand")  # never "your hand"
             seen += 1
             if step == last:
                 break

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simtable import accepted, says
+from simtable import accepted, readings, says
 
 from bot.i18n import t
 from games import core, registry, sixtysix
@@ -178,6 +178,33 @@ async def test_sixtysix_against_a_computer_draws_by_itself(game_night):
             accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
         assert table.shows("result.title", game="Sixty-Six")
         (result,) = await night.store.results()
-    record = core.Record.from_json(result["record"])
-    assert any(m == "alice draw" for m in record.moves)
-    assert sixtysix.outcome(registry.replay(record)) == result["outcome"]
+        record = core.Record.from_json(result["record"])
+        assert any(m == "alice draw" for m in record.moves)
+        assert sixtysix.outcome(registry.replay(record)) == result["outcome"]
+        # the replay's last step: over once, both hands in the third person
+        viewer = await replay_to_the_end(night, table, night.alice)
+        assert viewer.content.count(t("replay.end", "en")) == 1, viewer.content
+        held = ("replay.sixtysix.held", "replay.sixtysix.played_out")
+        assert sum(len(readings(viewer.content, k)) for k in held) == 2, viewer.content
+        for key in ("sixtysix.private.hand", "sixtysix.private.over", "sixtysix.private.wait"):
+            assert not says(viewer.content, key), viewer.content  # no "your …" under a name
+
+
+async def replay_to_the_end(night: Any, table: Any, by: Any) -> Any:
+    """``by`` opens the replay under the result and jumps to its last step."""
+    res = await table.press(t("result.btn.replay", "en"), by=by)
+    assert res.response is not None and res.response.ephemeral, res
+    viewer = night.reply(res, by)
+    res = await viewer.press("⏭")
+    viewer.message = res.response
+    return viewer
+
+
+async def test_the_replays_last_step_says_the_game_is_over_once(game_night):
+    async with game_night(seeded=True, locales={"alice": "ja"}) as night:
+        table = await night.table("nine", players=1)
+        await table.play_to_the_end()
+        viewer = await replay_to_the_end(night, table, night.alice)
+        over = t("replay.end", "ja")
+        assert viewer.content.count(over) == 1, viewer.content
+        assert t("ev.game_over", "ja") not in viewer.content, viewer.content
