@@ -210,6 +210,8 @@ class Plugin(GamePlugin):
                     prior=pct(n.get("chance_at_least")),
                 )
             )
+        elif view.get("phase") == "announce":  # rolled: only the announcement is left
+            lines.append(t("hint.bluff.rolled", lang))
         else:
             lines.append(t("hint.bluff.first", lang))
         loss = n.get("loss") or {}

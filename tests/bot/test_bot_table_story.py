@@ -208,3 +208,40 @@ async def test_the_replays_last_step_says_the_game_is_over_once(game_night):
         over = t("replay.end", "ja")
         assert viewer.content.count(over) == 1, viewer.content
         assert t("ev.game_over", "ja") not in viewer.content, viewer.content
+
+
+# ------------------------------------------------------------------ hints
+
+
+async def test_bluff_hint_after_the_roll_asks_only_for_the_announcement(game_night):
+    async with game_night(seeded=True, locales={"alice": "ja"}) as night:
+        table = await night.table("bluff", players=1, cpus=["easy"])
+        alice = night.alice
+        for _ in range(40):  # until alice holds the cup with nothing announced
+            await night.settle()
+            if (
+                table.turn is alice
+                and "m:roll" in table.actions
+                and "m:reveal" not in table.actions
+            ):
+                break
+            await table.play(by=alice)
+        else:
+            raise AssertionError("alice never had a fresh cup")
+        text = await table.ask(alice, "hint")
+        assert says(text, "hint.bluff.first", "ja"), text  # before the roll: roll and announce
+        accepted(await table.act("m:roll", by=alice))
+        text = await table.ask(alice, "hint")
+        assert says(text, "hint.bluff.rolled", "ja"), text
+        assert not says(text, "hint.bluff.first", "ja"), text  # not "振って宣言して"
+
+
+async def test_english_nine_hints_say_shut_like_the_pictures(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=1)
+        text = await table.ask(night.alice, "hint")
+        assert says(text, "hint.nine.before"), text
+        assert "上がり" not in text and t("pic.agari", "en") in text, text
+        accepted(await table.play())
+        text = await table.ask(night.alice, "hint")
+        assert "上がり" not in text, text
