@@ -23,10 +23,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.games import plugin
+from bot.i18n import t
 from bot.render import Picture
 from bot.render import _base as b
 from bot.render import result as result_render
 from bot.render import stats as stats_render
+from bot.ui import result_words
 
 __all__ = [
     "Picture",
@@ -109,7 +111,28 @@ def result_picture(
     the = plugin(game)
     rows = the.result_rows(view, outcome)
     chart = history if the.result_chart and history else None
-    img, alt = result_render.result(named(view, names), outcome, lang, rows, chart)
+    shown = named(view, names)
+    notes = result_words.notes_of(shown, outcome, lang)  # others by their display names
+    drawable = {p: b.safe_text(b.who(shown, p)) or b.NO_NAME for p in view["players"]}
+    drawn = result_words.notes_of(named(view, drawable), outcome, lang)  # no emoji
+    said = {}  # each player's figures in words, for the alt text
+    for p, main, settled in rows:
+        parts = [result_words.figure_text(game, main, lang) or main]
+        if settled is not None:
+            parts.append(result_words.points_text(settled, game, lang))
+        if notes.get(p):
+            parts.append(notes[p])
+        said[p] = t("list.sep", lang).join(parts)
+    img, alt = result_render.result(
+        shown,
+        outcome,
+        lang,
+        rows,
+        chart,
+        notes=drawn,
+        legend=the.result_legend(view, lang),
+        words=said,
+    )
     return Picture(b.encode(img), alt, f"{game}-result.png")
 
 

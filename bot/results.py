@@ -67,7 +67,9 @@ async def build(
         seed=row.seed,
         has_bots=has_bots,
         finished_at=now,
-        seats=[dict(s) for s in row.seats],  # a rematch seats them again
+        # a rematch seats them again; /history reads every seat's place
+        # (a computer's too: people's places are also in ``players``)
+        seats=placed_seats(row.seats, standings, no_contest=no_contest),
         host_id=row.host_id,
         # the table message becomes the result message: history links to it
         message_id=row.message_id,
@@ -76,3 +78,20 @@ async def build(
         # the ratings are read and written in the finishing transaction
         rate=ratings.rate if rated and len(players) >= 2 else None,
     )
+
+
+def placed_seats(
+    seats: list[dict[str, Any]], standings: list[Standing], *, no_contest: bool = False
+) -> list[dict[str, Any]]:
+    """The seats as stored with the result, each with its ``rank`` and
+    ``points`` (a computer's place is in no ``result_players`` row)."""
+    places = {s.player: s for s in standings}
+    out = []
+    for seat in seats:
+        stored = dict(seat)
+        place = places.get(seat["name"])
+        if place is not None:
+            stored["rank"] = place.rank
+            stored["points"] = 0 if no_contest else place.points
+        out.append(stored)
+    return out

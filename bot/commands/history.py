@@ -26,11 +26,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.choices import offer_games
+from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import message_link
 from bot.ui import replay
 from bot.ui.components import ResultSelect
-from bot.ui.present import points_text
+from bot.ui.result_words import points_text
 from games import registry
 
 if TYPE_CHECKING:
@@ -48,23 +49,45 @@ def record_file(result: dict[str, Any]) -> discord.File:
 
 
 def players_text(entry: dict[str, Any], loc: Any) -> str:
-    """The places of a stored game by display name; computers by name."""
+    """Every place of a stored game, best first, by display name — a
+    computer's too (its label says it is one: "CPU1 (easy)") — each with its
+    points in the game's unit ("+16 chips", "2 lives lost")."""
     display = replay.names_of(entry)
-    parts = [
-        t(
-            "history.place",
-            loc,
-            rank=p["rank"],
-            player=display.get(p["name"], p["name"]),
-            points=points_text(p["points"], entry["game"]),
-        )
+    game = entry["game"]
+    places: list[tuple[int, str, int | None]] = [
+        (int(p["rank"]), display.get(p["name"], p["name"]), int(p["points"]))
         for p in entry["players"]
     ]
     people = {p["name"] for p in entry["players"]}
-    for seat in entry.get("seats") or []:
-        if seat["name"] not in people:  # a computer: unranked here
-            parts.append(t("history.cpu", loc, player=str(seat.get("display") or seat["name"])))
-    return ", ".join(parts)
+    computers = [s for s in entry.get("seats") or [] if s["name"] not in people]
+    fallback = _ranks_from_outcome(entry) if any("rank" not in s for s in computers) else {}
+    for seat in computers:
+        label = str(seat.get("display") or seat["name"])
+        if "rank" in seat:
+            places.append((int(seat["rank"]), label, int(seat.get("points") or 0)))
+        else:  # stored before seats kept their places: the rank, no points
+            places.append((fallback.get(seat["name"], len(places) + 1), label, None))
+    places.sort(key=lambda place: place[0])
+    parts = [
+        t("history.place", loc, rank=rank, player=player, points=points_text(points, game, loc))
+        if points is not None
+        else t("history.place_plain", loc, rank=rank, player=player)
+        for rank, player, points in places
+    ]
+    return t("list.sep", loc).join(parts)
+
+
+def _ranks_from_outcome(entry: dict[str, Any]) -> dict[str, int]:
+    """Places of a result stored before its seats kept them: the order of
+    the game's result rows."""
+    seats = entry.get("seats") or []
+    try:
+        rows = plugin(entry["game"]).result_rows(
+            {"game": entry["game"], "players": [s["name"] for s in seats]}, entry["outcome"]
+        )
+    except Exception:  # an outcome this version cannot read: in seat order
+        return {}
+    return {name: i for i, (name, _main, _settled) in enumerate(rows, 1)}
 
 
 def entry_line(entry: dict[str, Any], loc: Any) -> str:

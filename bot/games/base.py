@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.ui.controls import MAX_OPTIONS, Control, Select, Standing
 from games.core import TOTAL, Event, Outcome
 
@@ -57,9 +57,10 @@ class GamePlugin:
     # what the seed decides, in the words of the seed's lines
     # (``seed.hash.<term>``): "dice", or "deck" for a card game's shuffles
     seed_term: str = "dice"
-    # what a player's settlement points count in words: "points", or
-    # "losses" where the settlement is minus the losses (Bluff: "2 losses",
-    # never "-2 points")
+    # what a player's result points count in words (bot.ui.result_words):
+    # "chips" (a signed settlement), "game_points", "lives_lost" where the
+    # points are minus the lives lost (Bluff: "2 lives lost", never "-2
+    # points"), or "points" (a final total, or signed points)
     points_words: str = "points"
 
     def controls(
@@ -168,6 +169,22 @@ class GamePlugin:
         settle: dict[str, int] = outcome.get("settlement") or {}
         players = sorted(view["players"], key=lambda p: -settle.get(p, 0))
         return [(p, f"{settle.get(p, 0):+,}", settle.get(p)) for p in players]
+
+    def result_notes(
+        self, view: dict[str, Any], outcome: dict[str, Any], lang: str
+    ) -> dict[str, str]:
+        """Why a player's figures are what they are, in words, by player
+        (Six Dice: "not started: 5 chips more"; Sixty-Six: the deals won);
+        the result message and picture show them beside the figures."""
+        return {}
+
+    def result_legend(self, view: dict[str, Any], lang: str) -> str:
+        """What the result picture's columns mean (``pic.legend.<game>``,
+        filled from the game's options), or "" where there is none."""
+        key = f"pic.legend.{self.game}"
+        if not has(key, lang):
+            return ""
+        return t(key, lang, **(view.get("options") or {}))
 
     # ------------------------------------------------------------- hints
 

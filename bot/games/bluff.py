@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 class Plugin(GamePlugin):
     game = "bluff"
     private_mode = "send"  # a new DM for every look under the cup
-    points_words = "losses"  # the settlement is minus the losses
+    points_words = "lives_lost"  # the points are minus the lives lost
 
     # ------------------------------------------------------------ public
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 
 class Plugin(GamePlugin):
+    points_words = "chips"  # the settlement: each loser pays the winner
     game = "nine"
 
     def controls(
@@ -63,10 +64,28 @@ class Plugin(GamePlugin):
         if w in order:
             order.remove(w)
             order.insert(0, w)
-        return [
-            (p, str(rem.get(p, 0)) + (f" ×{mult[p]}" if mult.get(p, 1) > 1 else ""), settle.get(p))
-            for p in order
-        ]
+        return [(p, str(rem.get(p, 0)), settle.get(p)) for p in order]
+
+    def result_notes(
+        self, view: dict[str, Any], outcome: dict[str, Any], lang: str
+    ) -> dict[str, str]:
+        """How each player finished: the winner's 上がり with its tokens and
+        multiplier (the "×4" every loser pays by), ドボン, 1 ドボン, left."""
+        status = view.get("status") or {}
+        tokens = view.get("tokens") or {}
+        mult = outcome.get("multiplier") or {}
+        out: dict[str, str] = {}
+        for p in view["players"]:
+            how = status.get(p)
+            if how == "agari":
+                held = int(tokens.get(p, 0))
+                key = "result.nine.agari_tokens" if held else "result.nine.agari"
+                out[p] = t(key, lang, count=held, mult=mult.get(p, 2))
+            elif how in ("dobon", "one_dobon"):
+                out[p] = t(f"result.nine.{how}", lang)
+            elif how == "forfeit":
+                out[p] = t("result.left", lang)
+        return out
 
     def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         lines = []

@@ -14,6 +14,7 @@ from bot.render import sixdice as render
 from bot.ui.controls import MAX_OPTIONS, Button, Control, Select
 from games.core import Event
 from games.sixdice import score_dice
+from games.sixdice.engine import GIFT_UNITS, UNSTARTED_PENALTY
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -106,6 +107,7 @@ class Plugin(GamePlugin):
                 best[e.player] = max(best.get(e.player, 0), int(e.data.get("points", 0)))
 
     result_chart = True
+    points_words = "chips"  # the settlement: each loser pays the winner
 
     def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         return render.table(view, lang)
@@ -113,12 +115,34 @@ class Plugin(GamePlugin):
     def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
         settle: dict[str, int] = outcome.get("settlement") or {}
         scores = outcome.get("scores", {})
-        started = outcome.get("started", {})
         order = sorted(view["players"], key=lambda p: -scores.get(p, 0))
-        return [
-            (p, f"{scores.get(p, 0):,}" + ("" if started.get(p) else " ×"), settle.get(p))
-            for p in order
-        ]
+        return [(p, f"{scores.get(p, 0):,}", settle.get(p)) for p in order]
+
+    def result_notes(
+        self, view: dict[str, Any], outcome: dict[str, Any], lang: str
+    ) -> dict[str, str]:
+        """Why a settlement is more than the difference in scores: not
+        started (5 chips more), 御祝儀 rolls (5 from each player), left."""
+        started = outcome.get("started") or view.get("started") or {}
+        gifts = view.get("gifts") or {}
+        gone = set(view.get("forfeited") or [])
+        settled = outcome.get("settlement") is not None
+        out: dict[str, str] = {}
+        for p in view["players"]:
+            parts = []
+            if p in gone:
+                parts.append(t("result.left", lang))
+            if not started.get(p, True):
+                if settled and p != outcome.get("winner"):
+                    parts.append(t("result.sixdice.not_started", lang, n=UNSTARTED_PENALTY))
+                else:
+                    parts.append(t("pic.not_started", lang))
+            if gifts.get(p) and settled:
+                n = int(gifts[p])
+                parts.append(t("result.sixdice.gifts", lang, count=n, n=GIFT_UNITS * n))
+            if parts:
+                out[p] = t("list.sep", lang).join(parts)
+        return out
 
     def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         goal = n.get("goal")

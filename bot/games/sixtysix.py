@@ -14,6 +14,7 @@ select of marriages, and buttons for exchange, draw, close (before the draw:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import CONFIRMED, DISMISS, MAX_LINES, Confirm, GamePlugin, ResultRow, pct
@@ -44,8 +45,38 @@ def card_text(card: str) -> str:
     return RANKS[card[0]] + SUIT_SIGNS[card[1]]
 
 
+def deal_reason(
+    deal: dict[str, Any],
+    players: list[str],
+    base: int,
+    lang: str,
+    shown: Callable[[str], str] = str,
+) -> str:
+    """Why a deal's winner scored ``base`` game points (carry-over apart),
+    from the finished deal's record (docs/rules/sixtysix.md's table):
+    declared or closed with 66 — 1, 2 with the opponent under 33
+    (schneider), 3 without a trick for them (schwarz) — or the other's
+    declaration or closing fell short."""
+    winner = deal.get("winner")
+    other = next((p for p in players if p != winner), "")
+    declarer = deal.get("declarer")
+    closed = deal.get("reason") == "closed"
+    if declarer is not None and declarer != winner:  # it fell short
+        if closed:
+            return t("result.sixtysix.short_closed", lang, other=shown(declarer))
+        mine = (deal.get("card_points") or {}).get(declarer, 0)
+        return t("result.sixtysix.short_declared", lang, other=shown(declarer), points=mine)
+    how = t("result.sixtysix.closed" if closed else "result.sixtysix.declared", lang)
+    if base == 2:
+        how += t("list.sep", lang) + t("result.sixtysix.schneider", lang, other=shown(other))
+    elif base >= 3:
+        how += t("list.sep", lang) + t("result.sixtysix.schwarz", lang, other=shown(other))
+    return how
+
+
 class Plugin(GamePlugin):
     game = "sixtysix"
+    points_words = "game_points"  # a total of game points, never signed
     private_mode = "edit"  # one DM per player and table, edited after every move
     plays_in_private = True  # cards are played from the hand (DM or Show my hand)
     seed_term = "deck"  # the seed decides the shuffles
@@ -371,7 +402,45 @@ class Plugin(GamePlugin):
     def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
         gp = outcome.get("game_points", {})
         order = sorted(view["players"], key=lambda p: -gp.get(p, 0))
+        if outcome.get("winner") in order:  # a winner by the other's leaving
+            order.remove(outcome["winner"])
+            order.insert(0, outcome["winner"])
         return [(p, str(gp.get(p, 0)), None) for p in order]
+
+    def result_notes(
+        self, view: dict[str, Any], outcome: dict[str, Any], lang: str
+    ) -> dict[str, str]:
+        """Each player's game points deal by deal: how each deal they won
+        was won (declared 66, the opponent under 33: schneider, no trick:
+        schwarz, the opponent's declaration or closing fell short) and the
+        points carried over; a win by the other's leaving says so."""
+        players = list(view["players"])
+        names = view.get("display_names") or {}  # others by the names people know
+
+        def shown(player: str) -> str:
+            return str(names.get(player) or player)
+
+        won: dict[str, list[str]] = {p: [] for p in players}
+        carry = 0
+        for n, deal in enumerate(view.get("deals") or outcome.get("deals") or [], 1):
+            winner = deal.get("winner")
+            if winner not in won:
+                carry += 1  # a deal that scored nothing: the next one earns more
+                continue
+            awarded = int(deal.get("game_points") or 0)
+            why = deal_reason(deal, players, awarded - carry, lang, shown)
+            if carry:
+                why += t("list.sep", lang) + t("result.sixtysix.carry", lang, count=carry)
+            won[winner].append(t("result.sixtysix.deal", lang, n=n, count=awarded, why=why))
+            carry = 0
+        target = int((view.get("options") or {}).get("target") or 7)
+        gp = outcome.get("game_points") or view.get("game_points") or {}
+        winner = outcome.get("winner")
+        if winner in won and int(gp.get(winner, 0)) < target:  # the other left
+            other = next(p for p in players if p != winner)
+            won[winner].append(t("result.sixtysix.left", lang, other=shown(other)))
+        sep = t("result.sixtysix.sep", lang)
+        return {p: sep.join(parts) for p, parts in won.items() if parts}
 
     def hint_words(self, n: dict[str, Any], view: dict[str, Any], lang: str) -> list[str]:
         lines = [

@@ -41,6 +41,12 @@ GOLD: Color = (244, 190, 60)
 GREEN: Color = (96, 200, 120)
 BLUE: Color = (110, 170, 250)
 HILITE: Color = (255, 214, 102)
+# Text on the dark wood meets WCAG AA (4.5:1, tests/bot/test_bot_results_words.py):
+# a negative number is a light red (RED itself is 2.4:1 on TABLE: stamps and
+# marks only), and a winner's row is a dark green under INK_DIM and GREEN.
+NEGATIVE: Color = (255, 128, 118)  # 4.8:1 on TABLE, 5.8:1 on PANEL
+WIN_ROW: Color = (44, 72, 44)  # INK_DIM 4.9:1, GREEN 4.8:1 on it
+AA = 4.5  # WCAG AA contrast for text
 
 # Player colours for charts (Okabe–Ito, colour-blind safe, plus two more).
 PLAYER_COLOURS: tuple[Color, ...] = (
@@ -249,6 +255,8 @@ KEY_COLOURS: list[Color] = [
     GREEN,
     BLUE,
     HILITE,
+    NEGATIVE,
+    WIN_ROW,
     *PLAYER_COLOURS,
     (0, 0, 0),
     (255, 255, 255),

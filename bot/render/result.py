@@ -1,21 +1,86 @@
 """Result pictures: final standings and settlement for every game, and for
 Six Dice and Yahtzee a line chart of each player's score over the game.
 
+Every number says what it counts: the columns are headed with the game's
+figure ("Face-up sum", "Lives lost", "Game points") and, where the game
+settles, "Chips"; under a name, in small print, why (「上がり、トークン1個で×4」,
+"not started: 5 chips more", the deals won); at the bottom a legend says how
+the figures are counted (``pic.legend.<game>``).
+
 The chart is drawn from ``history`` — per-turn score snapshots
 ``{player: score}`` the bot collects as the game goes (oldest first). Without
 it the picture has standings only: the renderer never replays records."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t
 from bot.render import _base as b
-from bot.render._strings import alt, comma, tr
+from bot.render._strings import alt, tr
 
-ROW = 34
+ROW = 34  # a row with a name and its figures
+NOTE_LINE = 20  # each line of small print under a name
 CHART_H = 220
+LEGEND_LINE = 22
+FIGURE_X = 470  # the figure column's right edge
+NOTE_LINES = 3  # at most, under one name (longer notes end with …)
+LEFT = 72  # where names and notes start
+
+
+def names_and(names: Sequence[str], lang: str) -> str:
+    """``A``, ``A and B``, ``A, B and C`` (「AとB」「A、BとC」)."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return t("list.and", lang, rest=t("list.sep", lang).join(names[:-1]), last=names[-1])
+
+
+def winners_line(names: Sequence[str], lang: str) -> str:
+    """The winners: "carol wins", "CPU1 and CPU2 win" (「CPU1とCPU2の勝ち」)."""
+    if len(names) == 1:
+        return tr(lang, "wins", player=names[0])
+    return tr(lang, "wins_many", player=names_and(names, lang))
+
+
+def wrap(text: str, size: int, width: int, lang: str) -> list[str]:
+    """``text`` (already safe) in lines of at most ``width`` px: at spaces in
+    English, between any two characters in Japanese (never before 、 。 ）)."""
+    if not text:
+        return []
+    lines: list[str] = []
+    if lang == "ja":
+        line = ""
+        for ch in text:
+            if line and b.text_width(line + ch, size) > width and ch not in "、。）」：":
+                lines.append(line)
+                line = ""
+            line += ch
+        return [*lines, line] if line else lines
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and b.text_width(candidate, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return [*lines, line] if line else lines
+
+
+def ranks(rows: Sequence[tuple[str, str, int | None]], winners: Sequence[str]) -> list[int]:
+    """Each row's place: every winner 1st (two winners of a tie are both
+    1st), the others by their row, equal figures sharing a place."""
+    out: list[int] = []
+    prev: tuple[Any, ...] | None = None
+    for i, (p, main, s) in enumerate(rows):
+        key: tuple[Any, ...] = ("won",) if p in winners else (main, s)
+        out.append(out[-1] if key == prev and out else i + 1)
+        prev = key
+    return out
 
 
 def _winners(view: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
@@ -30,64 +95,84 @@ def result(
     lang: str,
     rows: list[tuple[str, str, int | None]],
     history: list[dict[str, int]] | None = None,
+    *,
+    notes: Mapping[str, str] | None = None,
+    legend: str = "",
+    words: Mapping[str, str] | None = None,
 ) -> tuple[Image.Image, str]:
-    """The result picture: ``rows`` (player, main figure, settlement), best
-    first, from the game's plugin; a chart when ``history`` is given."""
+    """The result picture: ``rows`` (player, main figure, settlement in
+    chips), best first, from the game's plugin; ``notes`` (why, by player)
+    in small print under each name; ``legend`` at the bottom; ``words`` (a
+    player's figures in words, by player) for the alt text; a chart when
+    ``history`` is given."""
     game = view["game"]
+    notes = notes or {}
     chart = bool(history)
-    height = 96 + ROW * len(rows) + (CHART_H + 50 if chart else 0) + 16
+    width = b.WIDTH - 20 - LEFT
+    note_lines = {
+        p: wrap(b.safe_text(notes[p]), b.SMALL, width, lang)[:NOTE_LINES]
+        for p, _, _ in rows
+        if notes.get(p)
+    }
+    for p, lines in note_lines.items():  # a note cut short ends with …
+        full = wrap(b.safe_text(notes[p]), b.SMALL, width, lang)
+        if len(full) > len(lines):
+            lines[-1] = b.fit(lines[-1] + "…", b.SMALL, width)
+    legend_lines = wrap(legend, b.SMALL, b.WIDTH - 32, lang)
+    heights = [ROW + NOTE_LINE * len(note_lines.get(p, [])) for p, _, _ in rows]
+    height = 96 + sum(heights) + 8
+    if legend_lines:
+        height += 10 + LEGEND_LINE * len(legend_lines)
+    if chart:
+        height += CHART_H + 50
+    height += 12
     img = b.canvas(height)
     d = ImageDraw.Draw(img)
     b.draw_text(d, (16, 12), f"{tr(lang, game)} — {tr(lang, 'result')}", b.LARGE, b.INK, bold=True)
     winners = _winners(view, outcome)
     if winners:
+        shown = [b.safe_text(b.who(view, w)) or b.NO_NAME for w in winners]
         b.draw_text(
-            d,
-            (16, 52),
-            tr(
-                lang, "wins", player=b.name("・".join(b.who(view, w) for w in winners), b.BODY, 500)
-            ),
-            b.BODY,
-            b.HILITE,
+            d, (16, 52), b.fit(winners_line(shown, lang), b.BODY, b.WIDTH - 32), b.BODY, b.HILITE
         )
     has_settle = any(s is not None for _, _, s in rows)
     colours = {
         p: b.PLAYER_COLOURS[i % len(b.PLAYER_COLOURS)] for i, p in enumerate(view["players"])
     }
     y = 92
-    # column headers: what the main figure is (game points, losses…), settlement
-    b.draw_text(d, (460, y - 12), tr(lang, f"figure.{game}"), b.SMALL, b.INK_DIM, anchor="rs")
+    # column headers: what the main figure counts, and the chips settled
+    # (a game that settles nothing has its figure at the right edge)
+    fig_x = FIGURE_X if has_settle else b.WIDTH - 20
+    b.draw_text(d, (fig_x, y - 12), tr(lang, f"figure.{game}"), b.SMALL, b.INK_DIM, anchor="rs")
     if has_settle:
         b.draw_text(
             d, (b.WIDTH - 20, y - 12), tr(lang, "settlement"), b.SMALL, b.INK_DIM, anchor="rs"
         )
-    for k, (p, main, s) in enumerate(rows):
+    for (p, main, s), h, rank in zip(rows, heights, ranks(rows, winners), strict=True):
         if p in winners:
-            d.rounded_rectangle((10, y, b.WIDTH - 10, y + ROW - 4), 8, fill=(70, 100, 64))
-        b.draw_text(d, (24, y + ROW / 2 - 2), str(k + 1), b.BODY, b.INK_DIM, anchor="lm")
+            d.rounded_rectangle((10, y, b.WIDTH - 10, y + h - 4), 8, fill=b.WIN_ROW)
+        mid = y + ROW / 2 - 2
+        b.draw_text(d, (24, mid), str(rank), b.BODY, b.INK_DIM, anchor="lm")
         if chart:
             d.rectangle((52, y + 10, 62, y + 20), fill=colours[p])
+        room = fig_x - LEFT - 16 - b.text_width(main, b.BODY)
         b.draw_text(
-            d,
-            (72, y + ROW / 2 - 2),
-            b.name(b.who(view, p), b.BODY, 280),
-            b.BODY,
-            b.INK,
-            anchor="lm",
+            d, (LEFT, mid), b.name(b.who(view, p), b.BODY, room), b.BODY, b.INK, anchor="lm"
         )
-        b.draw_text(d, (460, y + ROW / 2 - 2), main, b.BODY, b.INK, anchor="rm", bold=True)
+        b.draw_text(d, (fig_x, mid), main, b.BODY, b.INK, anchor="rm", bold=True)
         if s is not None:
-            colour = b.GREEN if s > 0 else b.RED if s < 0 else b.INK_DIM
-            b.draw_text(
-                d,
-                (b.WIDTH - 20, y + ROW / 2 - 2),
-                f"{s:+,}",
-                b.BODY,
-                colour,
-                anchor="rm",
-                bold=True,
-            )
-        y += ROW
+            colour = b.GREEN if s > 0 else b.NEGATIVE if s < 0 else b.INK_DIM
+            b.draw_text(d, (b.WIDTH - 20, mid), f"{s:+,}", b.BODY, colour, anchor="rm", bold=True)
+        for i, line in enumerate(note_lines.get(p, [])):
+            b.draw_text(d, (LEFT, y + ROW - 6 + NOTE_LINE * i), line, b.SMALL, b.INK_DIM)
+        y += h
+    y += 8
+    if legend_lines:
+        d.line((16, y, b.WIDTH - 16, y), fill=b.TABLE_EDGE, width=1)
+        y += 10
+        for line in legend_lines:
+            b.draw_text(d, (16, y), line, b.SMALL, b.INK_DIM)
+            y += LEGEND_LINE
     if chart and history:
         _chart(
             d,
@@ -97,19 +182,36 @@ def result(
             colours,
             lang,
         )
+    return img, _alt(view, lang, rows, winners, words or {}, notes, legend)
+
+
+def _alt(
+    view: dict[str, Any],
+    lang: str,
+    rows: list[tuple[str, str, int | None]],
+    winners: list[str],
+    words: Mapping[str, str],
+    notes: Mapping[str, str],
+    legend: str,
+) -> str:
+    game = view["game"]
     end = "." if lang == "en" else "。"
     parts = [f"{tr(lang, game)} — {tr(lang, 'result')}" + end]
     if winners:
-        parts.append(tr(lang, "wins", player=comma(lang).join(b.who(view, w) for w in winners)) + end)
-    figure = tr(lang, f"figure.{game}")
+        parts.append(winners_line([b.who(view, w) for w in winners], lang) + end)
+    colon = "：" if lang == "ja" else ": "
     for p, main, s in rows:
-        if lang == "ja":
-            settle = f"（{tr(lang, 'settlement')}{s:+}）" if s is not None else ""
-            parts.append(f"{b.who(view, p)}：{figure}{main}{settle}。")
-        else:
-            settle = f" ({tr(lang, 'settlement')} {s:+})" if s is not None else ""
-            parts.append(f"{b.who(view, p)}: {figure} {main}{settle};")
-    return img, alt(parts, lang)
+        said = words.get(p)
+        if said is None:  # no words given: the figure under its heading
+            said = f"{tr(lang, f'figure.{game}')} {main}"
+            if s is not None:
+                said += f"{t('list.sep', lang)}{tr(lang, 'settlement')} {s:+,}"
+            if notes.get(p):
+                said += t("list.sep", lang) + notes[p]
+        parts.append(f"{b.who(view, p)}{colon}{said}" + ("。" if lang == "ja" else ";"))
+    if legend:
+        parts.append(legend)
+    return alt(parts, lang)
 
 
 def _chart(

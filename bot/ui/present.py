@@ -288,7 +288,8 @@ async def result_message(
             lines.append(t("result.line", lang, rank=rank, player=who, points=shown))
         standings = []
     outcome = eng.outcome(state)
-    notes = result_words.notes_of(view, outcome, lang) if standings else {}
+    shown = dict(view, display_names=shown_names(row))  # others by their display names
+    notes = result_words.notes_of(shown, outcome, lang) if standings else {}
     figures = result_words.figures_of(view, outcome) if standings else {}
     for s in standings:
         seat = names.get(s.player)

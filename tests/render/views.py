@@ -108,12 +108,54 @@ def golden_cases() -> dict[
     cases["sixtysix_result"] = ("result", named(e.view(s, None), DISPLAY), e.outcome(s), None)
     e, s = finished("bluff", ["alice", "Bob_Smith", "carol"], 4)
     cases["bluff_result_en"] = ("result", named(e.view(s, None), DISPLAY), e.outcome(s), None)
+    # every result picture in both languages: units, notes and legend
+    cases["nine_result_en"] = cases["nine_result"]
+    e, s = finished("nine", three, 15)  # 上がり holding a token: ×4
+    cases["nine_agari_result"] = ("result", e.view(s, None), e.outcome(s), None)
+    cases["nine_agari_result_en"] = cases["nine_agari_result"]
+    cases["sixdice_result_en"] = cases["sixdice_result"]
+    cases["sixtysix_result_en"] = cases["sixtysix_result"]
+    view, outcome = sixtysix_deals()
+    cases["sixtysix_deals_result"] = ("result", view, outcome, None)
+    cases["sixtysix_deals_result_en"] = cases["sixtysix_deals_result"]
+    cases["bluff_result"] = cases["bluff_result_en"]
+    e, s = finished("yahtzee", three, 15)  # two winners tie
+    cases["yahtzee_result"] = ("result", e.view(s, None), e.outcome(s), None)
+    cases["yahtzee_result_en"] = cases["yahtzee_result"]
     cases.update(stats_cases())  # the /stats card and /leaderboard (stats_views.py)
     return cases
 
 
 # Display names of the engine names above, as the bot passes them
 DISPLAY = {"Bob_Smith": "🎲 Bob Smith 🎲", "alice": "Alice"}
+
+
+def sixtysix_deals() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A finished Sixty-Six game whose deals were won every way the result
+    explains: declared 66 with the opponent under 33 (schneider), a deal
+    that scored nothing, a closed deal won with the carry-over, the other's
+    declaration falling short, and a declaration with the opponent
+    trickless (schwarz)."""
+    a, bob = "alice", "Bob_Smith"
+    deals = [
+        {"winner": a, "game_points": 2, "card_points": {a: 70, bob: 25}, "reason": "declared", "declarer": a},
+        {"winner": None, "game_points": 0, "card_points": {a: 60, bob: 60}, "reason": "no_score", "declarer": None},
+        {"winner": bob, "game_points": 2, "card_points": {a: 40, bob: 68}, "reason": "closed", "declarer": bob},
+        {"winner": a, "game_points": 2, "card_points": {a: 48, bob: 52}, "reason": "declared", "declarer": bob},
+        {"winner": a, "game_points": 3, "card_points": {a: 80, bob: 0}, "reason": "declared", "declarer": a},
+    ]  # fmt: skip
+    points = {a: 7, bob: 2}
+    view = {
+        "game": "sixtysix",
+        "players": [a, bob],
+        "finished": True,
+        "options": {"target": 7, "strict": False, "show_points": True},
+        "game_points": points,
+        "winner": a,
+        "deals": deals,
+    }
+    outcome = {"finished": True, "game_points": points, "winner": a, "deals": deals}
+    return named(view, DISPLAY), outcome
 
 
 def named(view: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
