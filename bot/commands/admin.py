@@ -149,7 +149,8 @@ async def _done(
 def table_line(row: TableRow, lang: str) -> str:
     """One live table of /game list: game, players, whose turn, age, link."""
     game = t(f"game.{row.game}", lang)
-    players = ", ".join(str(s.get("display") or s["name"]) for s in row.seats) or "—"
+    sep = t("list.sep", lang)  # 、 in Japanese
+    players = sep.join(str(s.get("display") or s["name"]) for s in row.seats) or "—"
     since = f"<t:{int(row.created_at)}:R>"
     if row.phase == "lobby":
         return t("list.lobby", lang, game=game, players=players, since=since, link=table_link(row))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num
-from bot.i18n import t
+from bot.i18n import sentences, t
 from bot.render import yahtzee as render
 from bot.ui.controls import MAX_OPTIONS, Button, Control, Select
 from games.core import Event
@@ -150,7 +150,9 @@ class Plugin(GamePlugin):
             left=view.get("rolls_left"),
         )
         if view.get("dice"):
-            line += " " + t("yahtzee.status.dice", lang, dice=" ".join(map(str, view["dice"])))
+            line = sentences(
+                line, t("yahtzee.status.dice", lang, dice=" ".join(map(str, view["dice"])))
+            )
         return line
 
     result_chart = True

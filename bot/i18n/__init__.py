@@ -106,6 +106,26 @@ def command(path: str, locale: Any = DEFAULT) -> str:
     return "`/" + " ".join(words) + "`"
 
 
+_WIDE = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")  # CJK and full-width
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after another, as their language writes them: a space
+    after an English one, none after a Japanese one (「…です。出目：3 4。」).
+
+    >>> sentences("Round 1/13.", "Dice: 3 4."), sentences("ラウンド1/13。", "出目：3 4。")
+    ('Round 1/13. Dice: 3 4.', 'ラウンド1/13。出目：3 4。')
+    """
+    out = ""
+    for part in parts:
+        if not part:
+            continue
+        if out and not _WIDE.match(out[-1]):
+            out += " "
+        out += part
+    return out
+
+
 def linked(key: str, locale: Any, url: str, **args: Any) -> str:
     """A Markdown link ``[label](url)`` whose label is the catalogue text of
     ``key`` (``link.table``: "Nine table", 「ナインの卓」) instead of a bare URL;

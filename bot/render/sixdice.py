@@ -288,7 +288,8 @@ def _alt(
     for p in view.get("order") or view["players"]:
         mark = tr(lang, "started" if view["started"].get(p) else "not_started")
         parts.append(
-            f"{b.who(view, p)}{seat_mark(view, p, lang)} {view['scores'].get(p, 0)} ({mark})"
+            f"{b.who(view, p)}{seat_mark(view, p, lang)} {view['scores'].get(p, 0)}"
+            + (f"（{mark}）" if lang == "ja" else f" ({mark})")
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)

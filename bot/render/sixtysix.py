@@ -272,5 +272,6 @@ def hand(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     words = comma(lang).join(card_words(x, lang) for x in cards)
     text = [tr(lang, "sixtysix") + ("." if lang == "en" else "。"), words]
     if view.get("points") is not None:
-        text.append("(" + tr(lang, "your_points", n=view["points"]) + ")")
+        points = tr(lang, "your_points", n=view["points"])
+        text.append(f"（{points}）" if lang == "ja" else f"({points})")
     return img, alt(text, lang)
