@@ -13,6 +13,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     CHABUDAI_HTTP=:8080
 
 WORKDIR /app
+# The colour emoji font the pictures draw names' emoji with (bot/render/_base.py).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-color-emoji \
+    && rm -rf /var/lib/apt/lists/*
 # Dependencies first, so a code change does not reinstall them.
 COPY pyproject.toml README.md ./
 RUN mkdir -p games bot && touch games/__init__.py bot/__init__.py \

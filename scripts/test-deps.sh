@@ -2,8 +2,10 @@
 # The system programs the test suite drives, installed when missing so the
 # README's test command runs every test on a fresh Debian or Ubuntu machine:
 # Chromium (the sandbox's browser tests; Playwright never downloads a
-# browser here) and PostgreSQL's server binaries (initdb, pg_ctl: the store's
-# tests start a throwaway server of their own, nothing is left running).
+# browser here), PostgreSQL's server binaries (initdb, pg_ctl: the store's
+# tests start a throwaway server of their own, nothing is left running) and
+# the colour emoji font the pictures draw names' emoji with (without it they
+# are dropped and the emoji pictures' tests skip).
 # Elsewhere (no apt-get) it says what is missing; those tests then skip.
 missing=""
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
@@ -11,6 +13,7 @@ command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     missing="$missing postgresql"
 fi
+[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$missing fonts-noto-color-emoji"
 [ -z "$missing" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "test-deps: please install$missing (their tests will be skipped)" >&2

@@ -4,9 +4,12 @@ helpers and PNG encoding. Loaded once at import; everything is cached."""
 from __future__ import annotations
 
 import io
+import math
+import os
 import struct
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -114,6 +117,93 @@ def _read_cmap(path: Path) -> frozenset[int]:
 
 COVERED: frozenset[int] = _read_cmap(FONT_PATH)
 
+# Emoji (in names): drawn in colour from an emoji font when one is installed
+# — Debian's fonts-noto-color-emoji (the Dockerfile and scripts/test-deps.sh
+# install it), or the file CHABUDAI_EMOJI_FONT names — else dropped as
+# characters the font lacks. Noto Color Emoji is a bitmap font (CBDT): Pillow
+# draws it at its one size, 109 px (136 × 128 bitmaps), which is then scaled
+# to the text's size.
+EMOJI_FONT_PATHS = (
+    "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+    "/usr/share/fonts/noto/NotoColorEmoji.ttf",
+    "/usr/share/fonts/google-noto-emoji/NotoColorEmoji.ttf",
+)
+EMOJI_NATIVE = 109  # the size Noto Color Emoji's bitmaps are drawn at
+_EMOJI_BOX = 128  # their height at that size: scaled to the text's size
+_SELECTORS = (0xFE0E, 0xFE0F)  # variation selectors (no glyph of their own)
+
+
+def _emoji_font_path() -> Path | None:
+    named = os.environ.get("CHABUDAI_EMOJI_FONT")
+    for candidate in ([named] if named else []) + list(EMOJI_FONT_PATHS):
+        if Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+EMOJI_FONT_PATH = _emoji_font_path()
+# what the emoji font draws that the text font does not (emoji, ZWJ, skin tones…)
+EMOJI: frozenset[int] = _read_cmap(EMOJI_FONT_PATH) - COVERED if EMOJI_FONT_PATH else frozenset()
+_emoji_on = [bool(EMOJI)]
+
+
+@contextmanager
+def emoji(on: bool) -> Iterator[None]:
+    """Draw emoji (``on``, when the font is there) or drop them within the
+    block: the golden images are drawn without, so they do not depend on
+    whether a machine has the emoji font (``tests/render/golden.py``)."""
+    before = _emoji_on[0]
+    _emoji_on[0] = on and bool(EMOJI)
+    try:
+        yield
+    finally:
+        _emoji_on[0] = before
+
+
+def emoji_drawn() -> bool:
+    """Whether emoji are drawn now (the font is installed and not turned off)."""
+    return _emoji_on[0]
+
+
+def _is_emoji(ch: str) -> bool:
+    return ord(ch) in EMOJI or ord(ch) in _SELECTORS
+
+
+def _runs(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut into runs of emoji (``True``) and of text."""
+    out: list[tuple[bool, str]] = []
+    for ch in text:
+        kind = _is_emoji(ch)
+        if out and out[-1][0] == kind:
+            out[-1] = (kind, out[-1][1] + ch)
+        else:
+            out.append((kind, ch))
+    return out
+
+
+def _has_emoji(text: str) -> bool:
+    return _emoji_on[0] and any(_is_emoji(ch) for ch in text)
+
+
+@cache
+def _emoji_font() -> ImageFont.FreeTypeFont:
+    assert EMOJI_FONT_PATH is not None
+    return ImageFont.truetype(str(EMOJI_FONT_PATH), EMOJI_NATIVE)
+
+
+def _emoji_width(run: str, size: int) -> int:
+    return math.ceil(_emoji_font().getlength(run) * size / _EMOJI_BOX)
+
+
+@lru_cache(maxsize=1024)
+def _emoji_image(run: str, size: int) -> Image.Image:
+    """A run of emoji in colour (RGBA), ``size`` px high."""
+    big = _emoji_font()
+    width = max(1, math.ceil(big.getlength(run)))
+    img = Image.new("RGBA", (width, _EMOJI_BOX), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((0, 0), run, font=big, embedded_color=True)
+    return img.resize((max(1, _emoji_width(run, size)), size), Image.Resampling.LANCZOS)
+
 
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont:
@@ -121,17 +211,24 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_PATH), size)
 
 
-@lru_cache(maxsize=4096)
 def safe_text(text: str) -> str:
-    """``text`` with every character the font lacks (emoji…) dropped.
+    """``text`` with every character the fonts lack dropped: emoji stay
+    when the emoji font draws them (:data:`EMOJI`), else they go too.
 
     An emoji sequence goes as a whole (zero-width joiners, variation
     selectors, skin-tone modifiers and combining marks the font cannot draw
     go with it); control characters become spaces; the spaces a dropped
-    character leaves are folded, so ``"🎲 Dice King 🎲"`` reads
-    ``"Dice King"``. Never an error, never a missing-glyph box.
+    character leaves are folded, so without the emoji font
+    ``"🎲 Dice King 🎲"`` reads ``"Dice King"``. Never an error, never a
+    missing-glyph box.
     """
+    return _safe_text(text, _emoji_on[0])
+
+
+@lru_cache(maxsize=4096)
+def _safe_text(text: str, with_emoji: bool) -> str:
     out: list[str] = []
+    after_emoji = False
     for ch in text:
         if unicodedata.category(ch) == "Cc":
             out.append(" ")
@@ -139,15 +236,29 @@ def safe_text(text: str) -> str:
             out.append(ch)
         elif ch in (" ", "\u3000"):
             out.append(" ")
-        # anything else (emoji, ZWJ, variation selectors…) is left out
+        elif with_emoji and (ord(ch) in EMOJI or (after_emoji and ord(ch) in _SELECTORS)):
+            out.append(ch)
+            after_emoji = True
+            continue
+        # anything else (emoji without their font, ZWJ, selectors…) is left out
+        after_emoji = False
     return " ".join("".join(out).split())
 
 
-@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> int:
     """The advance width of ``text`` at ``size`` px (cached: sheets measure
-    the same labels and numbers on every picture)."""
-    return int(font(size).getlength(text))
+    the same labels and numbers on every picture), its emoji included."""
+    return _text_width(text, size, _has_emoji(text))
+
+
+@lru_cache(maxsize=8192)
+def _text_width(text: str, size: int, with_emoji: bool) -> int:
+    if not with_emoji:
+        return int(font(size).getlength(text))
+    return sum(
+        _emoji_width(run, size) if is_emoji else int(font(size).getlength(run))
+        for is_emoji, run in _runs(text)
+    )
 
 
 def fit(text: str, size: int, width: int) -> str:
@@ -161,6 +272,11 @@ def fit(text: str, size: int, width: int) -> str:
             lo = mid
         else:
             hi = mid - 1
+    # never inside an emoji sequence (a joiner, a skin tone or a selector next)
+    while 0 < lo < len(text) and _is_emoji(text[lo]) and unicodedata.category(text[lo]) != "So":
+        lo -= 1
+    while 0 < lo and text[lo - 1] == "\u200d":
+        lo -= 1
     return text[:lo] + "…"
 
 
@@ -223,11 +339,45 @@ def draw_text(
     anchor: str = "la",
     bold: bool = False,
 ) -> None:
-    """Draw ``text`` (already safe); ``bold`` strokes it in its own colour."""
+    """Draw ``text`` (already safe); ``bold`` strokes it in its own colour.
+    Emoji in it are drawn in colour, centred on the line (:data:`EMOJI`)."""
     if not text:
+        return
+    if _has_emoji(text):
+        _draw_with_emoji(d, xy, text, size, fill, anchor, 1 if bold else 0)
         return
     mask, left, top = _text_mask(text, size, anchor, 1 if bold else 0)
     d.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
+
+
+def _draw_with_emoji(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: Color,
+    anchor: str,
+    stroke: int,
+) -> None:
+    """Text and emoji runs one after another, placed as ``anchor`` places
+    the whole: the text by its own masks, each emoji run pasted in colour."""
+    horizontal, vertical = anchor[0], anchor[1]
+    runs = _runs(text)
+    widths = [text_width(run, size) for _, run in runs]
+    total = sum(widths)
+    x = xy[0] - (total if horizontal == "r" else total / 2 if horizontal == "m" else 0)
+    line = "l" + vertical
+    top, bottom = font(size).getbbox("あ", anchor=line)[1::2]  # a full-height glyph
+    middle = xy[1] + (top + bottom) / 2
+    image = d._image  # the picture being drawn on (ImageDraw keeps it)
+    for (is_emoji, run), width in zip(runs, widths, strict=True):
+        if is_emoji:
+            pic = _emoji_image(run, size)
+            image.paste(pic, (round(x), round(middle - pic.height / 2)), pic)
+        elif run.strip():
+            mask, left, top_ = _text_mask(run, size, line, stroke)
+            d.bitmap((round(x) + left, round(xy[1]) + top_), mask, fill=fill)
+        x += width
 
 
 def canvas(height: int, width: int = WIDTH, colour: Color = TABLE) -> Image.Image:

@@ -17,6 +17,7 @@ from bot.pictures import (
     stats_picture,
     table_picture,
 )
+from bot.render import _base
 
 from .views import golden_cases
 
@@ -24,6 +25,14 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def render_case(name: str) -> Picture:
+    """The case's picture. Emoji are drawn only in the ``*emoji*`` cases
+    (where the emoji font is installed: bot.render._base.EMOJI); the others
+    drop them, so they look the same on every machine."""
+    with _base.emoji("emoji" in name):
+        return _render(name)
+
+
+def _render(name: str) -> Picture:
     kind, view, outcome, history = golden_cases()[name]
     lang = "ja" if name.endswith(("_result", "_reveal", "_ja")) else "en"
     if kind == "stats":

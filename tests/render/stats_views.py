@@ -106,6 +106,20 @@ def stats_cases() -> dict[str, Case]:
         "value_label": "Wins",
         "rows": [dict(r, value=str(r["wins"])) for r in board()["rows"][:4]],
     }
+    board_emoji = {  # emoji in names drawn in colour (where the emoji font is installed)
+        "title": "Bluff dice leaderboard (this server, by wins)",
+        "subtitle": "All time",
+        "by": "wins",
+        "value_label": "Wins",
+        "rows": [
+            dict(r, name=name, value=str(r["wins"]))
+            for r, name in zip(
+                board()["rows"],
+                ["🎲 Dice King 🎲", "d😀👍🏽", "花子🌸", "👨‍👩‍👧 family", "🇯🇵", "plain"],
+                strict=False,
+            )
+        ],
+    }
     return {
         "stats_card": ("stats", card(), None, None),
         "stats_card_ja": ("stats", card_ja, None, None),
@@ -114,4 +128,5 @@ def stats_cases() -> dict[str, Case]:
         "board_ja": ("board", board_ja, None, None),
         "board_wrap_ja": ("board", board_wrap_ja, None, None),
         "board_wins": ("board", board_wins, None, None),
+        "board_emoji": ("board", board_emoji, None, None),
     }

@@ -109,8 +109,14 @@ def test_triple_yahtzee_many_players_stays_640_wide(n: int) -> None:
 
 
 def test_characters_the_font_lacks_are_dropped_cleanly() -> None:
-    """Emoji go, with their joiners, selectors and skin tones, and the spaces
-    they leave are folded: never a missing-glyph box."""
+    """Without the emoji font, emoji go, with their joiners, selectors and
+    skin tones, and the spaces they leave are folded: never a missing-glyph
+    box (with it they are drawn: tests/render/test_emoji.py)."""
+    with _base.emoji(False):
+        _dropped_cleanly()
+
+
+def _dropped_cleanly() -> None:
     assert _base.safe_text("a😀b") == "ab"
     assert _base.safe_text("👨‍👩‍👧x") == "x"
     assert _base.safe_text("🎲 Dice King 🎲") == "Dice King"
