@@ -42,19 +42,22 @@ class Private:
         row, state = change.after, change.state
         if not registry.spec(row.game).secrets or state is None or row.phase != "playing":
             return
+        ended = change.kind in (ABANDONED, FINISHED)
         if change.kind == REPAIRED:
             names = hidden.repair_targets(row, state)
-        elif change.kind == ABANDONED and plugin(row.game).has_private_controls:
-            # the table is gone: private controls (a hand's cards) must not stay pressable
-            names = hidden.repair_targets(row, state)
-        elif change.kind in (SAVED, FINISHED):
+        elif ended:
+            # the game is over: each DM of the table says how it ended, and a
+            # hand's controls (its cards) no longer stay pressable
+            names = hidden.ended_targets(row, state, change.events)
+        elif change.kind == SAVED:
             names = hidden.targets(row, state, change.events, started=change.started)
         else:
             return
         if not names:
             return
         lang = row.ui.get("lang", "en")
-        mode = plugin(row.game).private_mode
+        # the end edits the DM it ends (Bluff too: its last look, not a new DM)
+        mode = "edit" if ended else plugin(row.game).private_mode
         by_name = {s["name"]: s for s in row.seats}
         interaction = change.interaction
         presser = interaction.user.id if interaction is not None else None
@@ -64,9 +67,11 @@ class Private:
             if seat is None or seat.get("bot"):
                 continue
             # a DM speaks the player's language (their locale when they sat down)
+            speaks = seat.get("lang") or lang
             msg = await hidden.private_message(
-                row, state, seat, seat.get("lang") or lang, live=change.kind != ABANDONED
-            )
+                row, state, seat, speaks, live=change.kind != ABANDONED,
+                ended=hidden.end_notice(change, speaks) if ended else None,
+            )  # fmt: skip
             mine = presser is not None and seat["id"] == presser
             if mine and interaction is not None and mode == "edit":
                 if _pressed_on_private(interaction, row) and not interaction.response.is_done():

@@ -26,13 +26,14 @@ from typing import Any
 import discord
 
 from bot import pictures
+from bot.events import FINISHED, TableCommitted
 from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import table_link
 from bot.store import TableRow
 from bot.ui.components import build_view
 from bot.ui.controls import Control
-from bot.ui.present import displayed, shown_names
+from bot.ui.present import AGREED, ENDED, displayed, shown_names
 from games import registry
 from games.core import Event
 
@@ -83,10 +84,19 @@ class PrivateMessage:
 
 
 async def private_message(
-    row: TableRow, state: Any, seat: dict[str, Any], lang: str, *, live: bool = True
+    row: TableRow,
+    state: Any,
+    seat: dict[str, Any],
+    lang: str,
+    *,
+    live: bool = True,
+    ended: str | None = None,
 ) -> PrivateMessage:
     """The private content of ``seat`` at this table, from their own view;
-    ``live=False``: the table is gone (abandoned), so no controls."""
+    ``live=False``: the table is gone (abandoned), so no controls.
+    ``ended``: the game is over, and this line says how (:func:`end_notice`):
+    the message then says only that — never a prompt ("Answer A♥.") left
+    behind — without controls or picture."""
     eng = registry.engine(row.game)
     the = plugin(row.game)
     name = seat["name"]
@@ -100,6 +110,9 @@ async def private_message(
             link=table_link(row),
         )
     ]
+    if ended is not None:
+        lines.append(ended)
+        return PrivateMessage("\n".join(lines), table_id=row.id, version=row.version)
     # people by their display names (the view keeps the engine names)
     lines.extend(the.private_lines(displayed(view, shown_names(row)), lang))
     controls: list[Control] = []
@@ -115,6 +128,45 @@ async def private_message(
     except Exception:  # the words carry the same content
         log.exception("table %d: the private picture failed", row.id)
     return msg
+
+
+def end_notice(change: TableCommitted, lang: str) -> str:
+    """How the game ended, for its players' DMs: who won ("The game is over:
+    alice wins."), or who ended it with no result ("Alice ended the game: no
+    result."), or that it was abandoned (the turn clocks, an unreachable
+    channel)."""
+    row = change.after
+    names = shown_names(row)
+    if change.kind == FINISHED:
+        winners = [names.get(s.player, s.player) for s in change.standings if s.won]
+        if not winners:
+            return t("private.ended.over", lang)
+        return t("private.ended.won", lang, players=names_and(winners, lang), count=len(winners))
+    if change.by is None:
+        return t("private.ended.abandoned", lang)
+    seat = row.seat_of(change.by)
+    who = str(seat.get("display") or seat["name"]) if seat else f"<@{change.by}>"
+    agreed = row.ui.get(ENDED) == AGREED  # everyone still playing agreed to stop
+    return t("private.ended.agreed" if agreed else "private.ended.by", lang, user=who)
+
+
+def names_and(names: list[str], lang: str) -> str:
+    """Names joined: "alice", "alice and bob", "alice, bob and carol" (「aliceとbob」)."""
+    if len(names) < 2:
+        return "".join(names)
+    return t("list.and", lang, rest=t("list.sep", lang).join(names[:-1]), last=names[-1])
+
+
+def ended_targets(row: TableRow, state: Any, events: list[Event]) -> list[str]:
+    """The players owed the end of the game in their DM: everyone with a DM
+    of this table (Bluff: those who looked under a cup), and whoever the
+    last move's events change."""
+    known = {str(k) for k in (row.ui.get("dm") or {})}
+    players = list(state.history.players)
+    ids = {str(s["name"]): str(s["id"]) for s in row.seats}
+    out = [p for p in players if ids.get(p) in known]
+    out += [p for p in plugin(row.game).private_targets(events, players) if p not in out]
+    return out
 
 
 def targets(row: TableRow, state: Any, events: list[Event], *, started: bool) -> list[str]:

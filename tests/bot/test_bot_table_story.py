@@ -245,3 +245,34 @@ async def test_english_nine_hints_say_shut_like_the_pictures(game_night):
         accepted(await table.play())
         text = await table.ask(night.alice, "hint")
         assert "上がり" not in text, text
+
+
+# ----------------------------------------------------- the DMs learn the end
+
+
+async def test_a_sixtysix_hand_learns_that_the_host_ended_the_game(game_night):
+    async with game_night(decks=DECKS, aux=[1]) as night:
+        table = await night.table("sixtysix")
+        alice, bob = night.alice, night.bob
+        hand = night.hand(bob)  # bob leads; then alice must answer
+        accepted(await hand.choose(sixtysix_move(hand)))
+        assert says(night.hand(alice).content, "sixtysix.private.follow")
+        await table.command(alice, "game end")  # the host alone: no contest
+        await night.settle()
+        for who in (alice, bob):
+            (dm,) = night.dms(who)  # the same DM, edited
+            text = night.hand(who).content
+            assert says(text, "private.ended.by", user="alice"), text
+            assert not says(text, "sixtysix.private.follow"), text  # not "Answer A♥."
+            assert night.hand(who).controls == []  # no card left to press
+
+
+async def test_a_bluff_cup_learns_who_won(game_night):
+    async with game_night(seeded=True, locales={"alice": "ja"}) as night:
+        table = await night.table("bluff", players=1, cpus=["easy"], options="losses=1")
+        await table.play_to_the_end(prefer=("m:roll",))
+        dms = night.dms(night.alice)
+        assert dms, "alice never looked under the cup"
+        text = night.hand(night.alice).content
+        assert says(text, "private.ended.won", "ja"), text
+        assert not says(text, "bluff.private.dice", "ja"), text  # no stale cup left as if live
