@@ -217,12 +217,13 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         bonus: list[tuple[str, b.Color, bool]] = []
         to_go: list[int] = []  # the cells still short of 63 (their index)
         for p in band:
+            ink = b.PAPER_DIM if p in gone else b.PAPER_INK
             for col in sheets[p]:
-                subtotals.append((str(col["upper_subtotal"]), b.PAPER_INK, False))
+                subtotals.append((str(col["upper_subtotal"]), ink, False))
                 if col["upper_bonus"]:
                     bonus.append((str(col["upper_bonus"]), BONUS_GREEN, True))
                 elif all(col["boxes"].get(u) is not None for u in UPPER):
-                    bonus.append(("0", b.PAPER_INK, False))
+                    bonus.append(("0", ink, False))
                 else:  # progress toward 63, never a sign that reads as a penalty
                     to_go.append(len(bonus))
                     bonus.append((tr(lang, "to_go", n=col["upper_needed"]), BONUS_AMBER, False))

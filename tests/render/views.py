@@ -122,8 +122,35 @@ def golden_cases() -> dict[
     e, s = finished("yahtzee", three, 15)  # two winners tie
     cases["yahtzee_result"] = ("result", e.view(s, None), e.outcome(s), None)
     cases["yahtzee_result_en"] = cases["yahtzee_result"]
+    cases.update(left_cases())  # seats out of the game, a computer in a removed seat
     cases.update(stats_cases())  # the /stats card and /leaderboard (stats_views.py)
     return cases
+
+
+def left_cases() -> dict[str, tuple[str, dict[str, Any], None, None]]:
+    """Tables where a seat left (``/game leave``: "(left)") or was removed
+    (``/game kick``: "(removed)"), drawn greyed, and a computer that took a
+    removed person's seat drawn by that person's name, as the bot passes
+    them (``seat_marks``, ``display_names``)."""
+    three = ["alice", "ぼぶ太郎", "carol"]
+    out: dict[str, tuple[str, dict[str, Any], None, None]] = {}
+    e, s = play("yahtzee", three, 40, 1)
+    e.forfeit(s, "carol")  # her empty boxes score 0: the column is greyed, not read as zeros
+    view = dict(e.view(s, None), seat_marks={"carol": "left"})
+    out["yahtzee_left"] = ("table", view, None, None)
+    e, s = play("sixdice", three, 6, 3)
+    e.forfeit(s, "ぼぶ太郎")
+    names = {"alice": "Alice", "ぼぶ太郎": "ぼぶ太郎", "carol": "carol（CPU）"}
+    view = dict(e.view(s, None), seat_marks={"ぼぶ太郎": "removed"}, display_names=names)
+    out["sixdice_left_ja"] = ("table", view, None, None)
+    e, s = play("bluff", three, 6, 2)
+    e.forfeit(s, "carol")
+    out["bluff_left"] = ("table", dict(e.view(s, None), seat_marks={"carol": "left"}), None, None)
+    e, s = play("nine", three, 9, 1)
+    e.forfeit(s, "carol")
+    view = dict(e.view(s, None), seat_marks={"carol": "left"})
+    out["nine_left_ja"] = ("table", view, None, None)
+    return out
 
 
 # Display names of the engine names above, as the bot passes them
