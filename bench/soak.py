@@ -48,7 +48,7 @@ TRACEBACK = re.compile(r"Traceback|Ignoring exception| ERROR ")
 
 async def child(cfg: dict[str, Any]) -> None:
     """Play a kill -9 game until killed, one JSON line a press."""
-    p = soak.plan(cfg["seed"], cfg["index"], tuple(cfg["kinds"]) if cfg.get("kinds") else None)
+    p = soak.plan(cfg["seed"], cfg["index"], mix_of(parse(cfg["mix"].split())))
     async with soak.world(Path(cfg["db"]), cfg["seed"], at=WORLD_AT, shift=1) as session:
         for name in cfg["closed"]:
             session.close_dms(name)
@@ -67,14 +67,12 @@ async def child(cfg: dict[str, Any]) -> None:
     # a game that ended before its kill: the parent checks it all the same
 
 
-async def kill_game(
-    p: soak.Plan, db: Path, tally: soak.Tally, kinds: tuple[str, ...] | None
-) -> None:
+async def kill_game(p: soak.Plan, db: Path, tally: soak.Tally, mix: soak.Mix) -> None:
     """The child plays until its ``kill_after``-th press and dies by SIGKILL;
     a new bot in a world built the same way finishes the game."""
     closed = ["bob"] if p.index % 100 == 99 else []
     cfg = {"seed": p.seed, "index": p.index, "db": str(db), "closed": closed,
-           "kinds": list(kinds) if kinds else None}  # fmt: skip
+           "mix": mix.options()}  # fmt: skip
     with tempfile.NamedTemporaryFile("w+", prefix="soak-child-", suffix=".log") as errlog:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(cfg),
@@ -98,7 +96,7 @@ async def kill_game(
         child_log = errlog.read()
     if killed:
         tally.faults["kill9"] += 1
-    rest = soak.Plan(p.seed, p.index, p.game, p.people, p.cpus, p.lang, p.locales, [], None)
+    rest = soak.Plan(p.seed, p.index, p.game, p.people, p.cpus, p.lang, p.locales, [], None, p.mix)
     with soak.capture_logs() as logs:
         async with soak.world(db, p.seed, at=WORLD_AT, shift=2) as session:
             for name in closed:
@@ -157,6 +155,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--jobs", type=int, default=1, help="processes, each a share of the sessions"
     )
     parser.add_argument("--kinds", default="", help="only these faults (comma-separated)")
+    parser.add_argument("--skip", default="", help="not these faults in these games (game:kind,…)")
+    parser.add_argument(
+        "--counts", default="", help="faults a game gets, one drawn (default 0,1,1,2,2,3,4)"
+    )
     parser.add_argument("--verbose", action="store_true", help="a line per game")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
@@ -164,7 +166,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 async def run(args: argparse.Namespace) -> soak.Tally:
-    kinds = tuple(k for k in args.kinds.split(",") if k) or None
+    mix = mix_of(args)
 
     def on_game(r: soak.GameRun, ended: str) -> None:
         if args.verbose:
@@ -173,11 +175,18 @@ async def run(args: argparse.Namespace) -> soak.Tally:
                   f" {len(r.problems)} violations", flush=True)  # fmt: skip
 
     async def kill(p: soak.Plan, db: Path, tally: soak.Tally) -> None:
-        await kill_game(p, db, tally, kinds)
+        await kill_game(p, db, tally, mix)
 
     with tempfile.TemporaryDirectory(prefix="chabudai-soak-") as tmp:
-        return await soak.soak(args.seed, args.start, args.games, kinds=kinds, workdir=Path(tmp),
+        return await soak.soak(args.seed, args.start, args.games, mix=mix, workdir=Path(tmp),
                                on_game=on_game, kill=kill)  # fmt: skip
+
+
+def mix_of(args: argparse.Namespace) -> soak.Mix:
+    kinds = tuple(k for k in args.kinds.split(",") if k) or None
+    skip = tuple(tuple(x.split(":", 1)) for x in args.skip.split(",") if x)
+    counts = tuple(int(n) for n in args.counts.split(",") if n) or soak.Mix.counts
+    return soak.Mix(kinds, skip, counts)  # type: ignore[arg-type]
 
 
 async def jobs(args: argparse.Namespace) -> soak.Tally:
@@ -195,8 +204,7 @@ async def jobs(args: argparse.Namespace) -> soak.Tally:
             lo, hi = max(s, args.start), min(s + soak.SESSION, end)
             cmd = [sys.executable, str(Path(__file__).resolve()), "--seed", str(args.seed),
                    "--start", str(lo), "--games", str(hi - lo), "--json"]  # fmt: skip
-            if args.kinds:
-                cmd += ["--kinds", args.kinds]
+            cmd += mix_of(args).options().split()
             proc = await asyncio.create_subprocess_exec(
                 *cmd, stdout=asyncio.subprocess.PIPE, cwd=str(ROOT)
             )

@@ -134,18 +134,45 @@ class Plan:
     locales: dict[str, str]  # person → Discord locale
     faults: list[tuple[int, str]]  # (step, kind), steps ascending
     kill_after: int | None = None  # kill -9 after this many presses (a child process)
+    mix: Mix | None = None  # how the faults were drawn
 
     @property
     def reproduce(self) -> str:
         start = self.index - self.index % SESSION
-        return f"python bench/soak.py --seed {self.seed} --start {start} --games {self.index - start + 1}"
+        out = f"python bench/soak.py --seed {self.seed} --start {start} --games {self.index - start + 1}"
+        return out + (self.mix.options() if self.mix is not None else "")
 
 
-def plan(seed: int, index: int, kinds: tuple[str, ...] | None = None) -> Plan:
-    """The setup and faults of game ``index``; ``kinds``: only these faults."""
+@dataclass(frozen=True)
+class Mix:
+    """Which faults are drawn: of ``kinds`` (None: all), none of the
+    (game, kind) pairs in ``skip``; how many a game gets: one of ``counts``."""
+
+    kinds: tuple[str, ...] | None = None
+    skip: tuple[tuple[str, str], ...] = ()
+    counts: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 4)
+
+    def allows(self, game: str, kind: str) -> bool:
+        return (self.kinds is None or kind in self.kinds) and (game, kind) not in self.skip
+
+    def options(self) -> str:
+        """The options of bench/soak.py that draw this mix."""
+        out = ""
+        if self.kinds is not None:
+            out += " --kinds " + ",".join(self.kinds)
+        if self.skip:
+            out += " --skip " + ",".join(f"{g}:{k}" for g, k in self.skip)
+        if self.counts != Mix.counts:
+            out += " --counts " + ",".join(map(str, self.counts))
+        return out
+
+
+def plan(seed: int, index: int, mix: Mix = Mix()) -> Plan:  # noqa: B008  (frozen)
+    """The setup and faults of game ``index``, drawn with ``mix``."""
     rng = random.Random(f"{seed}:{index}")
-    killed = index % KILL_EVERY == KILL_EVERY - 1 and (kinds is None or "kill9" in kinds)
+    killed = index % KILL_EVERY == KILL_EVERY - 1
     game = GAMES[(index // KILL_EVERY if killed else index) % len(GAMES)]
+    killed = killed and mix.allows(game, "kill9")
     if game == "sixtysix":
         people = rng.choice([1, 2])
         cpus = ["easy"] * (2 - people)
@@ -162,15 +189,15 @@ def plan(seed: int, index: int, kinds: tuple[str, ...] | None = None) -> Plan:
         ]
     lang = rng.choice(["en", "en", "ja"])
     locales = {name: rng.choice(["en-US", "en-US", "ja"]) for name in PEOPLE}
-    weights = {k: w for k, w in WEIGHTS.items() if kinds is None or k in kinds}
+    weights = {k: w for k, w in WEIGHTS.items() if mix.allows(game, k)}
     faults: list[tuple[int, str]] = []
     if weights:
-        for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 4])):
+        for _ in range(rng.choice(mix.counts)):
             kind = rng.choices(list(weights), weights=list(weights.values()))[0]
             faults.append((rng.randrange(0, HORIZON[game]), kind))
     faults.sort()
     kill_after = rng.randrange(1, 8) if killed else None
-    return Plan(seed, index, game, people, cpus, lang, locales, faults, kill_after)
+    return Plan(seed, index, game, people, cpus, lang, locales, faults, kill_after, mix)
 
 
 # ------------------------------------------------------------ the record
@@ -437,7 +464,7 @@ class Player:
         self.run = run
         self.rng = random.Random(f"{run.plan.seed}:{run.plan.index}:moves")
         self.injected: list[dict[str, Any]] = []
-        self.on_ping: Any = None
+        self.answer_fails = False  # an answer fault waits for the next press
 
     # ---------------------------------------------------------------- faults
 
@@ -486,7 +513,8 @@ class Player:
         elif kind == "readonly":
             await self.s.store.db.execute("PRAGMA query_only = 1")
             try:
-                await self.step(answer_fails=False, readonly=True)
+                await self.step(answer_fails=self.answer_fails, readonly=True)
+                self.answer_fails = False
                 await env.advance_time(self.rng.uniform(2.0, 6.0))
             finally:
                 await self.s.store.db.execute("PRAGMA query_only = 0")
@@ -785,6 +813,7 @@ async def play_game(session: Session, p: Plan, *, on_press: Any = None, channel:
             if kind == "lost_channel" and run.expect_unrated:
                 continue
             answer_fails = await player.fault(kind) or answer_fails
+            player.answer_fails = answer_fails
         if run.expect_unrated:  # nobody sees the channel: the clock decides
             player.clear()
             if await player.row() is None:
@@ -962,7 +991,7 @@ async def check_ratings(session: Session) -> list[str]:
 # ------------------------------------------------------------ sessions
 
 
-async def play_session(db: Path, seed: int, indices: list[int], *, kinds: tuple[str, ...] | None = None,
+async def play_session(db: Path, seed: int, indices: list[int], *, mix: Mix = Mix(),  # noqa: B008
                        tally: Tally, on_game: Any = None) -> None:  # fmt: skip
     """Play the games ``indices`` (in-process, no kill -9) in one world."""
     with capture_logs() as logs:
@@ -971,7 +1000,7 @@ async def play_session(db: Path, seed: int, indices: list[int], *, kinds: tuple[
             for name in rng.sample(PEOPLE, rng.choice([0, 1, 2])):
                 session.close_dms(name)
             for i in indices:
-                p = plan(seed, i, kinds)
+                p = plan(seed, i, mix)
                 p.kill_after = None
                 first = len(logs.records)
                 run = await play_game(session, p)
@@ -981,7 +1010,9 @@ async def play_session(db: Path, seed: int, indices: list[int], *, kinds: tuple[
                     on_game(run, ended)
             for what in await check_ratings(session):
                 tally.violations.append(
-                    Violation(seed, indices[-1], "ratings", what, plan(seed, indices[-1]).reproduce)
+                    Violation(
+                        seed, indices[-1], "ratings", what, plan(seed, indices[-1], mix).reproduce
+                    )
                 )
 
 
@@ -1001,7 +1032,7 @@ def record(tally: Tally, run: GameRun, ended: str) -> None:
         )
 
 
-async def soak(seed: int, start: int, games: int, *, kinds: tuple[str, ...] | None = None,
+async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: B008
                workdir: Path, on_game: Any = None, kill: Any = None) -> Tally:  # fmt: skip
     """Games ``start`` … ``start + games - 1`` of ``seed``; ``kill(plan, db)``
     plays a kill -9 game (bench/soak.py; without it those games are played
@@ -1015,12 +1046,12 @@ async def soak(seed: int, start: int, games: int, *, kinds: tuple[str, ...] | No
         nonlocal n
         if batch:
             n += 1
-            await play_session(workdir / f"soak-{n}.sqlite3", seed, list(batch), kinds=kinds,
+            await play_session(workdir / f"soak-{n}.sqlite3", seed, list(batch), mix=mix,
                                tally=tally, on_game=on_game)  # fmt: skip
             batch.clear()
 
     for i in range(start, start + games):
-        p = plan(seed, i, kinds)
+        p = plan(seed, i, mix)
         if p.kill_after is not None and kill is not None:
             await flush()
             n += 1
