@@ -4,11 +4,14 @@ declaration reads as one."""
 
 from __future__ import annotations
 
+import re
+
 from simtable import privately, refused, says, taken
 from test_bot_sixtysix import DECKS, Policy, make
 
 from bot.i18n import t
 from games import registry, sixtysix
+from games.core import seed_hash
 
 
 async def moves_and_version(table) -> tuple[list[str], int]:
@@ -273,3 +276,60 @@ async def test_without_shown_points_every_declaration_is_asked_alike(game_night)
         assert privately(res, "sixtysix.confirm.declare_blind", goal=66)
         assert not says(res.response.content, "sixtysix.confirm.declare")
         assert (await table.row()).state["history"]["moves"] == []
+
+
+# ---------------------------------------------------------------- fair dice (issue 22)
+
+
+def verify(*args: str) -> tuple[int, dict]:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "games", "verify", *args, "--count", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return out.returncode, (json.loads(out.stdout) if out.stdout.strip() else {})
+
+
+async def test_fair_dice_a_player_checks_with_what_they_were_shown(game_night):
+    """One short 🎲 Fair dice line: the same 8 hex digits on the table and in
+    /game status, no seed in the chat at the end — the result's 🔑 Seed
+    button answers it privately — and the check works with exactly the
+    digits shown (``games verify`` took only the whole hash: "match": false)."""
+    async with game_night(seeded=True, locales={"bob": "ja"}) as night:
+        table = await night.table("nine")
+        (shown,) = re.findall(r"`([0-9a-f]{8,})`", table.content)
+        assert len(shown) == 8 and table.shows("seed.hash.dice", hash=shown)
+        (row,) = await night.store.live_tables()
+        seed, whole = row.seed, seed_hash(row.seed)
+        assert whole.startswith(shown)
+        text = await table.ask(night.bob, "game status")
+        assert says(text, "seed.hash.dice", "ja", hash=shown) and whole not in text, text
+        await table.play_to_the_end()
+        content = table.content
+        assert seed not in content and whole not in content, content
+        button = t("result.btn.fair")
+        assert table.shows("seed.result.dice", hash=shown, button=button), content
+        assert "python -m" not in content
+        res = await table.press(button, by=night.eve)  # anyone who sees the result
+        answer = res.response
+        assert answer.ephemeral and says(answer.content, "result.fair.dice", seed=seed, hash=shown)
+        res = await table.press(button, by=night.bob)
+        assert says(res.response.content, "result.fair.dice", "ja", seed=seed, hash=shown)
+        assert seed not in table.content  # still nothing public
+        res = await table.command(night.alice, "rules", game="nine")
+        how = {f.name: f.value for f in res.response.embeds[0].fields}[t("rules.verify")]
+        assert "python -m" not in how and "8" in how and button in how
+    # what the player was shown is enough to check
+    assert verify(seed, shown) == (0, verify(seed, whole)[1] | {"prefix": True})
+    code, doc = verify(seed, shown)
+    assert code == 0 and doc["match"] is True and doc["prefix"] is True
+    code, doc = verify(seed, whole)
+    assert code == 0 and doc["match"] is True and doc["prefix"] is False
+    wrong = format((int(shown, 16) + 1) % 16**8, "08x")
+    assert verify(seed, wrong)[1]["match"] is False
+    assert verify(seed, shown[:4])[0] == 2  # too short to prove anything: refused

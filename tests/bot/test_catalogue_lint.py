@@ -287,3 +287,13 @@ def test_english_controls_are_in_english():
             assert not re.search(KANA_KANJI, text), (key, text)
     assert t("sixdice.btn.roll_hot", "en", count=6) == "Hot dice! Roll all 6 again"
     assert "振りきり" in t("sixdice.btn.roll_hot", "ja", count=6)
+
+
+def test_no_developer_words_in_a_reply():
+    """Players, not developers (issue 22): no ``python -m`` and no seed or
+    hash in full in any reply; the fair-dice check lives in /rules and
+    docs/fair-dice.md."""
+    for lang in ("en", "ja"):
+        for key, text in catalogue(lang).items():
+            assert "python -m" not in text and "python3 " not in text, (lang, key, text)
+            assert not re.search(r"[0-9a-f]{32}", text), (lang, key, text)
