@@ -232,6 +232,7 @@ class Ledger:
 
 
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"  # who wrote a ledger line
+UNSHOWN = "unshown."  # meta key prefix: a result whose message is not shown yet (+ its id)
 
 
 @dataclass
@@ -904,19 +905,52 @@ class Store(abc.ABC):
         return n == 1
 
     async def finish_table(
-        self, row: TableRow, result: Result, *, ledger: Ledger | None = None
+        self,
+        row: TableRow,
+        result: Result,
+        *,
+        ledger: Ledger | None = None,
+        screen: dict[str, Any] | None = None,
     ) -> int | None:
         """In one transaction: check the version, store the result, its
         players and ratings (read and written inside it, so two games sharing
         a player that finish at once both count), and remove the live table.
-        ``None`` = stale."""
+        ``screen``: what the result message is drawn from, kept until it is
+        shown (:meth:`unshown_results`), so a failed edit or a process killed
+        before it still ends with the result on screen. ``None`` = stale."""
         async with self._transaction() as tx:
             result_id = await self._finish(tx, row, result)
             if result_id is not None and ledger is not None:
                 await self._write_ledger(tx, row.id, row.version + 1, ledger, result.finished_at)
+            if result_id is not None and screen is not None:
+                await tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    (f"{UNSHOWN}{result_id}", _dumps(screen)),
+                )
         if result_id is not None:
             row.version += 1
         return result_id
+
+    async def unshown_results(self, finished_before: float) -> dict[int, dict[str, Any]]:
+        """The results whose message is not shown yet (result id → what it
+        is drawn from, :meth:`finish_table`'s ``screen``), finished at or
+        before ``finished_before`` (the repair sweep)."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT key, value FROM meta WHERE key LIKE ? ORDER BY key", (f"{UNSHOWN}%",)
+            )
+        found = {int(key[len(UNSHOWN) :]): json.loads(value) for key, value in rows}
+        return {k: v for k, v in found.items() if float(v.get("at", 0.0)) <= finished_before}
+
+    async def results_shown(self, result_ids: Sequence[int]) -> None:
+        """The messages of these results show them now: nothing to repair."""
+        if not result_ids:
+            return
+        marks = ",".join("?" * len(result_ids))
+        async with self._writing() as c:
+            await c.execute(
+                f"DELETE FROM meta WHERE key IN ({marks})", [f"{UNSHOWN}{i}" for i in result_ids]
+            )
 
     async def _finish(self, tx: Conn, row: TableRow, result: Result) -> int | None:
         n = await tx.execute(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import sqlite3
@@ -60,6 +61,7 @@ from bot.model import (
 from bot.store import Ledger, Store, TableRow
 from bot.ui import present
 from bot.ui import secrets as hidden
+from bot.ui.controls import Standing
 from games import core, registry
 from games.core import RuleError, SeededSource, Source
 
@@ -126,6 +128,7 @@ class TableService:
         # sweep (:meth:`flush`), not in a statement of its own per press.
         self._shown: dict[int, int] = {}
         self._notes: dict[int, dict[str, Any]] = {}
+        self._results_shown: set[int] = set()  # finished games whose result is on screen
         self._members: dict[tuple[int, int], float] = {}  # (server, user) → known until
         self.unsaved = False  # the last flush could not write (said once)
         # what a player is to be told with their next press or command
@@ -205,6 +208,10 @@ class TableService:
         """Whether the table message shows an older version than the row."""
         return self.shown_version(row) < row.version
 
+    def mark_result_shown(self, result_id: int) -> None:
+        """The table message shows the finished game's result now."""
+        self._results_shown.add(result_id)
+
     def note_ui(self, table_id: int, key: str, value: Any) -> None:
         """Keep ``key`` of the table's UI state (``None`` removes it), written
         with its next save or the next :meth:`flush`."""
@@ -236,15 +243,19 @@ class TableService:
         and are written with the table's next save or a later flush."""
         shown, self._shown = self._shown, {}
         notes, self._notes = self._notes, {}
+        ended, self._results_shown = self._results_shown, set()
         try:
             await self.store.set_shown(shown)
             shown = {}
             await self.store.patch_ui(notes)
+            notes = {}
+            await self.store.results_shown(sorted(ended))
         except sqlite3.Error as err:
             for table_id, version in shown.items():  # kept: noted meanwhile wins
                 self.mark_shown(table_id, version)
             for table_id, keys in notes.items():
                 self._notes[table_id] = keys | self._notes.get(table_id, {})
+            self._results_shown |= ended
             if not self.unsaved:
                 log.warning("could not record what the table messages show (%s); kept until"
                             " the database can be written", err)  # fmt: skip
@@ -273,6 +284,37 @@ class TableService:
         )  # fmt: skip
         log.info("table %d: the screen was behind (v%d shown, v%d stored)", row.id,
                  self.shown_version(row), row.version)  # fmt: skip
+        await self.bus.publish(change)
+        return change
+
+    def result_behind(self, result_id: int) -> bool:
+        """Whether a finished game's result is not on screen, as far as this
+        process knows (it may have shown it but not yet written so)."""
+        return result_id not in self._results_shown
+
+    async def repair_result(
+        self,
+        result_id: int,
+        screen: dict[str, Any],
+        *,
+        origin: str = "repair",
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> TableCommitted:
+        """A finished game's result never reached the table message (the
+        edit failed, or the process died after the commit): announce it
+        again from what it is drawn from (nothing is written), so the table
+        message shows the result and loses its controls, and the private
+        messages show the game's end."""
+        row = TableRow(**screen["row"])
+        assert row.state is not None
+        state = registry.engine(row.game).from_json(row.state)
+        standings = [Standing(**s) for s in screen.get("standings", [])]
+        change = TableCommitted(
+            before=row, after=row, state=state, events=[], kind=REPAIRED, origin=origin,
+            interaction=interaction, by=screen.get("by"), standings=standings,
+            result_id=result_id,
+        )  # fmt: skip
+        log.info("table %d: the result (%d) was not on screen; shown again", row.id, result_id)
         await self.bus.publish(change)
         return change
 
@@ -322,7 +364,16 @@ class TableService:
         try:
             if kind == FINISHED:
                 result = await results.build(self.store, row, state, standings, now=now)
-                result_id = await self.store.finish_table(row, result, ledger=ledger)
+                # what the result message is drawn from, kept until it is shown
+                screen = {
+                    "row": dataclasses.asdict(row) | {"version": row.version + 1},
+                    "standings": [dataclasses.asdict(s) for s in standings],
+                    "by": by if origin == "command" else None,
+                    "at": now,
+                }
+                result_id = await self.store.finish_table(
+                    row, result, ledger=ledger, screen=screen
+                )
                 stored = result_id is not None
             elif kind in REMOVED:
                 stored = await self.store.delete_table(row, ledger=ledger, now=now)
@@ -521,7 +572,8 @@ class TableService:
         async with self.lock(table_id):
             loaded = await self.load(table_id)
             if loaded is None:
-                await self.reply(interaction, "error.no_table")
+                if not await self._result_behind(interaction, table_id):
+                    await self.reply(interaction, "error.no_table")
                 return
             before, row = loaded
             if not self._pressed_here(interaction, row):
@@ -542,6 +594,24 @@ class TableService:
                 await self._lobby_action(interaction, before, row, action)
             else:
                 await self._game_action(interaction, before, row, action, values)
+
+    async def _result_behind(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """A press on a finished game's table message that still shows the
+        game (its end was never shown): it is redrawn with the result, as
+        the answer. Whether it was."""
+        if interaction.guild_id is None or interaction.message is None:
+            return False
+        for result_id, screen in (await self.store.unshown_results(self.clock())).items():
+            row = screen.get("row") or {}
+            if row.get("id") == table_id and self.result_behind(result_id):
+                if (row.get("channel_id"), row.get("message_id")) == (
+                    interaction.channel_id,
+                    interaction.message.id,
+                ):
+                    await self.repair_result(result_id, screen, origin="press",
+                                             interaction=interaction)  # fmt: skip
+                    return True
+        return False
 
     def _pressed_here(self, interaction: discord.Interaction[Any], row: TableRow) -> bool:
         """A press belongs to its table: on the table's channel, or (private

@@ -119,9 +119,12 @@ class Sweeper:
     async def repair(self, now: float) -> int:
         """Redraw the tables whose message is behind the database (a failed
         answer, a process killed between commit and answer, a deleted
-        message) and re-send the private messages owed. Cheap: one query
-        for the tables behind, changed at least :data:`REPAIR_GRACE` seconds
-        ago (a press still being answered is not one); at start-up all."""
+        message) and re-send the private messages owed; the same for
+        finished games whose result never reached the table message (it
+        shows the result, its controls gone). Cheap: one query each for the
+        tables and results behind, changed at least :data:`REPAIR_GRACE`
+        seconds ago (a press still being answered is not one); at start-up
+        all."""
         service = self.service
         await service.flush()
         first = self.repaired_at is None
@@ -140,7 +143,17 @@ class Sweeper:
                         await service.repair(*loaded)
             except Exception:
                 log.exception("table %d: the repair failed", row.id)
-        return len(behind)
+        # finished games whose result never reached the table message
+        ended = await service.store.unshown_results(now if first else now - REPAIR_GRACE)
+        for result_id, screen in ended.items():
+            if not service.result_behind(result_id):
+                continue  # shown; the note is on its way to the database
+            try:
+                async with service.lock(int(screen["row"]["id"])):
+                    await service.repair_result(result_id, screen)
+            except Exception:
+                log.exception("result %d: the repair failed", result_id)
+        return len(behind) + len(ended)
 
     async def sweep(self, *, force: bool = False) -> int:
         """Repair what is behind, then fire every deadline that is due (or

@@ -56,7 +56,11 @@ class Screen:
             await self.post_lobby(change)
             return
         msg = await self.draw(change)
-        await self.show(change.interaction, row, msg)
+        # a table that goes on (not finished, abandoned, or a result shown again)
+        live = not change.removed and change.result_id is None
+        shown = await self.show(change.interaction, row, msg, live=live)
+        if shown and change.result_id is not None:  # nothing left to repair
+            self.service.mark_result_shown(change.result_id)
         if change.kind == ev.ABANDONED and UNREACHABLE in change.before.ui:
             await self.tell_players(row, "table.lost_ended")  # nobody saw it end
 
@@ -100,8 +104,10 @@ class Screen:
             return present.expired_message(row, lang)
         if change.kind == ev.ABANDONED:
             return await present.abandoned_message(row, lang, by=change.by)
-        if change.kind == ev.FINISHED:
-            ended_by = change.by if change.origin == "command" else None
+        if change.kind == ev.FINISHED or change.result_id is not None:
+            # the game's end (or, repaired, its end that was never shown)
+            shown_by = change.origin == "command" or change.kind == ev.REPAIRED
+            ended_by = change.by if shown_by else None
             return await present.result_message(
                 row, lang, change.standings, ended_by=ended_by, result_id=change.result_id
             )
@@ -124,8 +130,12 @@ class Screen:
         interaction: discord.Interaction[Any] | None,
         row: TableRow,
         msg: present.TableMessage,
-    ) -> None:
-        """As the answer to a press on the table message, else by id."""
+        *,
+        live: bool = True,
+    ) -> bool:
+        """As the answer to a press on the table message, else by id;
+        whether it is shown. ``live``: the table goes on (a lost channel is
+        noted only then)."""
         on_table = (
             interaction is not None
             and interaction.type is discord.InteractionType.component
@@ -140,10 +150,10 @@ class Screen:
                             err.status, err.code)  # fmt: skip
             else:
                 self.service.mark_shown(row.id, row.version)
-                return
-        await self.edit(row, msg)
+                return True
+        return await self.edit(row, msg, live=live)
 
-    async def edit(self, row: TableRow, msg: present.TableMessage) -> bool:
+    async def edit(self, row: TableRow, msg: present.TableMessage, *, live: bool = True) -> bool:
         """Edit the table message by id; ``True`` = it shows ``msg`` now."""
         if row.message_id is None:
             return False
@@ -152,21 +162,24 @@ class Screen:
             await channel.get_partial_message(row.message_id).edit(**msg.edit_kwargs())
         except discord.NotFound as err:
             if err.code == 10008 and row.id is not None:  # the message was deleted
-                return await self.repost(row, msg)
-            await self.unreachable(row, err)
+                return await self.repost(row, msg, live=live)
+            if live:
+                await self.unreachable(row, err)
             return False
         except discord.Forbidden as err:
-            await self.unreachable(row, err)
+            if live:
+                await self.unreachable(row, err)
             return False
         except discord.HTTPException as err:
             log.warning("table %d: could not edit the table message (%s/%s)", row.id,
                         err.status, err.code)  # fmt: skip
             return False
-        await self.reachable(row)
+        if live:
+            await self.reachable(row)
         self.service.mark_shown(row.id, row.version)
         return True
 
-    async def repost(self, row: TableRow, msg: present.TableMessage) -> bool:
+    async def repost(self, row: TableRow, msg: present.TableMessage, *, live: bool = True) -> bool:
         """The table message was deleted: post it again, with a line that says so."""
         lang = row.ui.get("lang", "en")
         msg.content = t("table.reposted", lang) + "\n" + msg.content
@@ -174,10 +187,12 @@ class Screen:
         try:
             sent = await channel.send(**msg.send_kwargs())
         except discord.HTTPException as err:
-            await self.unreachable(row, err)
+            if live:
+                await self.unreachable(row, err)
             return False
         row.message_id = sent.id
-        await self.store.set_message(row.id, sent.id)
+        if live:  # a finished game's row is gone (its result keeps the old id)
+            await self.store.set_message(row.id, sent.id)
         self.service.mark_shown(row.id, row.version)
         log.info("table %d: the table message was deleted; posted again", row.id)
         return True
@@ -220,6 +235,11 @@ class Screen:
         found the table behind is told it was redrawn."""
         interaction = change.interaction
         if interaction is None:
+            return
+        if change.kind == ev.REPAIRED and change.result_id is not None:
+            # a press on a finished game's old message: the result is the answer
+            if not interaction.response.is_done():
+                await self.service.reply(interaction, "error.no_table")
             return
         key = "table.redrawn" if change.kind == ev.REPAIRED else done_key(change)
         if change.kind == ev.REPAIRED or not interaction.response.is_done():

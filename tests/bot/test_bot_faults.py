@@ -302,3 +302,53 @@ async def test_a_lost_channel_tells_the_players_where_they_can_see_it(game_night
         assert any(says(f.content, "table.lost_ended", channel=channel) for f in res.followups)
         res = await night.command(night.bob, "help")
         assert not res.followups  # told once
+
+
+# ------------------------------- 4: a finished table is repaired too
+
+
+def shows_result(table) -> bool:
+    """The table message is the result: no table controls, the result's own."""
+    return table.over and any(cid.startswith("cr:") for cid in table.custom_ids)
+
+
+async def test_a_finished_table_whose_end_edit_failed_is_repaired(game_night):
+    """The edit that shows the game's end failed once (a 500): the message
+    kept the live game and its buttons answered "This table is gone". The
+    repair sweep shows the result and removes the controls."""
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("sixdice")
+        fail(night, "PATCH", EDIT)
+        await table.command(night.alice, "game end")  # the host ends it: stored, not shown
+        assert await table.row() is None and await table.results()
+        assert not table.over  # still the live game
+        await night.wait(REPAIR_EVERY + 15)
+        assert shows_result(table), table.content
+        assert table.shows("result.no_contest", user=night.alice.mention)
+
+
+async def test_a_press_on_a_finished_table_that_shows_the_game_shows_the_result(game_night):
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("sixdice")
+        fail(night, "PATCH", EDIT)
+        await table.command(night.alice, "game end")
+        mover = table.mover
+        res = await table.press(table.buttons[0], by=mover)  # the message still shows the game
+        assert shows_result(table), table.content  # answered with the result
+        assert res.response is None or not res.response.ephemeral, res
+
+
+async def test_killed_after_the_end_was_stored_ends_the_same_way(game_night):
+    """The process dies after the finishing commit, before anything is shown
+    (kill -9): the next start shows the result."""
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("sixdice")
+        bot = night.bot
+        for follower in (bot.screen.on_commit, bot.private.on_commit, bot.screen.acknowledge):
+            bot.tables.bus.unsubscribe(follower)  # the process is gone after the commit
+        await table.command(night.alice, "game end")
+        assert await table.row() is None and not table.over
+        await night.restart()
+        assert shows_result(table), table.content
+        await night.wait(REPAIR_EVERY + 15)
+        assert await night.store.unshown_results(night.clock()) == {}  # nothing left to repair
