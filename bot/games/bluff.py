@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import MAX_LINES, GamePlugin, ResultRow, pct
-from bot.i18n import t
+from bot.i18n import sentences, t
 from bot.render import bluff as render
 from bot.ui.controls import Button, Control, Select
 from games import bluff
@@ -119,7 +119,8 @@ class Plugin(GamePlugin):
         losses = view.get("losses") or {}
         limit = (view.get("options") or {}).get("losses")
         games = (view.get("options") or {}).get("games")
-        table = " · ".join(f"{p} {losses.get(p, 0)}" for p in view.get("players") or [])
+        sep = t("list.dot", lang)  # " · ", 、 in Japanese
+        table = sep.join(f"{p} {losses.get(p, 0)}" for p in view.get("players") or [])
         key = "bluff.status.losses_games" if games else "bluff.status.losses"
         return t(key, lang, table=table, limit=limit, games=games, n=view.get("game_number", 1))
 
@@ -137,7 +138,7 @@ class Plugin(GamePlugin):
                 if data.get("reason") == "bluff_called"
                 else ("ev.bluff.wrong_call")
             )
-            return (
+            return sentences(
                 t(
                     "ev.bluff.reveal",
                     lang,
@@ -146,9 +147,8 @@ class Plugin(GamePlugin):
                     value=data.get("value"),
                     announced=data.get("announced"),
                     announcer=data.get("announcer"),
-                )
-                + " "
-                + t(reason, lang, loser=data.get("loser"))
+                ),
+                t(reason, lang, loser=data.get("loser")),
             )
         if kind == "start":
             return t("ev.bluff.start", lang, n=data.get("game", 1), player=who)

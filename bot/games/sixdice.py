@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import MAX_LINES, GamePlugin, ResultRow, num, pct
-from bot.i18n import t
+from bot.i18n import sentences, t
 from bot.render import sixdice as render
 from bot.ui.controls import MAX_OPTIONS, Button, Control, Select
 from games.core import Event
@@ -86,18 +86,20 @@ class Plugin(GamePlugin):
             target=(view.get("options") or {}).get("target", 10000),
         )
         if view.get("roll"):
-            line += " " + t("sixdice.status.roll", lang, dice=" ".join(map(str, view["roll"])))
+            line = sentences(
+                line, t("sixdice.status.roll", lang, dice=" ".join(map(str, view["roll"])))
+            )
         score = int(scores.get(player, 0))
         if not (view.get("started") or {}).get(player, True):
             start = int((view.get("options") or {}).get("start", 1000))
             need = start - score  # in one turn: a ブタ or ドボン keeps nothing
-            line += " " + t("sixdice.status.not_started", lang, need=f"{need:,}")
+            line = sentences(line, t("sixdice.status.not_started", lang, need=f"{need:,}"))
         if view.get("ending"):  # the round is played out: this turn is the player's last
             need = needed_to_win(view, player)
             if need > 0:
-                line += " " + t("sixdice.status.last_turn", lang, need=f"{need:,}")
+                line = sentences(line, t("sixdice.status.last_turn", lang, need=f"{need:,}"))
             else:
-                line += " " + t("sixdice.status.last_turn_ahead", lang)
+                line = sentences(line, t("sixdice.status.last_turn_ahead", lang))
         return line
 
     def after_move(self, events: list[Event], ui: dict[str, Any]) -> None:

@@ -129,7 +129,7 @@ class Plugin(GamePlugin):
             t(
                 "sixtysix.status.score",
                 lang,
-                table=" · ".join(
+                table=t("list.dot", lang).join(
                     t(
                         "sixtysix.status.player",
                         lang,
