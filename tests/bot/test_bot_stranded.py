@@ -168,7 +168,8 @@ async def test_a_game_nobody_plays_ends_unrated(game_night):
         for _ in range(3):
             await night.wait(TURN + 5)
         assert await table.row() is None
-        assert table.shows("result.abandoned", game="Nine")
+        assert table.shows("result.abandoned_idle", game="Nine", n=3)  # by nobody: no <@None>
+        assert "None" not in table.content
         assert await night.store.results() == []
 
 
@@ -304,5 +305,5 @@ async def test_an_abandoned_sixty_six_leaves_no_playable_hand(game_night):
         assert night.hand(night.alice).controls and night.hand(night.bob).controls
         for _ in range(3):  # nobody plays: abandoned, unrated
             await night.wait(registry.spec("sixtysix").turn_seconds + 5)
-        assert await table.row() is None and table.shows("result.abandoned", game="Sixty-Six")
+        assert await table.row() is None and table.shows("result.abandoned_idle", game="Sixty-Six")
         assert not night.hand(night.alice).controls and not night.hand(night.bob).controls

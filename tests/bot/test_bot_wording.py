@@ -1,7 +1,7 @@
 """Words for the moment (issue 18, "English", "Names and notation", "Traps
 and fairness" — the words part): a command says what it did, a bad house
 option teaches the syntax, a game's seed in its own words (a card game's
-shuffle), Bluff's results in losses, and a leaderboard by best for a game
+shuffle), Bluff's results in lives lost, and a leaderboard by best for a game
 that keeps none says so."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ async def test_the_seed_in_the_games_own_words(game_night):
         assert {f.name: f.value for f in embed.fields}[t("rules.verify")] == t("rules.verify.dice")
 
 
-async def test_bluff_counts_losses_in_words_and_best_where_there_is_none(game_night):
+async def test_bluff_counts_lives_lost_in_words_and_best_where_there_is_none(game_night):
     async with game_night(seeded=True) as night:
         table = await night.table("bluff", options="losses=1")
         while not table.over:
@@ -81,19 +81,19 @@ async def test_bluff_counts_losses_in_words_and_best_where_there_is_none(game_ni
         lines = table.content.splitlines()
         places = [ln for ln in lines if re.match(r"\d+\. <@", ln)]
         assert len(places) == 2, table.content
-        assert any(says(ln, "result.line", points=t("unit.loss", count=1)) for ln in places)
-        assert any(says(ln, "result.line_win", points=t("unit.loss", count=0)) for ln in places)
+        assert any(says(ln, "result.line", points=t("unit.life_lost", count=1)) for ln in places)
+        assert any(says(ln, "result.line_win", points=t("unit.life_lost", count=0)) for ln in places)
         assert not re.search(r" -\d+$", "\n".join(places)), places
         (result,) = await night.store.results(game="bluff")
         loser = next(u for u in (night.alice, night.bob) if result["settlement"][str(u.id)] < 0)
         text = await night.ask(loser, "stats", game="bluff")
         line = next(ln for ln in text.splitlines() if says(ln, "stats.line", game="Bluff dice"))
-        assert says(line, "stats.line", points=t("unit.loss", count=1)), line
+        assert says(line, "stats.line", points=t("unit.life_lost", count=1)), line
         assert "point" not in line, line
         res = await night.command(night.alice, "leaderboard", game="bluff", by="points")
         board = readings(res.response.content.split("\n", 2)[-1], "board.line")
         values = sorted(b["value"] for b in board)
-        assert values == sorted([t("unit.loss", count=0), t("unit.loss", count=1)]), board
+        assert values == sorted([t("unit.life_lost", count=0), t("unit.life_lost", count=1)]), board
 
         nine_table = await night.table("nine")
         while not nine_table.over:
