@@ -101,7 +101,8 @@ def lobby_message(row: TableRow, lang: str) -> TableMessage:
     ]
     waiting = row.ui.get("rematch", {}).get("invited", [])
     if waiting:  # a rematch: the last game's players, until they press Join
-        lines.append(t("lobby.invited", lang, players=", ".join(f"<@{p['id']}>" for p in waiting)))
+        invited = t("list.sep", lang).join(f"<@{p['id']}>" for p in waiting)
+        lines.append(t("lobby.invited", lang, players=invited))
     if options:
         lines.append(t("lobby.options", lang, options=options))
     if row.seed:
