@@ -33,10 +33,11 @@ TITLE_MIN = 22  # a board's title shrinks to this size on one line, then wraps
 
 
 def initials(name: str) -> str:
-    """One or two letters for the avatar circle ("Ann Lee" → "AL", "ぼぶ" → "ぼ").
+    """One or two letters for the avatar circle ("Ann Lee" → "AL", "ぼぶ" → "ぼ");
+    a name of emoji only shows its first emoji where they are drawn, else "?".
 
-    >>> initials("Ann Lee"), initials("bob"), initials("ぼぶ太郎"), initials("🎲")
-    ('AL', 'B', 'ぼ', '?')
+    >>> initials("Ann Lee"), initials("bob"), initials("ぼぶ太郎")
+    ('AL', 'B', 'ぼ')
     """
     words = [w for w in b.safe_text(name).replace("_", " ").split() if w]
     if not words:
