@@ -59,7 +59,8 @@ class Screen:
         # a table that goes on (not finished, abandoned, or a result shown again)
         live = not change.removed and change.result_id is None
         shown = await self.show(change.interaction, row, msg, live=live)
-        if shown and change.result_id is not None:  # nothing left to repair
+        if shown is not False and change.result_id is not None:
+            # shown, or never can be (the channel is gone): nothing to repair
             self.service.mark_result_shown(change.result_id)
         if change.kind == ev.ABANDONED and UNREACHABLE in change.before.ui:
             await self.tell_players(row, "table.lost_ended")  # nobody saw it end
@@ -132,9 +133,10 @@ class Screen:
         msg: present.TableMessage,
         *,
         live: bool = True,
-    ) -> bool:
+    ) -> bool | None:
         """As the answer to a press on the table message, else by id;
-        whether it is shown. ``live``: the table goes on (a lost channel is
+        whether it is shown (``None``: it never can be, the channel or the
+        message is gone). ``live``: the table goes on (a lost channel is
         noted only then)."""
         on_table = (
             interaction is not None
@@ -153,8 +155,12 @@ class Screen:
                 return True
         return await self.edit(row, msg, live=live)
 
-    async def edit(self, row: TableRow, msg: present.TableMessage, *, live: bool = True) -> bool:
-        """Edit the table message by id; ``True`` = it shows ``msg`` now."""
+    async def edit(
+        self, row: TableRow, msg: present.TableMessage, *, live: bool = True
+    ) -> bool | None:
+        """Edit the table message by id; ``True`` = it shows ``msg`` now,
+        ``None`` = it never can (the channel is gone: of a table that goes
+        on, noted unreachable)."""
         if row.message_id is None:
             return False
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
@@ -165,11 +171,11 @@ class Screen:
                 return await self.repost(row, msg, live=live)
             if live:
                 await self.unreachable(row, err)
-            return False
+            return None
         except discord.Forbidden as err:
             if live:
                 await self.unreachable(row, err)
-            return False
+            return None
         except discord.HTTPException as err:
             log.warning("table %d: could not edit the table message (%s/%s)", row.id,
                         err.status, err.code)  # fmt: skip
@@ -179,7 +185,9 @@ class Screen:
         self.service.mark_shown(row.id, row.version)
         return True
 
-    async def repost(self, row: TableRow, msg: present.TableMessage, *, live: bool = True) -> bool:
+    async def repost(
+        self, row: TableRow, msg: present.TableMessage, *, live: bool = True
+    ) -> bool | None:
         """The table message was deleted: post it again, with a line that says so."""
         lang = row.ui.get("lang", "en")
         msg.content = t("table.reposted", lang) + "\n" + msg.content
@@ -189,7 +197,7 @@ class Screen:
         except discord.HTTPException as err:
             if live:
                 await self.unreachable(row, err)
-            return False
+            return None if isinstance(err, (discord.Forbidden, discord.NotFound)) else False
         row.message_id = sent.id
         if live:  # a finished game's row is gone (its result keeps the old id)
             await self.store.set_message(row.id, sent.id)

@@ -352,3 +352,17 @@ async def test_killed_after_the_end_was_stored_ends_the_same_way(game_night):
         assert shows_result(table), table.content
         await night.wait(REPAIR_EVERY + 15)
         assert await night.store.unshown_results(night.clock()) == {}  # nothing left to repair
+
+
+async def test_a_finished_table_in_a_lost_channel_is_not_redrawn_forever(game_night):
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("sixdice")
+        fail(night, "PATCH", EDIT)
+        await table.command(night.alice, "game end")
+        lose(night, table.channel)
+        await night.wait(REPAIR_EVERY + 15)  # tried once: the channel is gone
+        message = f"/channels/{table.channel.id}/messages/{table.message.id}"
+        tried = len([r for r in night.env.http_requests if r.path == message])
+        await night.wait(REPAIR_EVERY * 6)
+        assert len([r for r in night.env.http_requests if r.path == message]) == tried
+        assert await night.store.unshown_results(night.clock()) == {}
