@@ -291,7 +291,8 @@ async def test_a_lost_channel_tells_the_players_where_they_can_see_it(game_night
         channel = table.channel.mention
         assert len(told) == 1 and says(told[0].content, "table.lost", game="Nine",
                                        channel=channel), told  # fmt: skip
-        res = await night.command(night.bob, "help")  # his next command, anywhere
+        other = await night.table("nine", players=[night.carol], start=False)
+        res = await other.act("join", by=night.bob)  # his next press, anywhere
         assert any(says(f.content, "table.lost", channel=channel) for f in res.followups), res
         await night.wait(TURN + 5)
         assert await table.row() is None  # ended, unrated
