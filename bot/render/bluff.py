@@ -233,7 +233,11 @@ def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
     if reveal:
         parts.append(
             tr(lang, "revealed", dice=" ".join(map(str, reveal["dice"])))
-            + f" ({reveal['value']} / {reveal['announced']})"
+            + (
+                f" ({reveal['value']} / {reveal['announced']})"
+                if lang == "en"
+                else f"（{reveal['value']}／{reveal['announced']}）"
+            )
             + end
         )
         key = "bluff_called" if reveal["reason"] == "bluff_called" else "wrong_call"
