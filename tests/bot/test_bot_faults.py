@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 
-from simtable import says
+from simtable import on_both_databases, says
 
 from bot.followers.clock import BACKOFF_MAX, REPAIR_EVERY
 from games import registry
@@ -55,6 +55,7 @@ def contiguous(lines) -> bool:
     return [line["version"] for line in lines] == list(range(1, len(lines) + 1))
 
 
+@on_both_databases
 async def test_the_ledger_is_contiguous_after_every_kind_of_change(game_night):
     """A press, a turn clock, a computer, a kick, an abandon, an end, and a
     table in a channel the bot lost (the clock's saves of an unreachable
@@ -313,6 +314,7 @@ def shows_result(table) -> bool:
     return table.over and any(cid.startswith("cr:") for cid in table.custom_ids)
 
 
+@on_both_databases
 async def test_a_finished_table_whose_end_edit_failed_is_repaired(game_night):
     """The edit that shows the game's end failed once (a 500): the message
     kept the live game and its buttons answered "This table is gone". The
@@ -339,6 +341,7 @@ async def test_a_press_on_a_finished_table_that_shows_the_game_shows_the_result(
         assert res.response is None or not res.response.ephemeral, res
 
 
+@on_both_databases
 async def test_killed_after_the_end_was_stored_ends_the_same_way(game_night):
     """The process dies after the finishing commit, before anything is shown
     (kill -9): the next start shows the result."""
