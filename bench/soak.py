@@ -67,7 +67,9 @@ async def child(cfg: dict[str, Any]) -> None:
     # a game that ended before its kill: the parent checks it all the same
 
 
-async def kill_game(p: soak.Plan, db: Path, tally: soak.Tally, mix: soak.Mix) -> None:
+async def kill_game(
+    p: soak.Plan, db: Path, tally: soak.Tally, mix: soak.Mix
+) -> tuple[soak.GameRun, str]:
     """The child plays until its ``kill_after``-th press and dies by SIGKILL;
     a new bot in a world built the same way finishes the game."""
     closed = ["bob"] if p.index % 100 == 99 else []
@@ -120,10 +122,12 @@ async def kill_game(p: soak.Plan, db: Path, tally: soak.Tally, mix: soak.Mix) ->
                 await soak.play_game(session, rest, channel=session.fixed, table_id=row.id, run=run)
             ended = await soak.check_game(session, run, logs.records)
             soak.record(tally, run, ended)
+            run.faults["kill9"] += killed
             for what in await soak.check_ratings(session):
                 tally.violations.append(
                     soak.Violation(p.seed, p.index, "ratings", what, p.reproduce)
                 )
+    return run, ended
 
 
 async def adopt(session: soak.Session, table_id: int) -> None:
@@ -175,7 +179,7 @@ async def run(args: argparse.Namespace) -> soak.Tally:
                   f" {len(r.problems)} violations", flush=True)  # fmt: skip
 
     async def kill(p: soak.Plan, db: Path, tally: soak.Tally) -> None:
-        await kill_game(p, db, tally, mix)
+        on_game(*await kill_game(p, db, tally, mix))
 
     with tempfile.TemporaryDirectory(prefix="chabudai-soak-") as tmp:
         return await soak.soak(args.seed, args.start, args.games, mix=mix, workdir=Path(tmp),

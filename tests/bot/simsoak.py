@@ -875,6 +875,16 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
     results = [r for r in await store.results() if (await store.get_result(r["id"]))["table_id"] == run.table_id] \
         if row is None else []  # fmt: skip
     ended = "live"
+    if row is None and not run.expect_unrated:
+        # over: after one repair sweep no public message offers its controls
+        session.bot.sweeper.repaired_at = None  # as at start-up: every table behind
+        await session.bot.sweeper.repair(session.clock())
+        await env.settle()
+        for stored in list(env.backend.messages.get(run.channel.id, {}).values()):
+            ids = [str(c.get("custom_id", "")) for c in walk(stored.components or [])]
+            if stored.visible_to(None) and any(table_id_of(i) == run.table_id for i in ids):
+                run.problem("the game is over but its table message still offers its controls")
+                break
     if row is None:
         if results:
             ended = "finished"
