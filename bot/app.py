@@ -200,6 +200,14 @@ class ChabudaiBot(commands.Bot):
         if isinstance(original, sqlite3.Error):
             log.warning("/%s: the database could not be used (%s)", name, original)
             key = "error.db_unavailable"
+        elif isinstance(original, discord.HTTPException):  # Discord refused a call (10062, 5xx)
+            log.warning("/%s: Discord refused a request (%s/%s)", name, original.status,
+                        original.code)  # fmt: skip
+            key = "error.command_failed"
+        elif isinstance(error, app_commands.CommandNotFound):  # a command this version lacks
+            log.warning("/%s: no such command here (the commands are not synced yet?)",
+                        error.name)  # fmt: skip
+            key = "error.command_failed"
         else:
             log.error("/%s failed", name, exc_info=original)
             key = "error.command_failed"

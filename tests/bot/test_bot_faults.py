@@ -370,3 +370,15 @@ async def test_a_finished_table_in_a_lost_channel_is_not_redrawn_forever(game_ni
         await night.wait(REPAIR_EVERY * 6)
         assert len([r for r in night.env.http_requests if r.path == message]) == tried
         assert await night.store.unshown_results(night.clock()) == {}
+
+
+async def test_a_command_whose_answer_discord_refuses_logs_no_error(game_night, caplog):
+    """Discord refuses a command's answer (too late: 10062): a warning, not
+    an ERROR with a traceback, and the rest of the bot goes on."""
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        fail(night, "POST", ANSWER, status=404, code=10062, times=2)
+        await table.command(night.alice, "game status")
+        assert night.env.errors  # raised by the command, handled by the tree's handler
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+        assert any("refused" in r.getMessage() for r in caplog.records)
