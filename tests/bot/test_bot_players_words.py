@@ -119,7 +119,9 @@ async def play_through(night: Any, reader: Reader, game: str, **kwargs: Any) -> 
 async def test_a_japanese_game_night_reads_as_japanese(game_night):
     """Five games on a Japanese server with Japanese players, the commands
     around them: every Japanese text shown keeps the rules."""
-    async with game_night(seeded=True, locales={"alice": "ja", "bob": "ja"}) as night:
+    async with game_night(
+        seeded=True, locales={"alice": "ja", "bob": "ja"}, managers=("alice",)
+    ) as night:
         reader = Reader(night)
         await play_through(night, reader, "nine")
         await play_through(night, reader, "sixdice", options="target=1000 start=0")
@@ -135,6 +137,8 @@ async def test_a_japanese_game_night_reads_as_japanese(game_night):
         for game in ("nine", "bluff", "sixtysix"):
             reader.answer(await night.command(night.alice, "rules", game=game))
         reader.answer(await night.command(night.alice, "game status"))  # no table here
+        reader.answer(await night.command(night.alice, "game list"))
+        reader.answer(await night.command(night.alice, "config show"))
         names = names_of(night)
         assert len(reader.japanese()) > 50
         bad: dict[tuple[str, str], str] = {}  # (where, rule) → the first line that breaks it
@@ -197,3 +201,14 @@ async def test_a_bare_house_option_teaches_the_syntax(game_night, lang):
         assert says(res.response.content, "rule.option.bad_value", lang, option="losses", value="x")
         res = await night.alice.slash(channel, "play", game="sixdice", options="four_and_pair_is_nikoniko")
         assert taken(res) or not res.response.ephemeral, res.response.content
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_game_status_links_the_table_by_name(game_night, lang):
+    """/game status shows "[Nine table](…)" (「[ナインの卓](…)」), not a bare URL."""
+    async with game_night(seeded=True, locales={"alice": lang}) as night:
+        table = await night.table("nine")
+        text = await table.ask(night.alice, "game status")
+        label = t("link.table", lang, game=t("game.nine", lang))
+        assert f"[{label}]({table.link})" in text, text
+        assert not re.search(r"(?<!\()https://\S+", text), text  # every URL behind its label
