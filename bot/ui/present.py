@@ -413,11 +413,16 @@ def seat_mark_line(row: TableRow, view: dict[str, Any], lang: str) -> list[str]:
 
 
 def picture_names(row: TableRow, lang: str) -> dict[str, str]:
+    """The names a table picture draws (:func:`seat_picture_names`)."""
+    return seat_picture_names(row.seats, lang)
+
+
+def seat_picture_names(seats: list[dict[str, Any]], lang: str) -> dict[str, str]:
     """The names a table picture draws: each seat's display name, but a
     computer that took a removed person's seat by that person's name first
     ("carol (CPU)"), so a narrow column header still says whose seat it is."""
-    names = pictures.display_names(row.seats)
-    for seat in row.seats:
+    names = pictures.display_names(seats)
+    for seat in seats:
         if is_cpu(seat) and not CPU_NAME.fullmatch(str(seat["name"])):
             took = str(seat.get("took") or seat["name"])
             names[str(seat["name"])] = t("pic.seat_cpu", lang, name=took)

@@ -31,7 +31,7 @@ from bot.games import plugin
 from bot.i18n import t
 from bot.ui.components import ResultButton, ResultSelect
 from bot.ui.controls import MAX_OPTIONS
-from bot.ui.present import displayed, game_title
+from bot.ui.present import displayed, game_title, seat_picture_names
 from games import registry
 from games.core import Record, ScriptedSource
 
@@ -175,7 +175,9 @@ def message(result: dict[str, Any], number: int, lang: str) -> dict[str, Any]:
     edit (``content``, ``attachments``, ``view``)."""
     step = step_of(result, number, lang)
     files = []
-    picture = pictures.table_picture(step.view, lang=lang, names=names_of(result))
+    # a computer in a removed person's seat drawn by that person's name
+    names = {**names_of(result), **seat_picture_names(result.get("seats") or [], lang)}
+    picture = pictures.table_picture(step.view, lang=lang, names=names)
     if picture is not None:
         files.append(
             discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)

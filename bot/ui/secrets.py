@@ -33,7 +33,7 @@ from bot.model import table_link
 from bot.store import TableRow
 from bot.ui.components import build_view
 from bot.ui.controls import Control
-from bot.ui.present import AGREED, ENDED, displayed, shown_names
+from bot.ui.present import AGREED, ENDED, displayed, seat_picture_names, shown_names
 from games import registry
 from games.core import Event
 
@@ -121,7 +121,7 @@ async def private_message(
         controls += the.private_settings(view, name, row.ui, lang)  # the player's own switches
     msg = PrivateMessage("\n".join(lines), controls=controls, table_id=row.id, version=row.version)
     try:
-        names = pictures.display_names(row.seats)
+        names = seat_picture_names(row.seats, lang)
         picture = await asyncio.to_thread(pictures.hand_picture, view, lang=lang, names=names)
         if picture is not None:
             msg.png, msg.filename, msg.alt = picture.png, picture.filename, picture.alt
