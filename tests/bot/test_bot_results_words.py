@@ -8,6 +8,7 @@ message names ``<@None>``; the result picture's text meets WCAG AA."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from simtable import readings, says
@@ -15,7 +16,7 @@ from simtable import readings, says
 from bot import pictures
 from bot.i18n import t
 from bot.render import _base as b
-from bot.render.result import winners_line
+from bot.render import result as result_render
 from bot.store import TableRow
 from bot.ui import present
 from games import registry
@@ -102,7 +103,9 @@ def test_the_result_picture_explains_its_figures(lang):
     e, s, hist = sixdice_history(5, ["alice", "ぼぶ太郎", "carol"])
     pic = pictures.result_picture(e.view(s, None), e.outcome(s), lang=lang, history=hist)
     assert t("result.sixdice.not_started", lang, n=5) in pic.alt
-    assert "0 ×" not in pic.alt and t("pic.settlement", lang) == ("Chips" if lang == "en" else "チップ")
+    assert "0 ×" not in pic.alt and t("pic.settlement", lang) == (
+        "Chips" if lang == "en" else "チップ"
+    )
     e, s = finished("nine", ["alice", "ぼぶ太郎", "carol"], 15)  # 上がり holding a token
     pic = pictures.result_picture(e.view(s, None), e.outcome(s), lang=lang)
     assert t("result.nine.agari_tokens", lang, count=1, mult=4) in pic.alt
@@ -149,6 +152,8 @@ async def test_bluff_counts_lives_lost_in_stats_and_history(game_night):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_two_winners_win(lang):
+    from bot.render.result import winners_line
+
     names = ["CPU1 (easy)", "CPU2 (easy)"]
     both = t("list.and", lang, rest=names[0], last=names[1])
     assert winners_line(names, lang) == t("pic.wins_many", lang, player=both)
@@ -226,8 +231,6 @@ async def test_a_game_nobody_plays_says_so_and_names_nobody(game_night):
 def test_every_mention_in_the_bot_is_guarded():
     """Every ``<@{…}>`` the bot writes names a seat or a user id that is
     there: a user who may be nobody goes through ``present.mention``."""
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2] / "bot"
     found = []
     for path in root.rglob("*.py"):
@@ -237,27 +240,30 @@ def test_every_mention_in_the_bot_is_guarded():
     assert [f for f in found if "def mention" not in f and "None if" not in f] == []
 
 
-TEXT_ON = {  # (text colour, background) pairs of the result picture
-    "grey caption on the table": (b.INK_DIM, b.TABLE),
-    "grey caption on a panel": (b.INK_DIM, b.PANEL),
-    "grey caption on the winner's row": (b.INK_DIM, b.WIN_ROW),
-    "negative on the table": (b.NEGATIVE, b.TABLE),
-    "negative on a panel": (b.NEGATIVE, b.PANEL),
-    "positive on the table": (b.GREEN, b.TABLE),
-    "positive on the winner's row": (b.GREEN, b.WIN_ROW),
-    "name on the winner's row": (b.INK, b.WIN_ROW),
-    "winners on the table": (b.HILITE, b.TABLE),
+TEXT_ON = {  # (text colour, background) of the result picture, by name in bot.render._base
+    "grey caption on the table": ("INK_DIM", "TABLE"),
+    "grey caption on a panel": ("INK_DIM", "PANEL"),
+    "grey caption on the winner's row": ("INK_DIM", "WIN_ROW"),
+    "negative on the table": ("NEGATIVE", "TABLE"),
+    "negative on a panel": ("NEGATIVE", "PANEL"),
+    "positive on the table": ("GREEN", "TABLE"),
+    "positive on the winner's row": ("GREEN", "WIN_ROW"),
+    "name on the winner's row": ("INK", "WIN_ROW"),
+    "winners on the table": ("HILITE", "TABLE"),
 }
 
 
 @pytest.mark.parametrize("pair", sorted(TEXT_ON))
 def test_result_text_meets_wcag_aa(pair):
-    fg, bg = TEXT_ON[pair]
-    assert b.contrast(fg, bg) >= b.AA, f"{pair}: {b.contrast(fg, bg):.2f}:1"
+    fg, bg = (getattr(b, name) for name in TEXT_ON[pair])
+    assert b.contrast(fg, bg) >= 4.5, f"{pair}: {b.contrast(fg, bg):.2f}:1"
+    assert b.AA == 4.5  # WCAG AA for text
+    source = Path(result_render.__file__).read_text(encoding="utf-8")
+    assert "b.RED" not in source and "fill=(70, 100, 64)" not in source  # drawn from these
 
 
 def test_the_old_red_and_winner_row_did_not():
     """What the picture drew before: red 2.4:1 on the table, grey 3.2:1 on
     the winner's row (the test above is not vacuous)."""
-    assert b.contrast(b.RED, b.TABLE) < b.AA
-    assert b.contrast(b.INK_DIM, (70, 100, 64)) < b.AA
+    assert b.contrast(b.RED, b.TABLE) < 4.5
+    assert b.contrast(b.INK_DIM, (70, 100, 64)) < 4.5
