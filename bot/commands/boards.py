@@ -134,7 +134,7 @@ class Boards(commands.Cog):
             if counts["finished"] and by == "rating":
                 # finished but unrated games (computers, one person): their
                 # records by wins, and why nobody has a rating
-                note = await self.unrated_reason(interaction, guild_id, counts, lang)
+                note = await self.unrated_reason(guild_id, counts, lang)
                 by = "wins"
                 rows = await store.leaderboard(game, guild_id=guild_id, by=by, season=season)
         title = t(
@@ -203,13 +203,7 @@ class Boards(commands.Cog):
             "\n".join(lines), file=picture, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    async def unrated_reason(
-        self,
-        interaction: discord.Interaction[Any],
-        guild_id: int | None,
-        counts: dict[str, int],
-        lang: str,
-    ) -> str:
+    async def unrated_reason(self, guild_id: int | None, counts: dict[str, int], lang: str) -> str:
         """Why games were finished but nobody has a rating: games with
         computers not rated here (/config bots_rated), or too few people."""
         if counts["with_bots"]:
