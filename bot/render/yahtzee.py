@@ -13,6 +13,7 @@ from bot.i18n import t
 from bot.render import _base as b
 from bot.render._dice import blank_die, paste_die
 from bot.render._strings import alt, comma, marked_name, seat_mark, tr
+from bot.render.result import winners_line
 from games.yahtzee.scoring import LOWER, UPPER
 
 # Potential scores pencilled into the turn holder's empty boxes: blue, and a
@@ -91,13 +92,10 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     room_left = dx - 16 - 16  # the header's text stops short of the dice
     if view.get("finished"):
         winners = view.get("winners") or _winners(view)
-        room = room_left - b.text_width(tr(lang, "wins", player=""), b.BODY)
+        # "alice and carol win" (「aliceとcarolの勝ち」), never "alice・carol wins"
+        names = [b.safe_text(b.who(view, w)) or b.NO_NAME for w in winners]
         sub = (
-            tr(
-                lang,
-                "wins",
-                player=b.name("・".join(b.who(view, w) for w in winners), b.BODY, room),
-            )
+            b.fit(winners_line(names, lang), b.BODY, room_left)
             if winners
             else tr(lang, "game_over")
         )
@@ -310,7 +308,7 @@ def _alt(view: dict[str, Any], lang: str) -> str:
     if view.get("finished"):
         w = _winners(view)
         if w:
-            parts.append(tr(lang, "wins", player=comma(lang).join(b.who(view, p) for p in w)) + end)
+            parts.append(winners_line([b.who(view, p) for p in w], lang) + end)
     elif turn:
         parts.append(
             tr(lang, "turn", player=b.who(view, turn))

@@ -166,6 +166,12 @@ def test_two_winners_win(lang):
     pic = pictures.result_picture(view, outcome, lang=lang)
     assert winners_line(["CPU1", "CPU2"], lang) in pic.alt
     assert "・" not in pic.alt and "CPU2 wins" not in pic.alt
+    from tests.render.views import finished
+
+    e, s = finished("yahtzee", ["alice", "ぼぶ太郎", "carol"], 15)  # a tie: two winners
+    assert e.outcome(s)["winners"] == ["alice", "carol"]
+    table = pictures.table_picture(e.view(s, None), lang=lang)
+    assert table is not None and winners_line(["alice", "carol"], lang) in table.alt, table.alt
 
 
 @pytest.mark.parametrize("lang", LANGS)
