@@ -12,6 +12,11 @@ each record with :func:`games.review.review` and prints:
 - the accuracy of the players: mean with its 95 % interval (mean ± 1.96
   standard errors over the players' accuracies), median, 10th and 90th
   percentiles, and the mean loss per decision;
+- the words the bot puts on these figures (docs/review.md, "Bands and
+  classes": :func:`games.review.grades`): how many players land in each
+  accuracy band, the share of decisions that lost anything, the quartiles
+  and 90th/99th percentiles of the losses that were not 0, and the
+  inaccuracies, mistakes and blunders a player makes on average;
 - the review's wall time per game (median, max) and its CPU time (the
   process's; on a machine shared with other jobs the wall time is longer) —
   the issue's targets: a whole Yahtzee game in ≤ 2 s, a Sixty-Six match in
@@ -42,7 +47,7 @@ from typing import Any
 
 from games import registry
 from games.core import Record, SeededSource, record_of
-from games.review import review
+from games.review import BANDS, CLASSES, grades, review
 
 # name, game, seats, options
 KINDS: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -80,9 +85,10 @@ def play(game: str, seats: int, options: dict[str, Any], level: str, seed: str) 
 
 def one(
     job: tuple[str, str, int, dict[str, Any], str, str],
-) -> tuple[list[tuple[float, float, int]], float, float]:
+) -> tuple[list[tuple[float, float, int, list[float]]], float, float, str]:
     """Play and review one game: each reviewed player's (accuracy, loss per
-    decision, decisions), the review's wall and CPU seconds."""
+    decision, decisions, every decision's loss), the review's wall and CPU
+    seconds and its unit."""
     name, game, seats, options, level, seed = job
     importlib.import_module(f"games.{game}.review")
     rec = play(game, seats, options, level, seed)
@@ -90,11 +96,11 @@ def one(
     rv = review(rec)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     players = [
-        (p.accuracy, p.lost / p.decisions, p.decisions)
+        (p.accuracy, p.lost / p.decisions, p.decisions, list(p.losses))
         for p in rv.players
         if p.accuracy is not None
     ]
-    return players, wall, cpu
+    return players, wall, cpu, rv.unit
 
 
 def load() -> str:
@@ -111,6 +117,33 @@ def interval(xs: list[float]) -> tuple[float, float]:
 def pct(xs: list[float], q: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
+
+
+def words(game: str, unit: str, accs: list[float], every: list[list[float]]) -> str:
+    """The bands the players land in, the losses that were not 0 and the
+    classes a player gets on average (docs/review.md, "Bands and classes")."""
+    g = grades(game, unit)
+    bands = dict.fromkeys(BANDS, 0)
+    for acc in accs:
+        bands[g.band(acc)] += 1
+    flat = [x for each in every for x in each]
+    lossy = [x for x in flat if x > 0]
+    counts = dict.fromkeys(CLASSES, 0)
+    for each in every:
+        for kind, n in g.counts(each).items():
+            counts[kind] += n
+    quantiles = (
+        " ".join(f"p{round(100 * q)} {pct(lossy, q):.4g}" for q in (0.25, 0.5, 0.75, 0.9, 0.99))
+        if lossy
+        else "-"
+    )
+    return (
+        "bands "
+        + " ".join(f"{b} {bands[b]}" for b in BANDS)
+        + f" | lossy decisions {len(lossy) / max(1, len(flat)):.2f}, losses ({unit}) {quantiles}"
+        + " | a player: "
+        + " ".join(f"{k} {counts[k] / len(every):.2f}" for k in CLASSES)
+    )
 
 
 def main() -> int:
@@ -135,6 +168,8 @@ def main() -> int:
             losses: list[float] = []
             times: list[float] = []
             cpu: list[float] = []
+            every: list[list[float]] = []  # each player's losses
+            unit = ""
             decisions = 0
             started = time.perf_counter()
             load0 = load()
@@ -143,13 +178,15 @@ def main() -> int:
                 for i in range(n)
             ]
             results = pool.map(one, jobs) if pool is not None else map(one, jobs)
-            for players, wall, c in results:
+            for players, wall, c, measure in results:
+                unit = measure  # every game of a kind has one measure
                 times.append(wall)
                 cpu.append(c)
-                for acc, loss, d in players:
+                for acc, loss, d, each in players:
                     accs.append(acc)
                     losses.append(loss)
                     decisions += d
+                    every.append(each)
             mean, half = interval(accs)
             print(
                 f"{name:11s} {level:7s} games {n:4d} players {len(accs):4d}"
@@ -165,6 +202,8 @@ def main() -> int:
                 f" | workers {args.workers} load {load0} -> {load()}",
                 flush=True,
             )
+            if unit and every:
+                print(f"{'':11s} {level:7s} {words(game, unit, accs, every)}", flush=True)
     if pool is not None:
         pool.shutdown()
     return 0

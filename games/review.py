@@ -18,6 +18,7 @@ Per player:
   constant of the game (its ``SCALE``, calibrated in docs/review.md): the
   optimal player scores 100, a player who loses ``scale`` per decision 36.8;
 - ``lost``: the loss summed over the decisions; ``decisions``: how many;
+  ``losses``: each decision's loss, in the order played;
 - the three biggest mistakes (largest loss first; ties: the earlier move);
 - ``luck``: the percentile of the player's rolls, 0–1 (0.5: as expected;
   0.9: luckier than 90 % of players would have been with fair dice). Each
@@ -25,6 +26,11 @@ Per player:
   value of a random roll in that position, ``v`` the roll's own); under fair
   dice ``u`` has mean 1/2 and an exactly known variance, so the sum of a
   player's ``u`` gives a z-score and ``luck = Φ(z)``.
+
+How the bot words these figures (:class:`Grades`, per game and unit: a
+game's ``GRADES``): the accuracy's band (excellent, good, fair, poor) and
+each loss's class (inaccuracy, mistake, blunder), from thresholds chosen on
+the measured levels and loss distributions (docs/review.md).
 
 Pure and deterministic: the same record gives the same review (the
 Sixty-Six search seeds its samples from the player and the move number).
@@ -41,9 +47,54 @@ from typing import Any
 from games import registry
 from games.core import Event, Record, RuleError, ScriptedSource
 
-VERSION = "r1"  # the review's version: bump when its numbers change (stored reviews are redone)
+# the review's version: bump when its numbers or its JSON change (stored
+# reviews are redone). r2: every decision's loss (``losses``), for the classes.
+VERSION = "r2"
 EPSILON = 1e-9  # losses below this are rounding: the best move
 MISTAKES = 3
+BANDS = ("excellent", "good", "fair", "poor")  # best first
+CLASSES = ("inaccuracy", "mistake", "blunder")  # least first
+
+
+@dataclass(frozen=True)
+class Grades:
+    """The words of a game's figures (docs/review.md, "Bands and classes").
+
+    ``bands``: the least accuracy of "excellent", "good" and "fair" (below
+    the last: "poor"); ``classes``: the least loss of an inaccuracy, a
+    mistake and a blunder, in the game's unit (a smaller loss is no
+    mistake: it counts in the accuracy only).
+
+    >>> g = Grades((90.0, 60.0, 35.0), (2.0, 5.0, 12.0))
+    >>> g.band(100.0), g.band(60.0), g.band(34.9), g.kind(1.9), g.kind(5.0), g.kind(40.0)
+    ('excellent', 'good', 'poor', None, 'mistake', 'blunder')
+    """
+
+    bands: tuple[float, float, float]
+    classes: tuple[float, float, float]
+
+    def band(self, accuracy: float) -> str:
+        for word, least in zip(BANDS, self.bands, strict=False):
+            if accuracy >= least:
+                return word
+        return BANDS[-1]
+
+    def kind(self, lost: float) -> str | None:
+        """The class of a decision that lost ``lost``; ``None``: no mistake."""
+        found = None
+        for word, least in zip(CLASSES, self.classes, strict=True):
+            if lost >= least - EPSILON:
+                found = word
+        return found
+
+    def counts(self, losses: Iterable[float]) -> dict[str, int]:
+        """How many decisions of each class (every class, 0 included)."""
+        out = dict.fromkeys(CLASSES, 0)
+        for lost in losses:
+            kind = self.kind(lost)
+            if kind is not None:
+                out[kind] += 1
+        return out
 
 
 @dataclass(frozen=True)
@@ -148,6 +199,7 @@ class PlayerReview:
     mistakes: tuple[Decision, ...]
     rolls: int
     luck: float | None  # None without a roll
+    losses: tuple[float, ...] = ()  # every decision's loss, in the order played
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,6 +210,7 @@ class PlayerReview:
             "mistakes": [d.to_json() for d in self.mistakes],
             "rolls": self.rolls,
             "luck": self.luck,
+            "losses": list(self.losses),
         }
 
     @classmethod
@@ -170,6 +223,7 @@ class PlayerReview:
             tuple(Decision.from_json(d) for d in doc["mistakes"]),
             int(doc["rolls"]),
             None if doc["luck"] is None else float(doc["luck"]),
+            tuple(float(x) for x in doc.get("losses", ())),
         )
 
 
@@ -280,6 +334,16 @@ def has_review(game: str) -> bool:
     return registry.spec(game).review is not None
 
 
+def grades(game: str, unit: str) -> Grades:
+    """The bands and classes of ``game``'s review in ``unit`` (its review
+    module's ``GRADES``; Six Dice has one per measure)."""
+    spec = registry.spec(game)
+    if spec.review is None:
+        raise LookupError(f"{game} has no review")
+    found: Grades = importlib.import_module(spec.review).GRADES[unit]
+    return found
+
+
 def positions(record: Record, upto: int) -> Any:
     """The position before the record's move number ``upto`` (0-based) as
     the review judged it (Bluff: each roller has looked under the cup)."""
@@ -353,6 +417,7 @@ def review(record: Record, players: Sequence[str] | None = None) -> Review:
                 tuple(worst[:MISTAKES]),
                 len(rolls[p]),
                 luck_percentile(rolls[p]),
+                tuple(d.lost for d in ds),
             )
         )
     return Review(record.game, the.unit, the.higher, the.scale, tuple(out))

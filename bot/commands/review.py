@@ -31,9 +31,22 @@ from discord.ext import commands
 from bot import ai
 from bot.games import plugin
 from bot.i18n import lang_of, t
-from bot.pictures import Picture, display_names, hand_picture, table_picture
+from bot.pictures import Picture, display_names, named, shown_view
+from bot.render import _base as b
+from bot.render.caption import captioned
 from games import registry
-from games.review import VERSION, PlayerReview, Review, has_review, positions, review_json
+from games.core import Record
+from games.review import (
+    CLASSES,
+    VERSION,
+    Decision,
+    PlayerReview,
+    Review,
+    grades,
+    has_review,
+    positions,
+    review_json,
+)
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -44,13 +57,71 @@ CACHE = 256  # reviews kept in memory (least recently used out first)
 PICTURES = 3  # mistake pictures: the presser's three (Discord allows 10 files)
 
 
-def _fmt(unit: str, value: float, lang: Any, kind: str = "unit") -> str:
-    """A worth (``kind="unit"``: "18.3 points", "42.1 % to lose") or a loss
-    (``kind="loss"``) in the game's unit."""
+MINUS = "\u2212"  # a real minus sign in front of people
+
+
+def kind_of(rv: Review) -> str:
+    """The catalogue suffix of a review's measure: ``<game>.<unit>``
+    (Six Dice has two: the win chance with two players, points with more)."""
+    return f"{rv.game}.{rv.unit}"
+
+
+def _number(unit: str, value: float) -> str:
+    """A figure of ``unit`` without its sign: a chance in percent (one
+    decimal), game points with two decimals, else one."""
     if unit in ("lose_chance", "win_chance"):
-        return t(f"review.{kind}.{unit}", lang, value=f"{100 * value:.1f}")
-    digits = 2 if unit == "game_points" else 1
-    return t(f"review.{kind}.{unit}", lang, value=f"{value:.{digits}f}")
+        return f"{100 * value:.1f}"
+    if unit == "game_points":
+        return f"{value:.2f}"
+    return f"{value:.1f}"
+
+
+def _signed(unit: str, value: float) -> str:
+    """A worth that may be negative (Sixty-Six's game points), with + or −."""
+    text = _number(unit, abs(value))
+    if unit != "game_points" or float(text) == 0:
+        return text if value >= 0 or float(text) == 0 else MINUS + text
+    return ("+" if value > 0 else MINUS) + text
+
+
+def worth_text(rv: Review, value: float, lang: Any) -> str:
+    """A move's worth in the game's unit ("expected 152.4", "19.7 % to win")."""
+    return t(f"review.value.{kind_of(rv)}", lang, value=_signed(rv.unit, value))
+
+
+def drop_text(rv: Review, lost: float, lang: Any) -> str:
+    """What one move cost ("−17.2 points", "+1.9 sum left", "−2.7
+    percentage points of win chance"): never a chance summed over moves."""
+    return t(f"review.drop.{kind_of(rv)}", lang, value=_number(rv.unit, lost))
+
+
+def cost_text(rv: Review, p: PlayerReview, lang: Any) -> str:
+    """A player's cost in total: the sum of the losses where they add up to
+    a figure of the game (expected points, sum left, game points), the
+    average per decision for a chance (docs/review.md: a chance summed over
+    decisions is no chance)."""
+    lost = p.lost / p.decisions if rv.unit in ("lose_chance", "win_chance") else p.lost
+    return t(f"review.cost.{kind_of(rv)}", lang, value=_number(rv.unit, lost))
+
+
+def percent(accuracy: float) -> int:
+    """The accuracy as a whole percentage: 100 only for no loss at all, 99
+    at most otherwise (99.7 is not perfect play)."""
+    shown = round(accuracy)
+    return min(shown, 99) if accuracy < 100.0 else 100
+
+
+def classes_text(counts: dict[str, int], lang: Any) -> str:
+    """ "1 blunder, 2 mistakes" (the worst first); "no inaccuracy, mistake or
+    blunder" when there is none."""
+    parts = [
+        t(f"review.count.{kind}", lang, count=counts[kind])
+        for kind in reversed(CLASSES)
+        if counts.get(kind)
+    ]
+    if not parts:
+        return t("review.count.none", lang)
+    return t("list.sep", lang).join(parts)
 
 
 def _luck_line(p: PlayerReview, name: str, lang: Any) -> str | None:
@@ -63,14 +134,66 @@ def _luck_line(p: PlayerReview, name: str, lang: Any) -> str | None:
     return t("review.luck.unlucky", lang, player=name, percent=share, count=p.rolls)
 
 
+def shown_mistakes(rv: Review, p: PlayerReview) -> list[Decision]:
+    """The mistakes a player is shown: their biggest losses (three at most)
+    that reach an inaccuracy; smaller ones count in the accuracy only."""
+    g = grades(rv.game, rv.unit)
+    return [d for d in p.mistakes if g.kind(d.lost) is not None]
+
+
+def mistake_line(rv: Review, rec: Record, d: Decision, n: int, lang: Any, eng: Any = None) -> str:
+    """ "1. Turn 21 — **Blunder** (−17.2 points): Small straight — 0 →
+    expected 135.2; best: Yahtzee — 0 → expected 152.4"."""
+    the = plugin(rv.game)
+    eng = eng or registry.engine(rv.game)
+    view = eng.view(positions(rec, d.index), d.player)
+    kind = grades(rv.game, rv.unit).kind(d.lost) or CLASSES[0]
+    return t(
+        "review.mistake",
+        lang,
+        n=n,
+        when=t("review.when", lang, n=d.index + 1),
+        kind=t(f"review.class.{kind}", lang),
+        drop=drop_text(rv, d.lost, lang),
+        made=the.move_text(d.made, view, lang),
+        made_worth=worth_text(rv, d.made_worth, lang),
+        best=the.move_text(d.best, view, lang),
+        best_worth=worth_text(rv, d.best_worth, lang),
+    )
+
+
+def footer(rv: Review, lang: Any) -> str:
+    """What 100 % means and where each class starts, in the game's unit
+    (the least two as numbers, the last with its unit; no formula:
+    docs/review.md has it)."""
+    inaccuracy, mistake, blunder = (
+        _threshold(rv.unit, v) for v in grades(rv.game, rv.unit).classes
+    )
+    return t(
+        "review.footer",
+        lang,
+        inaccuracy=inaccuracy,
+        mistake=mistake,
+        blunder=t(f"review.size.{kind_of(rv)}", lang, value=blunder),
+    )
+
+
+def _threshold(unit: str, value: float) -> str:
+    if unit in ("lose_chance", "win_chance"):
+        return f"{100 * value:g}"
+    return f"{value:g}"
+
+
 def review_text(
     rv: Review, record: dict[str, Any], names: dict[str, str], order: list[str], lang: Any
 ) -> str:
-    """The review in words: the measure, then each player's figures and mistakes."""
+    """The review in words: the measure, then each player's accuracy and
+    its band, the classes of their mistakes and what they cost, the
+    mistakes themselves, their luck; what the figures mean at the end."""
     game = rv.game
-    the = plugin(game)
     eng = registry.engine(game)
     rec = registry.read_record(record)
+    g = grades(game, rv.unit)
     lines = [t("review.title", lang, game=t(f"game.{game}", lang))]
     lines.append(t(f"review.worth.{game}", lang))
     for engine_name in order:
@@ -79,58 +202,104 @@ def review_text(
         lines.append("")
         if p.accuracy is None:
             lines.append(t("review.no_decisions", lang, player=name))
-        else:
-            lines.append(
-                t(
-                    "review.player",
-                    lang,
-                    player=name,
-                    accuracy=f"{p.accuracy:.1f}",
-                    count=p.decisions,
-                    lost=_fmt(rv.unit, p.lost, lang, "loss"),
-                )
+            continue
+        lines.append(
+            t(
+                "review.player",
+                lang,
+                player=name,
+                accuracy=percent(p.accuracy),
+                band=t(f"review.band.{g.band(p.accuracy)}", lang),
+                count=p.decisions,
             )
-        for n, d in enumerate(p.mistakes, start=1):
-            view = eng.view(positions(rec, d.index), d.player)
-            lines.append(
-                t(
-                    "review.mistake",
-                    lang,
-                    n=n,
-                    made=the.move_text(d.made, view, lang),
-                    made_worth=_fmt(rv.unit, d.made_worth, lang),
-                    best=the.move_text(d.best, view, lang),
-                    best_worth=_fmt(rv.unit, d.best_worth, lang),
-                )
+        )
+        losses = p.losses or tuple(d.lost for d in p.mistakes)
+        counts = g.counts(losses)
+        lines.append(
+            t(
+                "review.summary",
+                lang,
+                classes=classes_text(counts, lang),
+                cost=cost_text(rv, p, lang),
             )
-        if p.accuracy is not None and not p.mistakes:
+        )
+        shown = shown_mistakes(rv, p)
+        for n, d in enumerate(shown, start=1):
+            lines.append(mistake_line(rv, rec, d, n, lang, eng))
+        if not p.mistakes:
             lines.append(t("review.flawless", lang))
+        elif not shown:
+            lines.append(t("review.slips", lang))
         luck = _luck_line(p, name, lang)
         if luck:
             lines.append(luck)
     lines.append("")
-    lines.append(t("review.formula", lang))
+    lines.append(footer(rv, lang))
     return "\n".join(lines)
+
+
+def mistake_caption(
+    rv: Review, rec: Record, d: Decision, n: int, lang: str, view: dict[str, Any]
+) -> tuple[str, list[str], str, str]:
+    """A mistake picture's label: its title ("1. Move 41"), its lines ("You:
+    … · Best: …", what it cost), its class and its alt text's opening."""
+    the = plugin(rv.game)
+    kind = grades(rv.game, rv.unit).kind(d.lost) or CLASSES[0]
+    move = d.index + 1  # the replay's step after this move
+    title = t("review.caption.title", lang, n=n, move=move)
+    moves = t(
+        "review.caption.moves",
+        lang,
+        made=the.move_text(d.made, view, lang),
+        best=the.move_text(d.best, view, lang),
+    )
+    cost = t(
+        "review.caption.cost",
+        lang,
+        drop=drop_text(rv, d.lost, lang),
+        made_worth=worth_text(rv, d.made_worth, lang),
+        best_worth=worth_text(rv, d.best_worth, lang),
+    )
+    label = t(
+        "review.picture",
+        lang,
+        n=n,
+        kind=t(f"review.class.{kind}", lang),
+        move=move,
+        moves=moves,
+        cost=cost,
+    )
+    return title, [moves, cost], kind, label
 
 
 def mistake_pictures(
     rv: Review, record: dict[str, Any], player: str, names: dict[str, str], lang: str
 ) -> list[Picture]:
-    """The positions of ``player``'s biggest mistakes, as they saw them."""
+    """The positions of ``player``'s biggest mistakes, as they saw them: one
+    picture each (the table, and with a game's secrets their own hand or
+    dice under it), labelled with the mistake it shows (a caption band and
+    the alt text)."""
     if player not in {p.player for p in rv.players}:
         return []
     rec = registry.read_record(record)
     eng = registry.engine(rv.game)
+    the = plugin(rv.game)
+    secrets = registry.spec(rv.game).secrets
     out: list[Picture] = []
-    for n, d in enumerate(rv.of(player).mistakes[:PICTURES], start=1):
+    for n, d in enumerate(shown_mistakes(rv, rv.of(player))[:PICTURES], start=1):
         view = eng.view(positions(rec, d.index), d.player)
-        got_all = [table_picture(view, lang=lang, names=names)]
-        if registry.spec(rv.game).secrets:  # their cards or dice, as they saw them
-            got_all.append(hand_picture(view, lang=lang, names=names))
-        for got in got_all:
-            if got is not None:
-                alt = t("review.picture", lang, n=n, alt=got.alt)
-                out.append(Picture(got.png, alt, f"mistake{n}-{got.filename}"))
+        drawn = [the.table_image(shown_view(view, names=names), lang)]
+        if secrets:  # their cards or dice, as they saw them
+            drawn.append(the.hand_image(named(view, names), lang))
+        got = [x for x in drawn if x is not None]
+        if not got:
+            continue
+        title, lines, kind, label = mistake_caption(rv, rec, d, n, lang, view)
+        img = captioned(
+            [im for im, _ in got], title, lines, tag=t(f"review.class.{kind}", lang), tone=kind
+        )
+        alt = ("" if lang == "ja" else " ").join([label, *(a for _, a in got)])
+        out.append(Picture(b.encode(img), alt[:1024], f"mistake{n}-{rv.game}.png"))
     return out[:10]
 
 

@@ -29,7 +29,11 @@ from games import bluff
 from games.bluff import ai
 from games.bluff.engine import STRENGTH, stronger, value_of
 from games.core import Event, Record
-from games.review import Assessment, GameReviewer, Luck, mid_percentile
+from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
+
+# docs/review.md, "Bands and classes": the least accuracy of excellent, good
+# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+GRADES = {"lose_chance": Grades((80.0, 50.0, 20.0), (0.05, 0.15, 0.30))}
 
 
 class BluffReviewer(GameReviewer):

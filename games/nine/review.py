@@ -16,7 +16,11 @@ from typing import Any
 from games import nine
 from games.core import Event, Record
 from games.nine import ai
-from games.review import Assessment, GameReviewer, Luck, mid_percentile
+from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
+
+# docs/review.md, "Bands and classes": the least accuracy of excellent, good
+# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+GRADES = {"sum": Grades((95.0, 80.0, 50.0), (0.5, 1.5, 3.0))}
 
 
 class NineReviewer(GameReviewer):

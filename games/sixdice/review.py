@@ -25,9 +25,16 @@ from typing import Any
 
 from games import sixdice
 from games.core import Event, Record
-from games.review import Assessment, GameReviewer, Luck, mid_percentile
+from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 from games.sixdice import ai, policy
 from games.sixdice.scoring import scoring_selections
+
+# docs/review.md, "Bands and classes": the least accuracy of excellent, good
+# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+GRADES = {
+    "win_chance": Grades((90.0, 60.0, 25.0), (0.01, 0.03, 0.10)),
+    "points": Grades((95.0, 70.0, 35.0), (25.0, 75.0, 200.0)),
+}
 
 
 class SixDiceReviewer(GameReviewer):

@@ -26,7 +26,7 @@ from typing import Any
 
 from games import sixtysix
 from games.core import Record
-from games.review import Assessment, GameReviewer
+from games.review import Assessment, GameReviewer, Grades
 from games.sixtysix import ai
 
 # The review's search: the strong player's method with fewer samples, two
@@ -34,6 +34,11 @@ from games.sixtysix import ai
 # a decision, so that a whole match (100-150 decisions) takes ~2.5 s of CPU
 # (docs/review.md, bench/review.py).
 LEVEL = ai.Level(16, 6, 12, 2, True, 0.0, 30_000, 3)
+
+
+# docs/review.md, "Bands and classes": the least accuracy of excellent, good
+# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+GRADES = {"game_points": Grades((85.0, 65.0, 35.0), (0.15, 0.4, 1.0))}
 
 
 class SixtySixReviewer(GameReviewer):

@@ -22,9 +22,13 @@ import numpy as np
 
 from games import yahtzee
 from games.core import Event, Record
-from games.review import Assessment, GameReviewer, Luck, mid_percentile
+from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 from games.yahtzee import ai
 from games.yahtzee import solver as ys
+
+# docs/review.md, "Bands and classes": the least accuracy of excellent, good
+# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+GRADES = {"points": Grades((90.0, 60.0, 35.0), (2.0, 5.0, 12.0))}
 
 
 class YahtzeeReviewer(GameReviewer):

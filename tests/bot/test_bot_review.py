@@ -1,15 +1,29 @@
 """The post-game review through Discord (SimCord): the Review button under
 every finished game's result and ``/review``; "thinking…" first, the review
-as the follow-up; cached per result; after a restart too (issue 17)."""
+as the follow-up; cached per result; after a restart too (issue 17).
+
+What a player reads (issue 22): the accuracy as a percentage with the word
+of its band, each mistake with its class (inaccuracy, mistake, blunder) and
+what it cost in the game's unit, never a chance summed past 100 %, no
+formula, Japanese labels with their colon, and every mistake picture
+labelled with the mistake it shows."""
 
 from __future__ import annotations
 
-import pytest
-from simtable import on_both_databases, readings, refused, says
+import random
+import re
 
+import pytest
+from PIL import Image
+from simtable import on_both_databases, reading, readings, refused, says
+
+from bot.commands.review import classes_text, cost_text, mistake_pictures, percent, review_text
 from bot.i18n import t
+from bot.render import _base as b
+from games import bluff, nine, sixdice, sixtysix, yahtzee
+from games.core import SeededSource, record_of
 from games.registry import read_record
-from games.review import VERSION, review
+from games.review import CLASSES, VERSION, grades, review
 
 GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")
 # options and preferred moves that end a game in a few hundred presses
@@ -48,6 +62,48 @@ def defers(monkeypatch):
     return calls
 
 
+def classed(rv, player):
+    """A player's mistakes the review names: the biggest that reach an inaccuracy."""
+    g = grades(rv.game, rv.unit)
+    return [d for d in rv.of(player).mistakes if g.kind(d.lost) is not None]
+
+
+PERCENT = re.compile(r"(\d+(?:\.\d+)?) ?[%％]")
+POINTS = re.compile(r"(\d+(?:\.\d+)?) ?(?:percentage points|ポイント)")
+
+
+def assert_reads_well(text, rv, lang="en"):
+    """Every reviewed player's accuracy as a whole percentage with its band,
+    their classes and cost, each named mistake with its class; no chance
+    past 100 %, no formula."""
+    g = grades(rv.game, rv.unit)
+    for p in rv.players:
+        if p.accuracy is None:
+            continue
+        band = t(f"review.band.{g.band(p.accuracy)}", lang)
+        assert says(
+            text, "review.player", lang, accuracy=percent(p.accuracy), band=band, count=p.decisions
+        ), text
+        # the classes of the player's mistakes and their cost, in the game's unit
+        counts = g.counts(p.losses)
+        assert sum(counts.values()) >= len(classed(rv, p.player))
+        assert says(
+            text,
+            "review.summary",
+            lang,
+            classes=classes_text(counts, lang),
+            cost=cost_text(rv, p, lang),
+        ), text
+    lines = readings(text, "review.mistake", lang)
+    assert len(lines) == sum(len(classed(rv, p.player)) for p in rv.players), text
+    words = {t(f"review.class.{k}", lang) for k in CLASSES}
+    assert all(line["kind"] in words for line in lines), lines
+    assert says(text, "review.footer", lang)
+    for number in PERCENT.findall(text) + POINTS.findall(text):
+        assert float(number) <= 100, (number, text)
+    assert "e^" not in text and "×" not in text and "summed" not in text, text
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_review_after_a_game_then_from_the_cache_and_after_a_restart(
     game_night, defers, game
@@ -68,24 +124,27 @@ async def test_review_after_a_game_then_from_the_cache_and_after_a_restart(
         assert says(text, f"review.worth.{game}")
         humans = [s["name"] for s in stored["seats"] if not s.get("bot")]
         expected = review(read_record(stored["record"]), humans)
-        for p in expected.players:
-            # everyone's figures, the accuracy as the engine computes it
-            if p.accuracy is not None:
-                assert says(text, "review.player", accuracy=f"{p.accuracy:.1f}", count=p.decisions)
-            assert len(readings(text, "review.mistake")) == sum(
-                len(q.mistakes) for q in expected.players
-            )
-        alice_mistakes = expected.of("alice").mistakes
+        assert_reads_well(text, expected)
+        alice_mistakes = classed(expected, "alice")
         files = res.response.attachments
-        if alice_mistakes:
-            assert files, "the presser's mistakes come with their positions"
-            for f in files:
-                assert f.description and f.description.strip()  # alt text
+        # one picture a mistake of the presser's, labelled with the mistake
+        assert len(files) == len(alice_mistakes[:3])
+        for n, (f, d) in enumerate(zip(files, alice_mistakes, strict=False), start=1):
+            kind = grades(game, expected.unit).kind(d.lost)
+            assert says(
+                f.description,
+                "review.picture",
+                n=n,
+                kind=t(f"review.class.{kind}"),
+                move=d.index + 1,
+            )
         cog = night.bot.get_cog("Reviews")
         assert cog.computed == 1
         # the second press (anyone who sees the result) comes from the cache
         again = await table.press(t("result.btn.review"), by=night.eve)
-        assert cog.computed == 1 and says(again.response.content, "review.title", game=t(f"game.{game}"))
+        assert cog.computed == 1 and says(
+            again.response.content, "review.title", game=t(f"game.{game}")
+        )
         # stored with the result: after a restart the button (only the result
         # id) is answered from the database, not computed again
         assert await night.store.get_review(stored["id"], VERSION) == expected.to_json()
@@ -93,9 +152,7 @@ async def test_review_after_a_game_then_from_the_cache_and_after_a_restart(
         after = await table.press(t("result.btn.review"), by=night.alice)
         assert says(after.response.content, "review.title", game=t(f"game.{game}"))
         assert night.bot.get_cog("Reviews").computed == 0
-        for p in expected.players:
-            if p.accuracy is not None:
-                assert says(after.response.content, "review.player", accuracy=f"{p.accuracy:.1f}", count=p.decisions)
+        assert_reads_well(after.response.content, expected)
 
 
 async def test_review_command_defaults_to_your_last_game_and_speaks_japanese(game_night) -> None:
@@ -106,6 +163,8 @@ async def test_review_command_defaults_to_your_last_game_and_speaks_japanese(gam
         res = await night.command(night.bob, "review")
         assert res.ephemeral
         assert says(res.response.content, "review.title", "ja", game=t("game.nine", "ja"))
+        assert_reads_well(res.response.content, review(read_record(stored["record"])), "ja")
+        assert_japanese_labels(res.response.content)
         by_id = await night.command(night.alice, "review", result=stored["id"])
         assert says(by_id.response.content, "review.title", game=t("game.nine"))
 
@@ -172,3 +231,114 @@ async def test_reviews_are_stored_on_each_database(game_night) -> None:
         await night.store.save_review(listed["id"], "r0", {"x": 1}, now=1.0)  # the last write wins
         assert await night.store.get_review(listed["id"], "r0") == {"x": 1}
         assert await night.store.get_review(listed["id"], VERSION) is None
+
+
+# ------------------------------------------------------------------ words
+
+
+def random_record(eng, game, players, seed, options=None):
+    """A game of uniformly random legal moves (plenty of mistakes)."""
+    state = eng.new_game(players, options or {}, players[0], SeededSource(seed))
+    rng = random.Random(seed)
+    while not eng.is_finished(state):
+        p = eng.to_move(state)[0]
+        eng.apply(state, p, rng.choice(eng.legal_moves(state, p)))
+    return record_of(game, state)
+
+
+def assert_japanese_labels(text):
+    """A label and its value are parted by a full-width colon (損失：…),
+    never run together (損失残りの期待値+17.2)."""
+    assert "損失：" in text, text
+    assert not re.search(r"損失(?![：が])", text), text  # a label, or 「損失が」 in a sentence
+    assert re.search(r"精度\*\*\d+%\*\*（", text), text  # 精度**87%**（良好）, not 精度 **0.7**
+    assert "（合計）" not in text and "e^" not in text, text
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_chance_is_never_summed_past_100_percent(lang) -> None:
+    """Bluff's worth is a chance: three reveals that each cost 50 points of
+    chance used to read "+149.0 % chance to lose (summed)". A chance lost is
+    shown per mistake in percentage points, and in total as the average per
+    decision."""
+    rec = random_record(bluff, "bluff", ["alice", "bob", "carol"], "s0")
+    rv = review(rec)
+    bob = rv.of("bob")
+    assert bob.lost > 1.0  # the sum of bob's chances lost is past 100 %
+    names = {p: p.title() for p in rec.players}
+    text = review_text(rv, rec.to_json(), names, list(rec.players), lang)
+    assert_reads_well(text, rv, lang)
+    average = t(
+        "review.cost.bluff.lose_chance", lang, value=f"{100 * bob.lost / bob.decisions:.1f}"
+    )
+    assert average in text, text
+    assert f"{100 * bob.lost:.1f}" not in text
+    for d in classed(rv, "bob"):
+        assert t("review.drop.bluff.lose_chance", lang, value=f"{100 * d.lost:.1f}") in text
+    if lang == "ja":
+        assert_japanese_labels(text)
+        # the game's own words: ライフを失う, オープン / 振る / 宣言; no コール
+        assert "ライフを失う確率" in text and "コール" not in text, text
+
+
+def test_the_japanese_review_of_nine_uses_the_games_verb() -> None:
+    rec = random_record(nine, "nine", ["alice", "bob"], "n3")
+    rv = review(rec)
+    text = review_text(rv, rec.to_json(), {}, list(rec.players), "ja")
+    assert "伏せ" in text and "めく" not in text, text  # nine flips: 伏せる
+    assert_japanese_labels(text)
+    assert says(text, "review.summary", "ja")
+    cost = reading(text, "review.cost.nine.sum", "ja")
+    assert cost is not None and float(cost["value"]) > 0, text
+
+
+def test_the_review_says_what_a_perfect_game_is_without_a_formula() -> None:
+    rec = random_record(yahtzee, "yahtzee", ["alice"], "y1")
+    rv = review(rec)
+    for lang in ("en", "ja"):
+        text = review_text(rv, rec.to_json(), {}, ["alice"], lang)
+        assert "Accuracy =" not in text and "精度＝" not in text and "exp(" not in text
+        g = grades("yahtzee", "points")
+        assert says(
+            text, "review.footer", lang, inaccuracy=f"{g.classes[0]:g}", mistake=f"{g.classes[1]:g}"
+        ), text
+
+
+RANDOM_GAMES = [
+    (yahtzee, "yahtzee", ["alice"], None),
+    (nine, "nine", ["alice", "bob"], None),
+    (sixdice, "sixdice", ["alice", "bob"], {"target": 3000, "start": 500}),
+    (sixdice, "sixdice", ["alice", "bob", "carol"], {"target": 3000, "start": 500}),
+    (bluff, "bluff", ["alice", "bob", "carol"], None),
+    (sixtysix, "sixtysix", ["alice", "bob"], {"target": 1}),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("eng", "game", "players", "options"), RANDOM_GAMES)
+def test_every_mistake_picture_is_labelled_with_its_mistake(eng, game, players, options, lang):
+    """One picture a mistake (the table, and the player's own dice or hand
+    under it in a game with secrets), a caption band over it naming the
+    mistake, and alt text that starts with the same label (Six Dice's were
+    unlabelled)."""
+    for seed in ("p1", "p2", "p3", "p4"):
+        rec = random_record(eng, game, players, seed, options)
+        rv = review(rec)
+        mistakes = classed(rv, "alice")
+        if mistakes:
+            break
+    assert mistakes, "a random player makes mistakes"
+    pictures = mistake_pictures(rv, rec.to_json(), "alice", {"alice": "Alice"}, lang)
+    assert len(pictures) == min(3, len(mistakes))
+    g = grades(game, rv.unit)
+    for n, (pic, d) in enumerate(zip(pictures, mistakes, strict=False), start=1):
+        kind = t(f"review.class.{g.kind(d.lost)}", lang)
+        assert says(pic.alt, "review.picture", lang, n=n, kind=kind, move=d.index + 1), pic.alt
+        assert len(pic.alt) <= 1024
+        with Image.open(__import__("io").BytesIO(pic.png)) as img:
+            rgb = img.convert("RGB")
+            top = rgb.getpixel((rgb.width // 2, 6))  # the caption band on top
+            assert max(abs(x - y) for x, y in zip(top, b.PANEL, strict=True)) <= 3, top
+            # the band holds ink: the label is drawn, not an empty strip
+            band = rgb.crop((0, 0, rgb.width, 60))
+            assert band.getcolors(4096) is not None and len(band.getcolors(4096)) > 8

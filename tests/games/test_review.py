@@ -13,7 +13,17 @@ import pytest
 from games import bluff, nine, sixdice, sixtysix, yahtzee
 from games.core import CARDS, Record, SeededSource, record_of
 from games.nine import ai as nine_ai
-from games.review import Luck, accuracy, luck_percentile, mid_percentile, review
+from games.review import (
+    BANDS,
+    CLASSES,
+    Luck,
+    Review,
+    accuracy,
+    grades,
+    luck_percentile,
+    mid_percentile,
+    review,
+)
 from games.sixtysix import ai as s66_ai
 from games.yahtzee import ai as y_ai
 from games.yahtzee import review as y_review
@@ -101,6 +111,9 @@ def test_one_yahtzee_blunder_is_found_first_with_the_best_move_and_its_value() -
     )
     assert got.accuracy is not None and got.accuracy < 100
     assert review(rec).of("b").accuracy == 100.0
+    # more than 5 expected points thrown away is named at least a mistake
+    assert grades("yahtzee", "points").kind(first.lost) in ("mistake", "blunder")
+    assert grades("yahtzee", "points").band(100.0) == "excellent"
 
 
 def test_one_nine_blunder_is_found_first() -> None:
@@ -239,3 +252,52 @@ def test_luck_is_a_percentile_of_fair_rolls() -> None:
     assert luck_percentile([mid_percentile(die, 1.0)] * 10) < 0.01
     assert luck_percentile([Luck(0.5, 1 / 12)]) == 0.5
     assert luck_percentile([]) is None
+
+
+MEASURES = [
+    ("yahtzee", "points"),
+    ("nine", "sum"),
+    ("sixdice", "win_chance"),
+    ("sixdice", "points"),
+    ("bluff", "lose_chance"),
+    ("sixtysix", "game_points"),
+]
+
+
+@pytest.mark.parametrize(("game", "unit"), MEASURES)
+def test_every_measure_has_its_bands_and_classes(game: str, unit: str) -> None:
+    """The words of the review (docs/review.md, "Bands and classes"): the
+    accuracy's band from excellent down to poor, and a loss's class from
+    inaccuracy up to blunder; a loss below an inaccuracy is no mistake."""
+    g = grades(game, unit)
+    assert 100 > g.bands[0] > g.bands[1] > g.bands[2] > 0
+    assert 0 < g.classes[0] < g.classes[1] < g.classes[2]
+    assert g.band(100.0) == BANDS[0] and g.band(0.0) == BANDS[-1]
+    assert [g.band(x) for x in g.bands] == list(BANDS[:3])
+    assert g.kind(0.0) is None and g.kind(0.99 * g.classes[0]) is None
+    assert [g.kind(x) for x in g.classes] == list(CLASSES)
+    if unit.endswith("_chance"):  # a chance: a class is a drop of at most 100 points
+        assert g.classes[2] <= 1.0
+    assert g.counts([0.0, g.classes[0], g.classes[2], 2 * g.classes[2]]) == {
+        "inaccuracy": 1,
+        "mistake": 0,
+        "blunder": 2,
+    }
+
+
+def test_every_decisions_loss_is_kept_for_the_classes() -> None:
+    """The review keeps each decision's loss (the classes count them all,
+    not only the three biggest); a review stored before it still reads."""
+    rng = random.Random(3)
+    rec = _play(yahtzee, "yahtzee", ["a"], "rnd", lambda s, p, legal, n: rng.choice(legal))
+    rv = review(rec)
+    got = rv.of("a")
+    assert len(got.losses) == got.decisions
+    assert sum(got.losses) == pytest.approx(got.lost)
+    assert max(got.losses) == got.mistakes[0].lost
+    assert sum(grades("yahtzee", "points").counts(got.losses).values()) > len(got.mistakes)
+    assert Review.from_json(rv.to_json()) == rv
+    old = rv.to_json()
+    for p in old["players"]:
+        del p["losses"]
+    assert Review.from_json(old).of("a").losses == ()

@@ -1,0 +1,108 @@
+"""A caption band over pictures: the post-game review labels each mistake's
+position with the mistake it shows (issue 22, docs/review.md).
+
+:func:`captioned` stacks pictures (a table and, for a game with secrets, the
+player's own hand or dice) under a band that names the mistake: a coloured
+tag for its class, a title and a few wrapped lines. The words come from the
+caller (the catalogue); nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from bot.render import _base as b
+
+PAD = 14
+GAP = 6  # between the lines
+MAX_LINES = 4  # wrapped lines under the title at most (the last ends with …)
+
+# The tag of each class (as lichess colours them), with an ink that reads on
+# it at WCAG AA (≥ 4.5:1): blue, orange, red — all already key colours of
+# the palette (:data:`bot.render._base.KEY_COLOURS`), so they come out exact.
+TONES: dict[str, tuple[b.Color, b.Color]] = {
+    "inaccuracy": (b.BLUE, b.PAPER_INK),
+    "mistake": (b.PLAYER_COLOURS[0], b.PAPER_INK),
+    "blunder": (b.RED, (255, 255, 255)),
+}
+
+_OPENING = "（「『〔［【"
+_CLOSING = "、。，．）」』〕］】：；！？・ー…"
+
+
+def _cjk(ch: str) -> bool:
+    return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
+
+
+def _can_break(text: str, i: int) -> bool:
+    """Whether a line may end before ``text[i]``."""
+    before, after = text[i - 1], text[i]
+    if after == " " or before == " ":
+        return True
+    if after in _CLOSING or before in _OPENING:
+        return False
+    return _cjk(before) or _cjk(after)
+
+
+def wrap(text: str, size: int, width: int) -> list[str]:
+    """``text`` (already safe) in lines of at most ``width`` px: broken at a
+    space, or between Japanese characters (never before 、。） or after （)."""
+    out: list[str] = []
+    while text:
+        if b.text_width(text, size) <= width:
+            out.append(text)
+            break
+        fits = 1
+        while fits < len(text) and b.text_width(text[: fits + 1], size) <= width:
+            fits += 1
+        cut = next((i for i in range(fits, 0, -1) if _can_break(text, i)), fits)
+        out.append(text[:cut].rstrip())
+        text = text[cut:].lstrip()
+    return out
+
+
+def captioned(
+    images: Sequence[Image.Image],
+    title: str,
+    lines: Sequence[str] = (),
+    *,
+    tag: str | None = None,
+    tone: str | None = None,
+) -> Image.Image:
+    """``images`` stacked under a caption band: ``tag`` (a class word) in the
+    colour of ``tone`` (:data:`TONES`), then ``title`` in bold and ``lines``
+    wrapped to the picture's width."""
+    width = max((im.width for im in images), default=b.WIDTH)
+    inner = width - 2 * PAD
+    title = b.safe_text(title)
+    wrapped: list[str] = []
+    for line in lines:
+        wrapped.extend(wrap(b.safe_text(line), b.BODY, inner))
+    if len(wrapped) > MAX_LINES:
+        wrapped = wrapped[:MAX_LINES]
+        wrapped[-1] = b.fit(wrapped[-1] + "…", b.BODY, inner)
+    head = b.BODY + 10  # the tag's height
+    band = PAD + head + len(wrapped) * (b.BODY + GAP) + PAD - (GAP if wrapped else 0)
+    if wrapped:
+        band += GAP
+    height = band + sum(im.height for im in images)
+    img = b.canvas(height, width, b.PANEL)
+    d = ImageDraw.Draw(img)
+    x = PAD
+    if tag:
+        fill, ink = TONES.get(tone or "", (b.INK_DIM, b.PAPER_INK))
+        x += b.pill(d, (x, PAD), b.safe_text(tag), b.BODY, fill, ink) + 10
+    b.draw_text(
+        d, (x, PAD + head / 2), b.fit(title, b.BODY, width - PAD - x), b.BODY, b.INK, "lm", True
+    )
+    y = PAD + head + GAP
+    for line in wrapped:
+        b.draw_text(d, (PAD, y), line, b.BODY, b.INK)
+        y += b.BODY + GAP
+    y = band
+    for im in images:
+        img.paste(im.convert("RGB"), (0, y))
+        y += im.height
+    return img
