@@ -159,7 +159,7 @@ async def test_a_rematch_in_japanese_and_a_declined_invitation(game_night):
         table = await finished(night, "nine", 3)
         assert table.shows("result.title", "ja", game=t("game.nine", "ja"))
         lobby = await rematch(table, night.carol)
-        assert lobby.shows("lobby.invited", "ja", players=f"{night.alice.mention}, {night.bob.mention}")
+        assert lobby.shows("lobby.invited", "ja", players=f"{night.alice.mention}、{night.bob.mention}")
         assert "再戦" in table.buttons
         assert taken(await lobby.press("Leave", by=night.bob))  # bob declines
         assert lobby.shows("lobby.invited", "ja", players=night.alice.mention)
