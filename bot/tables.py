@@ -550,13 +550,22 @@ class TableService:
         values: list[str],
     ) -> None:
         """A button or select on a table message (or a private message)."""
-        work = self._press(interaction, table_id, version, action, values)
+        work = self._answered(self._press(interaction, table_id, version, action, values))
         if self.around_press is None:
             await work
         else:
             await self.around_press(work)
         if self._told_later:
             await self.tell_owed(interaction)
+
+    async def _answered(self, press: Awaitable[None]) -> None:
+        """A press whose own answer Discord refused (too late: 10062; a 5xx;
+        a 429) — a refusal, "Show my hand", a question: nothing to repair
+        (a committed move's followers answer for themselves)."""
+        try:
+            await press
+        except discord.HTTPException as err:
+            log.warning("an answer to a press failed (%s/%s)", err.status, err.code)
 
     async def _press(
         self,
@@ -864,7 +873,11 @@ class TableService:
             await self.say(interaction, rule_error(err, interaction.locale))
             return
         if confirmed:  # the question keeps its words, loses its buttons
-            await hidden.answered(interaction)
+            try:
+                await hidden.answered(interaction)
+            except discord.HTTPException as err:  # the move stands all the same
+                log.warning("table %d: the question's answer failed (%s/%s)", row.id,
+                            err.status, err.code)  # fmt: skip
         await self.commit(
             before, row, origin="press", state=state, events=events,
             interaction=interaction, actor=name,

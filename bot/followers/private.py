@@ -86,7 +86,11 @@ class Private:
             sent, moved = await self._to_dm(row, seat, msg, mode)
             changed = changed or moved
             if not sent and mine and interaction is not None:
-                await hidden.ephemeral(interaction, msg)
+                try:
+                    await hidden.ephemeral(interaction, msg)
+                except discord.HTTPException as err:  # the others' DMs still follow
+                    log.warning("table %d: the presser's private answer failed (%s/%s)",
+                                row.id, err.status, err.code)  # fmt: skip
             if not sent and change.live and await self._tell_closed(row, state, seat):
                 changed = True
         if changed and change.live:  # where the DMs are, who was told: those keys only

@@ -382,3 +382,27 @@ async def test_a_command_whose_answer_discord_refuses_logs_no_error(game_night, 
         assert night.env.errors  # raised by the command, handled by the tree's handler
         assert not [r for r in caplog.records if r.levelname == "ERROR"]
         assert any("refused" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_refused_answer_to_show_my_hand_is_no_error(game_night, caplog):
+    """"Show my hand" answered too late (10062): a warning; nothing raised."""
+    async with game_night(decks=DECKS, aux=[2], closed_dms=["bob"]) as night:
+        table = await night.table("sixtysix")
+        fail(night, "POST", ANSWER, status=404, code=10062)
+        await table.press("Show my hand", by=night.bob)
+        assert not [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+        res = await table.press("Show my hand", by=night.bob)  # the next one works
+        assert res.response is not None and res.response.ephemeral
+
+
+async def test_a_failed_private_answer_does_not_stop_the_followers(game_night, caplog):
+    """The Bluff roller's DMs are closed and the answer that would show
+    their dice fails (a 500): the table still shows the roll."""
+    async with game_night(dice=[5, 4] + DICE, aux=[1], closed_dms=["alice", "bob"]) as night:
+        table = await night.table("bluff")
+        roller = table.mover
+        fail(night, "POST", ANSWER, times=2)  # the answer, then the private fallback
+        await table.press("Roll", by=roller)
+        assert (await table.moves())[-1] == f"{roller.name} roll"
+        assert "Roll" not in table.buttons
+        assert not [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
