@@ -3,6 +3,7 @@ PostgreSQL, on this machine (issue 15's benchmark).
 
     python bench/scale.py [--config sqlite1 pg3] [--runs 3] [--duration 30]
                           [--clients 6] [--per-game 4] [--pg postgresql://…]
+                          [--rate R] [--against DIR]
 
 The same workload in each configuration: live tables of every game (Nine,
 Six Dice, Yahtzee, Bluff, Sixty-Six — people against people or computers,
@@ -47,6 +48,16 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   and (PostgreSQL) to take the table's advisory lock.
 
 The machine's load average is printed with each run: the cores are shared.
+
+``--rate R`` offers a fixed load: the clients of all processes press at R
+presses/s in all (each at most once every ``procs × clients / R`` seconds),
+so latencies compare at the same load whatever the code's speed.
+
+``--against DIR`` runs the same workload, this harness, on the bot's code of
+another checkout too (``git worktree add DIR <commit>``; the workers put DIR
+first on their path): each run is the other checkout's, then this one's
+(A B A B …, so both see the same load on a shared machine), and the medians
+are printed side by side with their ratios (this / other).
 
 ``--profile PATH`` profiles each process's measured window (cProfile, to
 ``PATH.<config>.<run>.prof.w<process>``) and prints the main thread's busy
@@ -287,7 +298,12 @@ async def audit(
 
 
 async def run_once(
-    config: str, args: argparse.Namespace, cluster: Cluster | None, server: str, n: int
+    config: str,
+    args: argparse.Namespace,
+    cluster: Cluster | None,
+    server: str,
+    n: int,
+    code: str = "",
 ) -> dict[str, Any]:
     procs = 1 if config == "sqlite1" else args.procs
     with tempfile.TemporaryDirectory(prefix="chabudai-scale-") as tmp:
@@ -295,7 +311,7 @@ async def run_once(
         if config == "sqlite1":
             db: str | Path = str(logs / "bench.sqlite3")
         else:
-            name = f"chabudai_scale_{os.getpid()}_{n}"
+            name = f"chabudai_scale_{os.getpid()}_{n}{'_a' if code else ''}"
             await admin(server, f'CREATE DATABASE "{name}"')
             db = with_database(server, name)
         store = open_store(db)  # migrated once, before the processes start
@@ -311,13 +327,18 @@ async def run_once(
             "warmup": args.warmup,
             "duration": args.duration,
             "cpu_delay": 0.0,
+            "rate": args.rate,
+            "code": code,
         }
         if args.profile:
-            settings["profile"] = str(Path(args.profile).with_suffix(f".{config}.{n}.prof"))
+            side = ".against" if code else ""
+            settings["profile"] = str(Path(args.profile).with_suffix(f".{config}{side}.{n}.prof"))
         workers = [await spawn(settings, i, logs) for i in range(procs)]
         try:
             ready = [await w.expect("ready", 180) for w in workers]
             ids = check_ids(ready, procs)
+            want = str(Path(code).resolve() if code else ROOT)
+            assert all(r["code"] == want for r in ready), (want, [r["code"] for r in ready])
             for w in workers:
                 w.send("go")
             for w in workers:
@@ -357,6 +378,7 @@ async def run_once(
     main_cpu = sum(d["main_cpu_s_window"] for d in done)
     return {
         "config": config,
+        "code": code or str(ROOT),
         "procs": procs,
         "ids": ids,
         "presses": presses,
@@ -380,6 +402,7 @@ async def run_once(
         "lock_p50": pct([x for d in done for x in d["lock_waits"]], 0.5) * 1000,
         "lock_p99": pct([x for d in done for x in d["lock_waits"]], 0.99) * 1000,
         "server_cpu_ms": (cpu1 - cpu0) / max(presses, 1) * 1000,
+        "total_cpu_ms": (cpu + cpu1 - cpu0) / max(presses, 1) * 1000,
         "rss_mb": max(d["rss_kb"] for d in done) / 1024,
         "load": (load0 + load1) / 2,
         "bot_errors": dict(errors.most_common(5)),
@@ -461,6 +484,43 @@ def profile_parts(path: str) -> str:
     return ", ".join(f"{p} {100 * v / busy:.0f} %" for p, v in parts.most_common())
 
 
+KEYS = ("rate", "p50", "p90", "p99", "statements", "round_trips", "lag_p50", "lag_p99",
+        "cpu_ms", "main_cpu_ms", "picture_ms", "pictures", "server_cpu_ms", "total_cpu_ms",
+        "rss_mb", "load")  # fmt: skip
+COMPARED = (  # (key, label): the figures --against compares, this / other
+    ("cpu_ms", "CPU ms/press"),
+    ("picture_ms", "pictures' CPU ms/press"),
+    ("pictures", "pictures a press"),
+    ("main_cpu_ms", "event loop's thread ms/press"),
+    ("total_cpu_ms", "CPU ms/press with the server"),
+    ("p50", "p50 ms"),
+    ("p99", "p99 ms"),
+    ("rate", "presses/s"),
+    ("statements", "statements/press"),
+)
+
+
+def medians_of(rs: list[dict[str, Any]]) -> dict[str, float]:
+    return {k: statistics.median(r[k] for r in rs) for k in KEYS}
+
+
+def median_line(label: str, rs: list[dict[str, Any]]) -> str:
+    med = medians_of(rs)
+    doubles = sum(r["audit"]["doubles"] for r in rs)
+    lost = sum(r["audit"]["lost"] for r in rs)
+    gaps = sum(r["audit"]["gaps"] for r in rs)
+    return (
+        f"median of {len(rs)}: {label}: {med['rate']:.1f} presses/s, p50 {med['p50']:.0f} ms,"
+        f" p90 {med['p90']:.0f} ms, p99 {med['p99']:.0f} ms; {med['statements']:.1f} statements,"
+        f" {med['round_trips']:.1f} round trips per press; clock lag p50"
+        f" {med['lag_p50']:.0f} ms, p99 {med['lag_p99']:.0f} ms; doubles {doubles}, lost {lost},"
+        f" gaps {gaps} (all runs); CPU {med['cpu_ms']:.1f} ms/press"
+        + (f" + server {med['server_cpu_ms']:.1f}" if med["server_cpu_ms"] else "")
+        + f" (event loop's thread {med['main_cpu_ms']:.1f}; pictures {med['picture_ms']:.1f}:"
+        f" {med['pictures']:.2f} a press); RSS max {med['rss_mb']:.0f} MB; load {med['load']:.1f}"
+    )
+
+
 async def main_async(args: argparse.Namespace) -> int:
     cluster = None
     server = args.pg or os.environ.get(SERVER_ENV, "")
@@ -471,52 +531,55 @@ async def main_async(args: argparse.Namespace) -> int:
             return 2
         cluster = Cluster()
         server = cluster.start()
-    runs: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    sides = ([args.against] if args.against else []) + [""]  # the other checkout first
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     try:
         for n in range(args.runs):
             for config in args.config:
-                r = await run_once(config, args, cluster, server, n)
-                runs[config].append(r)
-                print(f"run {n + 1}: " + line(r), flush=True)
-                if args.profile:
-                    for prof in sorted(Path(args.profile).parent.glob(
-                            Path(args.profile).with_suffix(f".{config}.{n}.prof").name + "*")):  # fmt: skip
-                        print(f"  main thread of {prof.name}: {profile_parts(str(prof))}")
-                if args.verbose:
-                    print(json.dumps({k: v for k, v in r.items()}, indent=1, default=str))
+                for code in sides:
+                    r = await run_once(config, args, cluster, server, n, code)
+                    runs[config, code].append(r)
+                    who = f" [{Path(code).name}]" if code else (" [this]" if args.against else "")
+                    print(f"run {n + 1}{who}: " + line(r), flush=True)
+                    if args.profile:
+                        side = ".against" if code else ""
+                        for prof in sorted(Path(args.profile).parent.glob(
+                                Path(args.profile).with_suffix(f".{config}{side}.{n}.prof").name
+                                + "*")):  # fmt: skip
+                            print(f"  main thread of {prof.name}: {profile_parts(str(prof))}")
+                    if args.verbose:
+                        print(json.dumps({k: v for k, v in r.items()}, indent=1, default=str))
     finally:
         if cluster is not None:
             cluster.stop()
     print()
-    medians = {}
-    for config, rs in runs.items():
-        med = {k: statistics.median(r[k] for r in rs) for k in ("rate", "p50", "p90", "p99",
-               "statements", "round_trips", "lag_p50", "lag_p99", "cpu_ms", "server_cpu_ms",
-               "rss_mb", "load")}  # fmt: skip
-        doubles = sum(r["audit"]["doubles"] for r in rs)
-        lost = sum(r["audit"]["lost"] for r in rs)
-        medians[config] = med
-        print(
-            f"median of {len(rs)}: {config:>7}: {med['rate']:.1f} presses/s, p50 {med['p50']:.0f} ms,"
-            f" p90 {med['p90']:.0f} ms, p99 {med['p99']:.0f} ms; {med['statements']:.1f} statements,"
-            f" {med['round_trips']:.1f} round trips per press; clock lag p50"
-            f" {med['lag_p50']:.0f} ms, p99 {med['lag_p99']:.0f} ms; doubles {doubles} (all runs),"
-            f" lost {lost}; CPU {med['cpu_ms']:.1f} ms/press"
-            + (f" + server {med['server_cpu_ms']:.1f}" if med["server_cpu_ms"] else "")
-            + f"; RSS max {med['rss_mb']:.0f} MB; load {med['load']:.1f}"
-        )
-    if "sqlite1" in medians and "pg3" in medians:
-        ratio = medians["pg3"]["rate"] / medians["sqlite1"]["rate"]
-        print(
-            f"pg3 / sqlite1 presses/s: {ratio:.2f}× (target ≥ 1.5× at p99 ≤ 150 ms; pg3 p99"
-            f" {medians['pg3']['p99']:.0f} ms)"
-        )
-    if "sqlite1" in medians:
-        m = medians["sqlite1"]
-        print(
-            f"sqlite1: {m['rate']:.1f} presses/s at p99 {m['p99']:.0f} ms (target ≥ 150 presses/s"
-            " at p99 ≤ 100 ms)"
-        )
+    medians: dict[tuple[str, str], dict[str, float]] = {}
+    for (config, code), rs in runs.items():
+        medians[config, code] = medians_of(rs)
+        label = f"{config:>7}" + (f" [{Path(code).name}]" if code else "")
+        print(median_line(label, rs))
+    if args.rate:
+        print(f"offered load: {args.rate:g} presses/s in all")
+    if args.against:
+        print(f"\nthis checkout / {args.against} (medians of {args.runs} alternating runs):")
+        for config in args.config:
+            new, old = medians[config, ""], medians[config, args.against]
+            parts = []
+            for key, label in COMPARED:
+                if key in ("server_cpu_ms", "total_cpu_ms") and not new["server_cpu_ms"]:
+                    continue
+                if old[key]:
+                    parts.append(f"{label} {new[key]:.2f} / {old[key]:.2f} = {new[key] / old[key]:.2f}×")
+            print(f"  {config}: " + "; ".join(parts))
+    for code in sides:
+        if ("sqlite1", code) in medians and ("pg3", code) in medians:
+            one, three = medians["sqlite1", code], medians["pg3", code]
+            print(
+                f"{Path(code).name if code else 'this'}: pg3 CPU per press with the server"
+                f" {three['total_cpu_ms']:.1f} ms / sqlite1 {one['total_cpu_ms']:.1f} ms ="
+                f" {three['total_cpu_ms'] / one['total_cpu_ms']:.2f}× (target ≤ 1.2×);"
+                f" pg3 / sqlite1 presses/s {three['rate'] / one['rate']:.2f}×"
+            )
     return 0
 
 
@@ -538,6 +601,10 @@ def main() -> int:
     parser.add_argument("--clock-seconds", type=int, default=10)
     parser.add_argument("--pg", default="", help="a PostgreSQL server's URL (else a throwaway one)")
     parser.add_argument("--profile", default="", help="cProfile each process's window to PATH.*")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="presses/s offered by all clients together (0: as fast as they can)")
+    parser.add_argument("--against", default="",
+                        help="another checkout's bot code, run alternately with this one")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     t0 = time.time()

@@ -69,12 +69,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bot"))
+if __name__ == "__main__" and len(sys.argv) > 1 and json.loads(sys.argv[1]).get("code"):
+    # the bot's and the games' code from another checkout (``scale.py --against``):
+    # the same workload, this harness, that code
+    sys.path.insert(0, str(Path(json.loads(sys.argv[1])["code"]).resolve()))
 
 import simcord  # noqa: E402
 from simcord import actors as sim_actors  # noqa: E402
 from simcord.backend import serializers  # noqa: E402
 from simcord.enums import InteractionType  # noqa: E402
-from simtable import first_choice  # noqa: E402
 
 from bot.app import create_bot  # noqa: E402
 from bot.followers.clock import SWEEP_EVERY  # noqa: E402
@@ -496,11 +499,20 @@ def _response(env: simcord.Env, record: Any) -> tuple[bool, str]:
 
 
 async def client(
-    driver: Driver, seats: list[Seat], stats: Stats, stop: asyncio.Event, rng: random.Random
+    driver: Driver,
+    seats: list[Seat],
+    stats: Stats,
+    stop: asyncio.Event,
+    rng: random.Random,
+    every: float = 0.0,
 ) -> None:
+    """Presses the tables of ``seats`` in turn, one press at a time; with
+    ``every`` > 0, at most one press every ``every`` seconds (a fixed
+    offered load: a press that finds its client behind goes at once)."""
     env = driver.env
     i = rng.randrange(len(seats))
     idle = 0
+    due = time.perf_counter() + rng.random() * every  # spread the clients' first presses
     while not stop.is_set():
         seat = seats[i % len(seats)]
         i += 1
@@ -533,6 +545,13 @@ async def client(
             where, actor = hand, mover.user
         kind, cid, value = choose(where, GAMES[seat.game][3])
         parts = cid.split(":", 3)
+        if every > 0:
+            now = time.perf_counter()
+            if due > now:
+                await asyncio.sleep(due - now)
+                i -= 1  # the same table, looked at again (it may have moved meanwhile)
+                continue
+            due = max(due, now - every) + every  # behind: no burst to catch up
         t0 = time.perf_counter()
         try:
             record = await driver.click(actor, where, cid, value)
@@ -587,6 +606,22 @@ def hand_message(env: simcord.Env, member: Any, table_id: str) -> Any:
             if best is None or stored.id > best.id:
                 best = stored
     return best
+
+
+def first_choice(message: Any, prefer: tuple[str, ...] = ()) -> tuple[str, str, str | None]:
+    """``simtable.first_choice`` (a copy: the worker imports no test helper,
+    so that it runs another checkout's bot too): a preferred button if
+    shown, else the first select's first option, else the first button."""
+    ctl = [c for c in _walk(message.components) if c.get("type") in (2, 3)]
+    for word in prefer:
+        for c in ctl:
+            if c["type"] == 2 and c["custom_id"].split(":", 3)[3] == word:
+                return ("click", c["custom_id"], None)
+    for c in ctl:
+        if c["type"] == 3:
+            return ("select", c["custom_id"], c["options"][0]["value"])
+    c = next(c for c in ctl if c["type"] == 2)
+    return ("click", c["custom_id"], None)
 
 
 def choose(stored: Any, prefer: tuple[str, ...]) -> tuple[str, str, str | None]:
@@ -772,7 +807,10 @@ async def main(cfg: dict[str, Any]) -> None:
     async with runner:
         driver = Driver(env, bot)
         mine = world.servers[index]
-        out({"ready": {"index": index, "pid": os.getpid(), "ids": world.ids()}})
+        import bot as bot_package
+
+        out({"ready": {"index": index, "pid": os.getpid(), "ids": world.ids(),
+                       "code": str(Path(bot_package.__file__).resolve().parents[1])}})  # fmt: skip
         if await read_line(reader) != "go":
             return
         seats: list[Seat] = []
@@ -795,7 +833,11 @@ async def main(cfg: dict[str, Any]) -> None:
         rng = random.Random(index)
         clients_n = int(cfg["clients"])
         groups = [seats[c::clients_n] for c in range(clients_n)]
-        tasks = [asyncio.create_task(client(driver, g, stats, stop, rng)) for g in groups if g]
+        # --rate: presses/s of all clients of all processes
+        rate = float(cfg.get("rate") or 0.0)
+        every = procs * clients_n / rate if rate > 0 else 0.0
+        tasks = [asyncio.create_task(client(driver, g, stats, stop, rng, every))
+                 for g in groups if g]  # fmt: skip
         warmup, duration = float(cfg["warmup"]), float(cfg["duration"])
         out({"started": {"index": index, "tables": len(seats), "clock_tables": clocks,
                          "adopted": adopted, "at": time.time()}})  # fmt: skip
