@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,7 +28,7 @@ from discord.ext import commands
 
 from bot.commands.choices import offer_games
 from bot.games import plugin
-from bot.i18n import lang_of, t
+from bot.i18n import has, lang_of, t
 from bot.model import message_link
 from bot.ui import replay
 from bot.ui.components import ResultSelect
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from bot.app import ChabudaiBot
 
 SHOWN = 10  # games per /history answer
+CPU_NAME = re.compile(r"CPU\d+")  # a computer's own engine name (not a seat it took)
 LIMIT = 1900  # characters of entries in one answer (Discord: 2000 in all)
 
 
@@ -62,7 +64,7 @@ def players_text(entry: dict[str, Any], loc: Any) -> str:
     computers = [s for s in entry.get("seats") or [] if s["name"] not in people]
     fallback = _ranks_from_outcome(entry) if any("rank" not in s for s in computers) else {}
     for seat in computers:
-        label = str(seat.get("display") or seat["name"])
+        label = cpu_label(seat, loc)
         if "rank" in seat:
             places.append((int(seat["rank"]), label, int(seat.get("points") or 0)))
         else:  # stored before seats kept their places: the rank, no points
@@ -75,6 +77,20 @@ def players_text(entry: dict[str, Any], loc: Any) -> str:
         for rank, player, points in places
     ]
     return t("list.sep", loc).join(parts)
+
+
+def cpu_label(seat: dict[str, Any], loc: Any) -> str:
+    """A computer's seat in the reader's language: "CPU1 (easy)", or
+    "CPU (normal) in carol's seat" for one that took a removed person's
+    seat (its stored label is in the table's language)."""
+    level = seat.get("level")
+    if not level or not has(f"cpu.level.{level}", loc):
+        return str(seat.get("display") or seat["name"])
+    strength = t(f"cpu.level.{level}", loc)
+    if CPU_NAME.fullmatch(str(seat["name"])):
+        return t("cpu.display", loc, name=seat["name"], level=strength)
+    took = seat.get("took") or seat["name"]
+    return t("kick.cpu_display", loc, name=took, level=strength)
 
 
 def _ranks_from_outcome(entry: dict[str, Any]) -> dict[str, int]:

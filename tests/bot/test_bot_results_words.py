@@ -176,7 +176,9 @@ def test_two_winners_win(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 async def test_a_computer_in_a_kicked_seat_and_every_place_in_history(game_night, lang):
-    async with game_night(seeded=True, settings={"lang": lang}, locales={"alice": lang}) as night:
+    other = "en" if lang == "ja" else "ja"
+    locales = {"alice": lang, "eve": other}
+    async with game_night(seeded=True, settings={"lang": lang}, locales=locales) as night:
         table = await night.table("nine", players=2)
         await table.command(night.alice, "game kick", player=night.bob, replace_with_cpu=True)
         await table.play_to_the_end()
@@ -190,6 +192,9 @@ async def test_a_computer_in_a_kicked_seat_and_every_place_in_history(game_night
         assert ranks == {True, False}, shown  # the computer has its place and rank
         assert all(says(p, "history.place", lang) for p in shown), shown  # each a rank
         assert ") (" not in history and "）（" not in history  # no double brackets
+        # a reader of the other language reads the computer in theirs
+        theirs = t("kick.cpu_display", other, name="bob", level=t("cpu.level.normal", other))
+        assert theirs in await night.ask(night.eve, "history")
 
 
 @pytest.mark.parametrize("lang", LANGS)
