@@ -20,7 +20,7 @@ LANGS = ("en", "ja")
 DEFAULT = "en"
 _DIR = Path(__file__).parent
 _PLACEHOLDER = re.compile(r"\{(\w+)(?::[^}]*)?\}")
-_COMMAND = re.compile(r"\{cmd\[([^\]]+)\]\}")  # a command's name: {cmd[game end]}
+_COMMAND = re.compile(r"\{(cmd|opt)\[([^\]]+)\]\}")  # {cmd[game end]}, {opt[play options]}
 
 
 @cache
@@ -148,6 +148,32 @@ class _Commands:
         return command(path, self.lang)
 
 
+def fill_names(template: str, locale: Any = DEFAULT) -> str:
+    """``template`` with its command and option names (``{cmd[game end]}``,
+    ``{opt[play options]}``) filled in as ``locale`` names them, its other
+    placeholders left as they are.
+
+    >>> fill_names("{cmd[play]} {player}", "ja") == command("play", "ja") + " {player}"
+    True
+    """
+    lang = lang_of(locale)
+    names = {"cmd": _Commands(lang), "opt": _Options(lang)}
+    return _COMMAND.sub(lambda m: names[m.group(1)][m.group(2)], template)
+
+
+class _Options:
+    """``{opt[play options]}`` in a template: the option ``options`` of
+    ``/play`` as the reader's client names it, as code (`ハウスルール`)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __getitem__(self, path: str) -> str:
+        key = "cmd." + ".".join(path.split()) + ".name"
+        name = t(key, self.lang) if has(key, self.lang) else path.split()[-1]
+        return f"`{name}`"
+
+
 class _Args(dict[str, Any]):
     def __init__(self, args: dict[str, Any], lang: str = DEFAULT) -> None:
         super().__init__(args)
@@ -156,6 +182,8 @@ class _Args(dict[str, Any]):
     def __missing__(self, key: str) -> Any:
         if key == "cmd":
             return _Commands(self.lang)
+        if key == "opt":
+            return _Options(self.lang)
         return _Missing(key)
 
 
@@ -197,7 +225,7 @@ def t(key: str, locale: Any = DEFAULT, **args: Any) -> str:
         return template.format_map(_Args(args, lang))
     except (ValueError, TypeError, KeyError, IndexError):
         # a value of an unexpected type for its format: show it plainly
-        template = _COMMAND.sub(lambda m: command(m.group(1), lang), template)
+        template = fill_names(template, lang)
         return _PLACEHOLDER.sub(lambda m: str(args.get(m.group(1), m.group(0))), template)
 
 

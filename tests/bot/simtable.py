@@ -16,7 +16,7 @@ import pytest
 import simcord
 
 from bot.app import ChabudaiBot, create_bot
-from bot.i18n import catalogue, command
+from bot.i18n import catalogue, fill_names
 from bot.storage import open_store
 from bot.store import MIGRATIONS
 from games.core import CARDS, ScriptedSource, SeededSource, Source
@@ -96,8 +96,8 @@ def pattern(key: Key, lang: str = "en", /, **args: Any) -> re.Pattern[str]:
     those sentences one after the other (``"Reveal. Bluff called."``)."""
     keys = (key,) if isinstance(key, str) else key
     template = " ".join(_text(k, lang, args) for k in keys)
-    # a command's name ({cmd[game end]}) is the reader's words for it
-    template = re.sub(r"\{cmd\[([^\]]+)\]\}", lambda m: command(m.group(1), lang), template)
+    # a command's or option's name ({cmd[game end]}) is the reader's words for it
+    template = fill_names(template, lang)
     out, pos, seen = [], 0, set()
     for m in re.finditer(r"\{(\w+)(?::([^}]*))?\}", template):
         out.append(re.escape(template[pos : m.start()]))
