@@ -254,7 +254,8 @@ def option_error(err: RuleError, options: Any, game: str, locale: Any = DEFAULT)
         if str(args.get("value", "")).lower() == "on":
             # a bare name ("losses 2"): the value is missing, not wrong
             key, example = "rule.option.needs_value", _example(named)
-    args.update(known=t("list.sep", locale).join(names), example=example, game=game)
+    known = t("list.sep", locale).join(f"`{n}`" for n in names)  # what to type, as code
+    args.update(known=known, example=example, game=game)
     if has(key, locale):
         return t(key, locale, **args)
     return err.message

@@ -212,3 +212,14 @@ async def test_game_status_links_the_table_by_name(game_night, lang):
         label = t("link.table", lang, game=t("game.nine", lang))
         assert f"[{label}]({table.link})" in text, text
         assert not re.search(r"(?<!\()https://\S+", text), text  # every URL behind its label
+
+
+async def test_an_unknown_option_lists_the_known_ones_as_code(game_night):
+    """「使えるもの：`kinds`、`target`…」: option names are what to type, shown
+    as code and joined with 、 — no bare English word in the Japanese answer."""
+    async with game_night(locales={"alice": "ja"}) as night:
+        channel = night.guild.create_text_channel("options")
+        res = await night.alice.slash(channel, "play", game="sixdice", options="colour=red")
+        text = res.response.content
+        assert "`kinds`、`" in text or "、`kinds`" in text, text
+        assert not problems(text, ["colour", "red"]), (text, problems(text, ["colour", "red"]))

@@ -36,7 +36,7 @@ async def test_a_bad_house_option_teaches_the_syntax(game_night):
         res = await alice.slash(channel, "play", game="nine", options="losses=2")
         assert refused(res, "error.bad_options", reason=t("rule.option.none", game="Nine"))
         res = await alice.slash(channel, "play", game="sixdice", options="colour=red")
-        known = ", ".join(o.name for o in sixdice.OPTIONS)
+        known = ", ".join(f"`{o.name}`" for o in sixdice.OPTIONS)  # what to type, as code
         reason = t("rule.option.unknown", option="colour", known=known)
         assert refused(res, "error.bad_options", reason=reason), res.response.content
         res = await alice.slash(channel, "play", game="sixdice", options="=5")
