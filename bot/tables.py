@@ -356,7 +356,7 @@ class TableService:
             row.state = eng.to_json(state)
             the.after_move(events, row.ui)
             row.ui.setdefault("log", []).extend(e.to_json() for e in events if e.public)
-            row.ui["log"] = row.ui["log"][-LOG_KEEP:]
+            row.ui["log"] = present.kept_log(row, LOG_KEEP)  # a departure stays until seen
             if eng.is_finished(state):
                 kind = FINISHED
                 standings = the.standings(eng.settle(state), row.ui)

@@ -39,6 +39,7 @@ NOTICES = ("timeout", "timeout_removed")  # events kept in view a little longer
 # a seat leaving the game: kept in view while the table keeps the line
 DEPARTURES = ("forfeit", "kicked", "kicked_cpu", "timeout_removed")
 SAYS_FORFEIT = ("kicked", "timeout_removed")  # notes whose forfeit needs no line of its own
+PASSIVE = ("start", "turn", *DEPARTURES)  # events that name a player who did not act
 
 # /game end of a running game (bot.tables.TableService.end): who agreed, and how it ended
 END_VOTES = "end_votes"  # ui: user id → when they agreed to end the game
@@ -496,6 +497,27 @@ def log_lines(row: TableRow, lang: str, limit: int | None = LOG_LINES) -> list[s
     if pinned and limit > 1:
         return [*pinned, *shown[1:]]
     return shown
+
+
+def kept_log(row: TableRow, keep: int) -> list[dict[str, Any]]:
+    """The table's public events to store: the last ``keep``, and the latest
+    seat's departure before those while no person has acted since — the
+    computers' moves after a ``/game leave`` do not push it off the table
+    before anyone still playing has seen it."""
+    log: list[dict[str, Any]] = row.ui.get("log", [])
+    if len(log) <= keep:
+        return log
+    older, recent = log[:-keep], log[-keep:]
+    at = next(
+        (i for i in range(len(older) - 1, -1, -1) if older[i].get("kind") in DEPARTURES), None
+    )
+    if at is None:
+        return recent
+    people = {s["name"] for s in row.seats if not is_cpu(s)} - {older[at].get("player")}
+    acted = any(
+        e.get("player") in people and e.get("kind") not in PASSIVE for e in older[at + 1 :] + recent
+    )
+    return recent if acted else [older[at], *recent]
 
 
 def _said_before(previous: dict[str, Any], event: dict[str, Any]) -> bool:

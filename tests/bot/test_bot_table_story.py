@@ -83,6 +83,25 @@ async def test_a_leave_stays_in_view_while_the_computers_play_on(game_night):
         assert "bob (left)" in alt_texts(table)
 
 
+async def test_a_leave_outlasts_two_computers_turns(game_night):
+    """Two computers play a dozen Six Dice events after bob leaves: the
+    table alice sees next still says he left (it said only their moves)."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixdice", players=2, cpus=["easy", "normal"])
+        await turn_of(table, night.bob)
+        await table.ask(night.bob, "game leave")
+        await night.settle()
+        assert table.turn is night.alice
+        kinds = [e["kind"] for e in (await table.row()).ui["log"]]
+        assert len(kinds[kinds.index("forfeit") + 1 :]) >= 10, kinds
+        lines = [x for x in table.content.splitlines() if x.startswith("• ")]
+        assert lines[0] == "• " + t("ev.sixdice.forfeit", "en", player="bob"), table.content
+        assert len(lines) == 3 and "CPU2" in lines[-1], lines
+        accepted(await table.act("m:roll"))  # alice has seen it and plays: it may go
+        kinds = [e["kind"] for e in (await table.row()).ui["log"]]
+        assert "forfeit" not in kinds and len(kinds) == 12, kinds
+
+
 async def test_a_removed_seat_and_a_computers_seat_keep_their_names(game_night):
     async with game_night(seeded=True, locales={"alice": "ja"}) as night:
         table = await night.table("sixdice", players=4, lang="ja")
