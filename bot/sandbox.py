@@ -4,9 +4,24 @@ The real bot (the same :func:`bot.app.create_bot` as in production) runs
 against SimCord's simulated Discord, in-process, with one server, a game
 channel and a few simulated members. SimCord's Preview serves the channel on
 a loopback-only page with the real buttons, selects and slash commands; each
-member has its own page. Secret dice and hands reach a member as on Discord
-when DMs are closed: ephemerally, and again with the table's "Show my hand"
-button (a sandbox page shows one channel, so the members' DMs are closed).
+member has its own page, and (DMs open, the default) a page of their DMs with
+the bot, where Sixty-Six hands and Bluff dice arrive and are edited in place
+as on Discord. ``--no-dm`` closes the members' DMs: secrets then come
+ephemerally and through the table's "Show my hand/dice" button.
+
+It plays like Discord (docs/sandbox.md):
+
+- a click is answered as soon as the bot has answered it: the computers'
+  moves are not part of the click (SimCord would otherwise wait for every
+  computer move and think before answering the click); each computer move,
+  turn-clock warning, timeout and game end appears on the pages as it is
+  committed (the pages are republished whenever the bot changed something);
+- the simulated clock moves with real time (the ticker), and the pages tell
+  time by it, so a 90-second turn clock reads "in 1 minute";
+- a click on a page published a moment before the latest is still the click
+  the member meant, when the control they clicked is unchanged;
+- a select offers every choice fresh each turn;
+- one Ctrl+C (SIGINT) or SIGTERM stops it cleanly.
 
 ``--locale`` is the language of the whole sandbox, not only the page's: the
 server's language (its ``preferred_locale``, which the bot's public messages
@@ -20,17 +35,41 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import signal
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable, Iterator
+import warnings
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 MEMBERS = ("alice", "bob", "carol", "dave")
+BOT_NAME = "chabudai"
+TICK = 0.25  # seconds between moves of the simulated clock
+REPUBLISH = 0.1  # seconds between looks for changes to show on the pages
+TICK_BUDGET = 5.0  # the longest a move of the clock may wait for the bot
+SELECTS = frozenset({3, 5, 6, 7, 8})  # Discord's select component types
 
 log = logging.getLogger("chabudai.sandbox")
+
+
+def parse_delay(text: str) -> float | tuple[float, float]:
+    """``1.5`` or ``1-2`` (seconds)."""
+    low, sep, high = text.partition("-")
+    try:
+        if sep:
+            pair = (float(low), float(high))
+            if not 0 <= pair[0] <= pair[1]:
+                raise ValueError(text)
+            return pair
+        value = float(text)
+        if value < 0:
+            raise ValueError(text)
+        return value
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a delay in seconds: {text!r}") from None
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -56,13 +95,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument(
         "--tick",
         type=float,
-        default=1.0,
+        default=TICK,
         help="seconds between moves of the simulated clock (default: %(default)s)",
     )
     ap.add_argument(
+        "--cpu-delay",
+        type=parse_delay,
+        default=None,
+        help="seconds a computer waits before its move, or a range LOW-HIGH (default: 1-2)",
+    )
+    ap.add_argument(
         "--dm",
-        action="store_true",
-        help="deliver secrets by DM (not shown on the page) instead of the ephemeral fallback",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the members' DMs are open and each has a DM page (default); --no-dm closes "
+        "them: secrets come ephemerally and through the table's Show my hand/dice button",
     )
     return ap.parse_args(argv)
 
@@ -73,15 +120,18 @@ async def open_sandbox(
     port: int = 0,
     members: tuple[str, ...] = MEMBERS,
     locale: str = "en-US",
-    close_dms: bool = True,
+    close_dms: bool = False,
     ready: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     stop: asyncio.Event | None = None,
-    tick: float = 1.0,
+    tick: float = TICK,
+    cpu_delay: float | tuple[float, float] | None = None,
 ) -> None:
     """Run the sandbox until ``stop`` is set (or the page session closes).
 
-    ``ready`` receives ``{"urls": {member: url}, "channel": id, "guild": id}``
-    once the page is served (the tests use it).
+    ``ready`` receives ``{"url": …, "members": {member: id}, "dm_urls":
+    {member: url}, "channel": id, "guild": id, "preview", "env", "bot",
+    "actors", "table_channel"}`` once the pages are served (the tests use
+    it); the clock starts moving when it returns.
     """
     import simcord
 
@@ -99,29 +149,45 @@ async def open_sandbox(
     # its simulated Discord starts with no commands each run: sync them
     # whatever hash a kept --db holds
     bot = create_bot(open_store(db), clock=clock, sync_commands="always")
+    if cpu_delay is not None:
+        bot.cpu_delay = cpu_delay
     stop = stop or asyncio.Event()
-    # A computer player's first decision may build its tables for a few
-    # seconds; let SimCord wait for it rather than call the action failed.
-    with members_speak(locale):  # the members speak the sandbox's language
-        async with simcord.run(bot, settle_timeout=60.0) as env:
-            world["env"] = env
-            # the server's language: what the bot's public messages follow
-            guild = env.create_guild(name="chabudai sandbox", preferred_locale=locale)
-            channel = guild.create_text_channel("game-table")
-            actors = [guild.add_member(env.create_user(name)) for name in members]
-            if close_dms:
-                _close_dms(env)
-            async with env.preview(
-                channel, viewers=actors, layout="channel", locale=locale, port=port
-            ) as preview:
-                base = preview.url
+    # A slash command's or a hint's answer may wait for an AI building its
+    # tables for a few seconds; let SimCord wait rather than call it failed.
+    # The bot's errors are logged as they happen; none is raised again at exit.
+    runner = simcord.run(bot, settle_timeout=60.0, check_errors=False)
+    name_the_bot(runner._env)
+    try:
+        with members_speak(locale), fresh_selects():
+            async with runner as env, contextlib.AsyncExitStack() as pages:
+                world["env"] = env
+                park_computers(env, bot)
+                # the server's language: what the bot's public messages follow
+                guild = env.create_guild(name="chabudai sandbox", preferred_locale=locale)
+                channel = guild.create_text_channel("game-table")
+                actors = [guild.add_member(env.create_user(name)) for name in members]
+                if close_dms:
+                    _close_dms(env)
+                live = Live(env)
+                preview = await pages.enter_async_context(
+                    env.preview(channel, viewers=actors, layout="channel", locale=locale, port=port)
+                )
+                live.adopt(preview)
+                dm_urls: dict[str, str] = {}
+                if not close_dms:
+                    for name, actor in zip(members, actors, strict=True):
+                        dm = await enter_dm_preview(pages, env, actor.user, locale)
+                        live.adopt(dm)
+                        dm_urls[name] = dm.url
                 info = {
-                    "url": base,
+                    "url": preview.url,
                     "members": {name: actor.id for name, actor in zip(members, actors, strict=True)},
+                    "dm_urls": dm_urls,
                     "channel": channel.id,
                     "guild": guild.id,
                     "preview": preview,
                     "env": env,
+                    "bot": bot,
                     "actors": actors,  # the members (SimCord actors), in order
                     "table_channel": channel,
                 }
@@ -129,38 +195,209 @@ async def open_sandbox(
                     await ready(info)
                 closed = asyncio.ensure_future(preview.wait_closed())
                 stopped = asyncio.ensure_future(stop.wait())
-                ticking = asyncio.ensure_future(_tick(env, preview, tick))
-                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
-                for task in (closed, stopped, ticking):
-                    task.cancel()
+                ticking = asyncio.ensure_future(_tick(env, live.gate, tick))
+                showing = asyncio.ensure_future(live.republish(REPUBLISH))
+                try:
+                    await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for task in (closed, stopped, ticking, showing):
+                        task.cancel()
+                    await asyncio.gather(ticking, showing, return_exceptions=True)
+    finally:
+        # the database connection's thread would keep the process alive
+        store = bot.tables.store
+        if store.is_open:
+            with contextlib.suppress(Exception):
+                await bot.tables.flush()
+            await store.close()
 
 
-def _gate_actions(preview: Any) -> asyncio.Lock:
-    """One lock for the page's actions and the clock ticker.
-
-    SimCord runs one operation at a time: a click that arrives while the
-    ticker's ``advance_time`` runs is refused ("operation overlaps") and the
-    page loses it (with the sweeper waking every second, the browser test
-    lost a click in one run of three or four). The page's actions wait for
-    the tick instead (a tick takes milliseconds), and the ticker waits for a
-    running action."""
-    gate = asyncio.Lock()
-    act = preview._action  # what the page's action route calls
-
-    async def gated(*args: Any, **kwargs: Any) -> Any:
-        async with gate:
-            return await act(*args, **kwargs)
-
-    preview._action = gated
-    return gate
+def name_the_bot(env: Any) -> None:
+    """The simulated Discord's bot user is "chabudai" (SimCord says "TestBot")."""
+    user = env.backend.bot_user
+    user.name = BOT_NAME
+    user.global_name = BOT_NAME
 
 
-async def _tick(env: Any, preview: Any, step: float = 1.0) -> None:
-    """Move SimCord's simulated time on with real time while nobody is
-    acting, so turn clocks, warnings and timeouts happen in the sandbox."""
+def park_computers(env: Any, bot: Any) -> None:
+    """The computers' moves are not part of the click that led to them.
+
+    SimCord answers a click once every task the bot started has finished or
+    waits on something declared external; a computer's move (its pause of
+    1-2 s and its think in an AI worker) is such a task, so without this a
+    click answered at once on Discord took 6-30 s here. Declared as an
+    external wait (``env.external_wait``), the computer's task runs on its
+    own: its pause ends when the ticker moves the clock past it, its move is
+    committed and drawn like any, and :class:`Live` shows it."""
+    computers = bot.computers
+    run = computers._run
+
+    async def parked(table_id: int) -> None:
+        await env.external_wait(run(table_id), reason="a computer player's move")
+
+    computers._run = parked
+
+
+async def enter_dm_preview(pages: contextlib.AsyncExitStack, env: Any, user: Any, locale: str) -> Any:
+    """A page of ``user``'s DMs with the bot (a Preview of its own: SimCord's
+    Preview shows one channel, and allows one at a time per Env, which only
+    the first claims)."""
+    main = env._preview
+    env._preview = None
+    try:
+        preview = env.preview(user.dm_channel, viewers=[user], layout="channel", locale=locale)
+        entered = await pages.enter_async_context(preview)
+    finally:
+        env._preview = main
+    return entered
+
+
+class Live:
+    """The pages play like Discord: one operation at a time, live, on time.
+
+    - **One gate.** SimCord runs one operation at a time: a click that
+      arrives while the ticker's ``advance_time`` runs is refused ("operation
+      overlaps") and the page loses it. Every page's actions, the ticker and
+      the republisher take :attr:`gate` (each holds it for milliseconds).
+    - **Live.** A page shows what was published to it, and SimCord publishes
+      a page only after its own actions: the computers' moves, clock warnings,
+      timeouts and a game's end appeared only on "Refresh preview". The
+      republisher looks every :data:`REPUBLISH` seconds whether the simulated
+      Discord received anything since (its transcript grew by more than
+      reads) and republishes every page then.
+    - **On time.** A page tells relative times (``<t:…:R>``, "runs out in 1
+      minute") from its presentation time, which SimCord fixes when the
+      session starts: a 90 s clock read "in 36 minutes" after half an hour.
+      Every publication now moves it to the simulated clock's now.
+    - **A click on the page before.** A page's action names the revision it
+      was published at, and SimCord refuses it when a newer one exists; now
+      the pages change as the computers move, so a click a moment after a
+      move would be lost. A click or a select whose control (at the same
+      place, with the same custom id) is unchanged since that revision is
+      taken as a click on the latest; a slash command or a message too.
+    """
+
+    KEPT = 40  # revisions of a page whose controls are remembered
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.gate = asyncio.Lock()
+        self.previews: list[Any] = []
+        self.seen = len(env.backend.transcript)
+        self.controls: dict[str, dict[int, dict[str, str]]] = {}  # page -> revision -> key -> custom id
+        self.rewritten: dict[str, Mapping[str, Any]] = {}  # request id -> the body acted on
+
+    def adopt(self, preview: Any) -> None:
+        self.previews.append(preview)
+        act = preview._action  # what the page's action route calls
+        publish = preview._publish
+
+        async def gated(context_id: str | None, body: Any) -> Any:
+            async with self.gate:
+                return await act(context_id, self.current(preview, context_id, body))
+
+        def publishing(page: Any, **kwargs: Any) -> None:
+            preview._advance_presentation_time()
+            publish(page, **kwargs)
+            self.remember(page)
+
+        preview._action = gated
+        preview._publish = publishing
+
+    def remember(self, page: Any) -> None:
+        kept = self.controls.setdefault(page.id, {})
+        kept[page.revision] = {
+            control["control_key"]: str(control.get("custom_id"))
+            for message in page.snapshot.get("messages", {}).values()
+            for control in _controls(message.get("components"))
+        }
+        for old in [r for r in kept if r <= page.revision - self.KEPT]:
+            del kept[old]
+
+    def current(self, preview: Any, context_id: str | None, body: Any) -> Any:
+        """``body`` as an action on the page's latest revision, when what it
+        acts on is unchanged since the revision it names; else as it is."""
+        if not isinstance(body, Mapping):
+            return body
+        request = body.get("request_id")
+        if isinstance(request, str) and request in self.rewritten:
+            return self.rewritten[request]  # a retry of one already taken
+        page = preview._pages.get(context_id) if isinstance(context_id, str) else None
+        revision = body.get("published_revision")
+        if page is None or not isinstance(revision, int) or revision == page.revision:
+            return body
+        kind = body.get("kind")
+        if kind in ("click", "select"):
+            key = body.get("control_key")
+            then = self.controls.get(page.id, {}).get(revision, {}).get(key)
+            if then is None or then != _custom_id_now(self.env, page.channel_id, body.get("target_id"), key):
+                return body
+        elif kind not in ("run_command", "autocomplete_command", "send_message", "modal_submit"):
+            return body
+        taken = {**body, "published_revision": page.revision}
+        if isinstance(request, str):
+            self.rewritten[request] = taken
+            while len(self.rewritten) > 64:
+                del self.rewritten[next(iter(self.rewritten))]
+        return taken
+
+    def changed(self) -> bool:
+        """Whether the simulated Discord received anything but reads since
+        the last look (a message sent or edited, an interaction answered)."""
+        transcript = self.env.backend.transcript
+        new = transcript[self.seen :]
+        self.seen = len(transcript)
+        return any(kind != "HTTP" or not str(what).startswith("GET ") for kind, what, *_ in new)
+
+    async def republish(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            if len(self.env.backend.transcript) == self.seen:
+                continue
+            async with self.gate:
+                if not self.changed():
+                    continue
+                for preview in self.previews:
+                    if preview._active and not preview._closed:
+                        try:
+                            preview._publish_message_pages(reason="refresh")
+                        except Exception:  # a page must not stop the others
+                            log.debug("republishing a sandbox page failed", exc_info=True)
+
+
+def _controls(components: Any) -> Iterator[dict[str, Any]]:
+    for node in components or []:
+        if isinstance(node, dict):
+            if node.get("control_key") and node.get("custom_id"):
+                yield node
+            yield from _controls(node.get("components"))
+            for child in ("accessory", "component"):
+                if isinstance(node.get(child), dict):
+                    yield from _controls([node[child]])
+
+
+def _custom_id_now(env: Any, channel_id: int, target: Any, key: Any) -> str | None:
+    """The custom id of the control at ``key`` in the message as it is now."""
+    from simcord.preview import _action_plans as plans
+
+    try:
+        message = env.backend.get_message(channel_id, int(target))
+    except Exception:
+        return None
+    for index, root in enumerate(message.components):
+        for path, component in plans._component_paths(root, str(index)):
+            if plans._component_key(component, path, message.id) == key:
+                return str(component.get("custom_id"))
+    return None
+
+
+async def _tick(env: Any, gate: asyncio.Lock, step: float = TICK) -> None:
+    """Move SimCord's simulated time on with real time, so turn clocks,
+    warnings and timeouts happen in the sandbox. A move of the clock waits
+    for what the bot does at that time (a sweep of the turn clocks) at most
+    :data:`TICK_BUDGET` seconds, then goes on with real time anyway."""
     from simcord import SetupError
 
-    gate = _gate_actions(preview)
     loop = asyncio.get_running_loop()
     last = loop.time()
     while True:
@@ -169,14 +406,58 @@ async def _tick(env: Any, preview: Any, step: float = 1.0) -> None:
             now = loop.time()
             if getattr(env, "_operation_task", None) is not None:
                 continue  # another operation is running: catch up on the next tick
+            budget, env.settle_timeout = env.settle_timeout, TICK_BUDGET
             try:
                 await env.advance_time(now - last)
             except SetupError:
                 continue
+            except TimeoutError:  # the bot is busy: its work goes on, and so does time
+                log.debug("the sandbox clock moved on while the bot was busy", exc_info=True)
             except Exception:  # the sandbox must survive a failed tick
                 log.exception("sandbox clock tick failed")
                 continue
+            finally:
+                env.settle_timeout = budget
             last = now
+
+
+@contextlib.contextmanager
+def fresh_selects() -> Iterator[None]:
+    """A select offers every choice fresh each turn.
+
+    The page keeps what was chosen in a select under the control's key, which
+    SimCord makes of the message and the control's place in it; the table
+    message is edited in place, so next turn's select had the same key, showed
+    last turn's choice as chosen, and choosing it again sent nothing (the
+    page only sends a changed choice). Here a select's key also names its
+    custom id, which the bot makes new each turn (the table's version), so a
+    new turn's select is a new control. Upstream report: docs/sandbox.md."""
+    from simcord.preview import _action_plans as plans
+    from simcord.preview import _component_projection as projection
+
+    component_key, control_key = plans._component_key, projection._control_key
+
+    def mark(key: str | None, component: Mapping[str, Any]) -> str | None:
+        custom = component.get("custom_id")
+        if key is None or component.get("type") not in SELECTS or not custom:
+            return key
+        if not key.startswith("message:"):
+            return key
+        return f"{key}~{hashlib.sha1(str(custom).encode()).hexdigest()[:10]}"
+
+    def keyed_component(component: Mapping[str, Any], path: str, message_id: int) -> str | None:
+        return mark(component_key(component, path, message_id), component)
+
+    def keyed_control(scope: str, component: Mapping[str, Any], path: str) -> str | None:
+        return mark(control_key(scope, component, path), component)
+
+    plans._component_key = keyed_component
+    projection._control_key = keyed_control
+    try:
+        yield
+    finally:
+        plans._component_key = component_key
+        projection._control_key = control_key
 
 
 @contextlib.contextmanager
@@ -210,9 +491,32 @@ def _close_dms(env: Any) -> None:
     )
 
 
+class _Unrelated(logging.Filter):
+    """discord.py's start-up warnings that do not concern a sandbox player:
+    no voice (PyNaCl, davey) and the Guilds intent (SimCord's READY)."""
+
+    WORDS = ("PyNaCl is not installed", "davey is not installed", "Guilds intent seems")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(word in message for word in self.WORDS)
+
+
+def quiet_terminal() -> None:
+    """The terminal shows what concerns the player: the bot's warnings and
+    errors, not discord.py's about voice or SimCord's workings."""
+    unrelated = _Unrelated()
+    for name in ("discord.client", "discord.state", "discord.shard"):
+        logging.getLogger(name).addFilter(unrelated)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(unrelated)
+    warnings.filterwarnings("ignore", module="simcord")
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    quiet_terminal()
     members = tuple(m.strip() for m in args.members.split(",") if m.strip())
     if not members or len(set(members)) != len(members):
         sys.stderr.write("sandbox: --members needs distinct names\n")
@@ -230,6 +534,10 @@ def main(argv: list[str]) -> int:
         print(f"Open this page (the address is a key to the session; keep it to yourself):\n\n  {info['url']}\n")
         print(f"Members: {', '.join(info['members'])}. Pick who you are in the page's viewer menu;")
         print("open the page in several tabs to play several members at once.")
+        if info["dm_urls"]:
+            print("Each member's DMs with the bot (their Sixty-Six hand, their Bluff dice):")
+            for name, url in info["dm_urls"].items():
+                print(f"  {name}: {url}")
         print("Type /play in the message box to open a table; the others press Join.")
         print("Stop it with Ctrl+C.", flush=True)
 
@@ -242,6 +550,7 @@ def main(argv: list[str]) -> int:
         await open_sandbox(
             db, port=args.port, members=members, locale=args.locale,
             close_dms=not args.dm, ready=ready, stop=stop, tick=args.tick,
+            cpu_delay=args.cpu_delay,
         )
 
     try:
@@ -251,5 +560,5 @@ def main(argv: list[str]) -> int:
     finally:
         if tmp is not None:
             tmp.cleanup()
-    print("chabudai sandbox stopped.")
+    print("chabudai sandbox stopped.", flush=True)
     return 0
