@@ -134,7 +134,7 @@ async def test_a_japanese_game_night_reads_as_japanese(game_night):
         for name in ("help", "history", "stats"):
             reader.answer(await night.command(night.alice, name))
         reader.answer(await night.command(night.alice, "leaderboard", game="nine"))
-        for game in ("nine", "bluff", "sixtysix"):
+        for game in ("nine", "bluff", "sixtysix", "sixdice", "yahtzee"):
             reader.answer(await night.command(night.alice, "rules", game=game))
         reader.answer(await night.command(night.alice, "game status"))  # no table here
         reader.answer(await night.command(night.alice, "game list"))
