@@ -169,7 +169,7 @@ class History(commands.Cog):
         while len(entries) > 1 and sum(len(e) + 1 for e in entries) > LIMIT:
             entries.pop()  # Discord's 2000 characters: the oldest go
         rows = rows[: len(entries)]
-        lines = [t("history.title", loc, n=len(rows)), *entries]
+        lines = [t("history.title", loc, n=len(rows), count=len(rows)), *entries]
         view = discord.ui.View(timeout=None)
         for row, action, key in (
             (0, "record", "history.pick_record"),

@@ -202,8 +202,10 @@ async def test_history_ranks_a_computer_that_won(game_night, lang):
     async with game_night(seeded=True, locales={"alice": lang}) as night:
         table = await night.table("bluff", players=1, cpus=("easy",), options="losses=1")
         await table.play_to_the_end(prefer=("m:reveal", "m:roll"))
-        [line] = readings(await night.ask(night.alice, "history"), "history.line", lang)
+        answer = await night.ask(night.alice, "history")
+        [line] = readings(answer, "history.line", lang)
         shown = line["players"].split(t("list.sep", lang))
+        assert t("history.title", lang, n=1, count=1) in answer  # "the last 1 finished game"
         found = [readings(p, "history.place", lang)[0] for p in shown]
         assert sorted(int(p["rank"]) for p in found) == [1, 2], shown
         assert t("history.cpu", lang) == "history.cpu"  # no unranked "(computer)" line
