@@ -129,7 +129,8 @@ class Config(commands.Cog):
             return
         assert interaction.guild_id is not None
         if value not in LANG_VALUES:
-            await self._say(interaction, "config.bad_lang", values=", ".join(LANG_VALUES))
+            values = t("list.sep", interaction.locale).join(f"`{v}`" for v in LANG_VALUES)
+            await self._say(interaction, "config.bad_lang", values=values)
             return
         await self.store.set_guild_setting(
             interaction.guild_id, "lang", None if value == "auto" else value
@@ -230,7 +231,8 @@ class Config(commands.Cog):
             return
         assert interaction.guild_id is not None
         if value not in seasons.LENGTHS:
-            await self._say(interaction, "config.bad_season", values=", ".join(seasons.LENGTHS))
+            values = t("list.sep", interaction.locale).join(f"`{v}`" for v in seasons.LENGTHS)
+            await self._say(interaction, "config.bad_season", values=values)
             return
         await self.store.set_guild_setting(interaction.guild_id, "season", value)
         if value == "off":  # no seasons to talk about: all time only

@@ -299,3 +299,43 @@ def test_no_developer_words_in_a_reply():
         for key, text in catalogue(lang).items():
             assert "python -m" not in text and "python3 " not in text, (lang, key, text)
             assert not re.search(r"[0-9a-f]{32}", text), (lang, key, text)
+
+
+# Joins in bot/ that build no text a person reads (SQL, logs, the moves
+# ledger, command-line output): path:line is not checked, the reason says why.
+JOINS_NOT_READ = {
+    "bot/__main__.py": "command-line output",
+    "bot/deploy.py": "a shard list in the environment",
+    "bot/ops.py": "the health check's words for operators",
+    "bot/sandbox.py": "the sandbox's command line",
+    "bot/store.py": "SQL",
+    "bot/store_pg.py": "SQL",
+    "bot/tables.py": "the moves ledger (docs: '; '-separated moves)",
+}
+
+
+def test_code_joins_what_people_read_in_their_language():
+    """Names and items a person reads are joined with ``list.sep`` /
+    ``list.dot`` (、 in Japanese), never a literal ", " or " · " (issue 22:
+    「alice, bob」 in a Japanese line)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for path in sorted((root / "bot").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in JOINS_NOT_READ:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            func = getattr(node, "func", None)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(func, ast.Attribute)
+                and func.attr == "join"
+                and isinstance(func.value, ast.Constant)
+                and isinstance(func.value.value, str)
+                and func.value.value.strip() in (",", "·", ";", "、")
+            ):
+                found.append(f"{rel}:{node.lineno} {func.value.value!r}.join")
+    assert not found, found
