@@ -171,7 +171,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             else:
                 d.ellipse((bx - 5, y + 7, bx + 5, y + 17), outline=b.INK_DIM, width=1)
         if n > 6:
-            b.draw_text(d, (x + lw - 100, y + 12), str(n), b.SMALL, b.RED, anchor="rm")
+            b.draw_text(d, (x + lw - 100, y + 12), str(n), b.SMALL, b.NEGATIVE, anchor="rm")
     # the announcement ladder, strongest on top
     anns = view.get("announcements") or []
     said: dict[str, str] = {a["value"]: a["player"] for a in anns}

@@ -280,3 +280,13 @@ def test_the_old_red_and_winner_row_did_not():
     the winner's row (the test above is not vacuous)."""
     assert b.contrast(b.RED, b.TABLE) < 4.5
     assert b.contrast(b.INK_DIM, (70, 100, 64)) < 4.5
+
+
+def test_negative_numbers_on_the_table_are_drawn_readable():
+    """Six Dice's negative scores and Bluff's count of lives lost are text on
+    the dark wood: drawn in NEGATIVE (AA), not RED (2.4:1)."""
+    from bot.render import bluff, sixdice
+
+    for module in (sixdice, bluff, result_render):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        assert "b.NEGATIVE" in source and "b.RED if" not in source, module.__name__
