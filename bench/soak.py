@@ -121,12 +121,10 @@ async def kill_game(
                 await adopt(session, row.id)
                 await soak.play_game(session, rest, channel=session.fixed, table_id=row.id, run=run)
             ended = await soak.check_game(session, run, logs.records)
+            for what in await soak.check_ratings(session):
+                run.problem(f"ratings: {what}")
             soak.record(tally, run, ended)
             run.faults["kill9"] += killed
-            for what in await soak.check_ratings(session):
-                tally.violations.append(
-                    soak.Violation(p.seed, p.index, "ratings", what, p.reproduce)
-                )
     return run, ended
 
 
@@ -164,6 +162,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--counts", default="", help="faults a game gets, one drawn (default 0,1,1,2,2,3,4)"
     )
     parser.add_argument("--verbose", action="store_true", help="a line per game")
+    parser.add_argument("--log", help="append a JSON line per game to this file")
+    parser.add_argument("--summary", help="print the figures of a --log file (a run cut short)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -173,6 +173,12 @@ async def run(args: argparse.Namespace) -> soak.Tally:
     mix = mix_of(args)
 
     def on_game(r: soak.GameRun, ended: str) -> None:
+        if args.log:
+            line = {"index": r.plan.index, "game": r.plan.game, "ended": ended,
+                    "presses": r.presses, "faults": dict(r.faults), "problems": r.problems,
+                    "reproduce": r.plan.reproduce, "seed": r.plan.seed, "at": time.time()}  # fmt: skip
+            with open(args.log, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(line, ensure_ascii=False) + "\n")
         if args.verbose:
             faults = ", ".join(f"{k} {n}" for k, n in sorted(r.faults.items())) or "no faults"
             print(f"game {r.plan.index} {r.plan.game}: {ended}, {r.presses} presses, {faults},"
@@ -209,6 +215,8 @@ async def jobs(args: argparse.Namespace) -> soak.Tally:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--seed", str(args.seed),
                    "--start", str(lo), "--games", str(hi - lo), "--json"]  # fmt: skip
             cmd += mix_of(args).options().split()
+            if args.log:
+                cmd += ["--log", args.log]
             proc = await asyncio.create_subprocess_exec(
                 *cmd, stdout=asyncio.subprocess.PIPE, cwd=str(ROOT)
             )
@@ -232,12 +240,34 @@ async def jobs(args: argparse.Namespace) -> soak.Tally:
     return total
 
 
+def summary(path: Path) -> soak.Tally:
+    """The figures of a ``--log`` file (games/s from its first to its last line)."""
+    tally = soak.Tally()
+    times = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        d = json.loads(text)
+        r = soak.GameRun(soak.plan(d["seed"], d["index"]), None, presses=d["presses"])
+        r.faults.update(d["faults"])
+        r.problems = d["problems"]
+        soak.record(tally, r, d["ended"])
+        for v in tally.violations[-len(r.problems) or len(tally.violations) :]:
+            v.reproduce = d["reproduce"]
+        times.append(d["at"])
+    tally.violations.sort(key=lambda v: v.index)
+    span = max(times) - min(times) if len(times) > 1 else 0.0
+    tally.seconds = span * len(times) / max(len(times) - 1, 1)  # the first game's time too
+    return tally
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")  # fmt: skip
     if args.child:
         asyncio.run(child(json.loads(args.child)))
+        return 0
+    if args.summary:
+        print(summary(Path(args.summary)).report())
         return 0
     if args.jobs > 1:
         tally = asyncio.run(jobs(args))

@@ -1015,15 +1015,12 @@ async def play_session(db: Path, seed: int, indices: list[int], *, mix: Mix = Mi
                 first = len(logs.records)
                 run = await play_game(session, p)
                 ended = await check_game(session, run, logs.records[first:])
+                if i == indices[-1]:  # the session's end: its ratings (the last game's record)
+                    for what in await check_ratings(session):
+                        run.problem(f"ratings: {what}")
                 record(tally, run, ended)
                 if on_game is not None:
                     on_game(run, ended)
-            for what in await check_ratings(session):
-                tally.violations.append(
-                    Violation(
-                        seed, indices[-1], "ratings", what, plan(seed, indices[-1], mix).reproduce
-                    )
-                )
 
 
 def record(tally: Tally, run: GameRun, ended: str) -> None:
