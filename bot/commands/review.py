@@ -6,9 +6,16 @@ as the follow-up: computed by :func:`games.review.review_json` where the
 game's AI runs (:func:`bot.ai.job`: a worker process, or a thread with
 ``CHABUDAI_AI_WORKERS=0``), never on the event loop. The game is over, so
 everyone's play is shown (the presser first); computer seats are not
-reviewed. Each human gets their accuracy, decisions, what they lost, dice
-luck and the three biggest mistakes (the presser's with a picture of the
-position, from :mod:`bot.pictures`, with its alt text).
+reviewed.
+
+What a player reads (issue 22, docs/review.md "Bands and classes"): their
+accuracy as a percentage with the word of its band, how many inaccuracies,
+mistakes and blunders they made and what their play cost in the game's own
+unit (a chance is never summed: the average drop per decision), their three
+biggest mistakes with class, move number and cost, their dice luck; one line
+at the end says what 100 % means and where each class starts. The
+presser's mistakes come as pictures, each labelled with the mistake it
+shows (:func:`bot.render.caption.captioned`, and in its alt text).
 
 Reviews are kept per result id in memory (:data:`CACHE` entries) and in the
 database (``reviews``, with the review's version), so a second press is

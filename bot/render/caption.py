@@ -36,19 +36,24 @@ def _cjk(ch: str) -> bool:
     return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
 
 
-def _can_break(text: str, i: int) -> bool:
-    """Whether a line may end before ``text[i]``."""
+def _break(text: str, i: int) -> int:
+    """How good a line end before ``text[i]`` is: 2 at a space, after 、。：
+    or a closing bracket, before an opening one; 1 between two Japanese
+    characters; 0 never (inside a word or a number, before 、。）)."""
     before, after = text[i - 1], text[i]
     if after == " " or before == " ":
-        return True
+        return 2
     if after in _CLOSING or before in _OPENING:
-        return False
-    return _cjk(before) or _cjk(after)
+        return 0
+    if before in _CLOSING or after in _OPENING:
+        return 2
+    return 1 if _cjk(before) and _cjk(after) else 0
 
 
 def wrap(text: str, size: int, width: int) -> list[str]:
     """``text`` (already safe) in lines of at most ``width`` px: broken at a
-    space, or between Japanese characters (never before 、。） or after （)."""
+    space or a punctuation mark when one falls in the line's last 40 %, else
+    between Japanese characters; a number stays with its label."""
     out: list[str] = []
     while text:
         if b.text_width(text, size) <= width:
@@ -57,7 +62,14 @@ def wrap(text: str, size: int, width: int) -> list[str]:
         fits = 1
         while fits < len(text) and b.text_width(text[: fits + 1], size) <= width:
             fits += 1
-        cut = next((i for i in range(fits, 0, -1) if _can_break(text, i)), fits)
+        good = [i for i in range(1, fits + 1) if _break(text, i) == 2]
+        fair = [i for i in range(1, fits + 1) if _break(text, i) == 1]
+        if good and (good[-1] >= 0.6 * fits or not fair):
+            cut = good[-1]
+        elif fair:
+            cut = fair[-1]
+        else:
+            cut = fits
         out.append(text[:cut].rstrip())
         text = text[cut:].lstrip()
     return out

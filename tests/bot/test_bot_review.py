@@ -342,3 +342,18 @@ def test_every_mistake_picture_is_labelled_with_its_mistake(eng, game, players, 
             # the band holds ink: the label is drawn, not an empty strip
             band = rgb.crop((0, 0, rgb.width, 60))
             assert band.getcolors(4096) is not None and len(band.getcolors(4096)) > 8
+
+
+def test_a_caption_line_breaks_at_punctuation_and_keeps_numbers_whole() -> None:
+    """The caption wraps at a space, 、 ： or before （ — never inside a
+    number or between a label and its figure (「残りの期待値\\n8.3」)."""
+    from bot.render.caption import wrap
+
+    width = b.WIDTH - 28
+    ja = "残りの期待値 +1.9：残りの期待値10.1（最善なら残りの期待値8.3）"
+    lines = wrap(ja, b.BODY, width)
+    assert lines == ["残りの期待値 +1.9：残りの期待値10.1", "（最善なら残りの期待値8.3）"]
+    en = "+25.6 percentage points of chance to lose a life: 98.0 % to lose a life instead of 72.4 %"
+    lines = wrap(en, b.BODY, width)
+    assert len(lines) == 2 and " ".join(lines) == en
+    assert all(b.text_width(line, b.BODY) <= width for line in lines)
