@@ -14,11 +14,18 @@ A table's UI state (``ui``) reaches the picture through the game's plugin
 (:meth:`bot.games.base.GamePlugin.picture_view`: Yahtzee's held dice), so
 the picture and the buttons show the same thing.
 
-Pure functions of their inputs (run them off the event loop).
+Pure functions of their inputs (run them off the event loop). A table
+picture whose view did not change since it was last drawn (a Bluff player
+looking under the cup, a table repaired or shown again) is not drawn again:
+the last :data:`KEPT` table pictures are kept, by what they are drawn from
+(:func:`forget_pictures` empties them).
 """
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -34,6 +41,7 @@ __all__ = [
     "Picture",
     "board_picture",
     "display_names",
+    "forget_pictures",
     "hand_picture",
     "result_picture",
     "stats_picture",
@@ -67,6 +75,17 @@ def shown_view(
     return named(view, names)
 
 
+KEPT = 64  # table pictures kept (a few KB to 35 KB each)
+_kept: OrderedDict[str, Picture | None] = OrderedDict()
+_kept_lock = threading.Lock()  # pictures are drawn on worker threads
+
+
+def forget_pictures() -> None:
+    """Forget the kept table pictures (the next of each is drawn again)."""
+    with _kept_lock:
+        _kept.clear()
+
+
 def table_picture(
     view: dict[str, Any],
     *,
@@ -75,13 +94,30 @@ def table_picture(
     ui: dict[str, Any] | None = None,
 ) -> Picture | None:
     """The table of ``view["game"]`` as ``view`` shows it (with the table's
-    UI state ``ui``, e.g. the dice a Yahtzee player holds)."""
+    UI state ``ui``, e.g. the dice a Yahtzee player holds); the same
+    picture again, not drawn, when nothing it is drawn from changed."""
     game = str(view["game"])
-    drawn = plugin(game).table_image(shown_view(view, names=names, ui=ui), lang)
-    if drawn is None:
-        return None
-    img, alt = drawn
-    return Picture(b.encode(img), alt, f"{game}-table.png")
+    shown = shown_view(view, names=names, ui=ui)
+    try:  # everything the picture depends on (the view is JSON: it is stored)
+        key = json.dumps([shown, lang, b.emoji_drawn()], sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        key = None
+    if key is not None:
+        with _kept_lock:
+            if key in _kept:
+                _kept.move_to_end(key)
+                return _kept[key]
+    drawn = plugin(game).table_image(shown, lang)
+    picture = None
+    if drawn is not None:
+        img, alt = drawn
+        picture = Picture(b.encode(img), alt, f"{game}-table.png")
+    if key is not None:
+        with _kept_lock:
+            _kept[key] = picture
+            while len(_kept) > KEPT:
+                _kept.popitem(last=False)
+    return picture
 
 
 def hand_picture(

@@ -18,6 +18,13 @@ When showing fails:
   game ends for it;
 - anything else (a 5xx, a 429 on the edit): the table stays behind and the
   repair sweep redraws it.
+
+Discord's budget for edits: about 5 edits of a channel's messages per 5 s
+(:data:`EDIT_INTERVAL` apart on average; an answer to a press is not one of
+them). Computers pause 1-2 s before a move (:data:`bot.followers.cpu.DELAY`),
+so their edits keep within it; a computer's move that another computer's
+move follows within one edit interval (a bot set to pause less) is not
+drawn: the next one's edit shows it, its words in the table's log lines.
 """
 
 from __future__ import annotations
@@ -34,12 +41,14 @@ from bot.i18n import t
 from bot.model import humans
 from bot.store import TableRow
 from bot.tables import TableService
+from bot.turns import next_cpu
 from bot.ui import present
 
 log = logging.getLogger(__name__)
 
 UNREACHABLE = "unreachable"  # ui key: when the table's channel was first found unreachable
 GONE_CODES = (10003, 50001, 50013)  # Unknown Channel, Missing Access, Missing Permissions
+EDIT_INTERVAL = 1.0  # seconds: Discord allows ~5 edits of a channel's messages per 5 s
 
 
 class Screen:
@@ -55,6 +64,8 @@ class Screen:
         if change.kind == ev.OPENED:
             await self.post_lobby(change)
             return
+        if self.shown_by_next(change):
+            return
         msg = await self.draw(change)
         # a table that goes on (not finished, abandoned, or a result shown again)
         live = not change.removed and change.result_id is None
@@ -64,6 +75,20 @@ class Screen:
             self.service.mark_result_shown(change.result_id)
         if change.kind == ev.ABANDONED and UNREACHABLE in change.before.ui:
             await self.tell_players(row, "table.lost_ended")  # nobody saw it end
+
+    def shown_by_next(self, change: TableCommitted) -> bool:
+        """A computer's move that another computer's move follows within one
+        edit interval: one edit shows both (the table is behind meanwhile;
+        should the next move not come, the repair sweep draws it)."""
+        if change.origin != "cpu" or change.kind != ev.SAVED or change.interaction is not None:
+            return False
+        if change.after.phase != "playing" or change.result_id is not None or change.state is None:
+            return False
+        pause = getattr(self.client, "cpu_delay", None)
+        longest = max(pause) if isinstance(pause, tuple) else pause
+        if not isinstance(longest, (int, float)) or longest >= EDIT_INTERVAL:
+            return False
+        return next_cpu(change.after, change.state) is not None
 
     async def post_lobby(self, change: TableCommitted) -> None:
         """The new lobby, as the answer to ``/play``. If it cannot be posted,
