@@ -32,8 +32,10 @@ from bot.i18n import has, lang_of, t
 from bot.model import message_link
 from bot.ui import replay
 from bot.ui.components import ResultSelect
+from bot.ui.present import SHORT_HASH
 from bot.ui.result_words import points_text
 from games import registry
+from games.core import seed_hash
 
 if TYPE_CHECKING:
     from bot.app import ChabudaiBot
@@ -119,7 +121,9 @@ def entry_line(entry: dict[str, Any], loc: Any) -> str:
         game=t(f"game.{entry['game']}", loc),
         date=f"<t:{int(entry['finished_at'])}:d>",
         players=players_text(entry, loc),
-        seed=entry.get("seed") or "—",
+        # the fair-dice line's short hash, as the table showed it: the seed
+        # itself is under the result's 🔑 Seed and in the record file
+        hash=seed_hash(entry["seed"])[:SHORT_HASH] if entry.get("seed") else "—",
         link=link,
     )
 

@@ -66,7 +66,7 @@ async def test_history_lists_the_last_games_with_links_seeds_and_places(game_nig
         )  # newest first, this server's only
         for line, table in zip(lines, (second, first), strict=True):
             result = stored[int(line["id"])]
-            assert line["seed"] == result["seed"]
+            assert line["hash"] == seed_hash(result["seed"])[:8]  # the fair-dice digits, no seed
             # a link to the result message: the table message became it
             assert says(line["link"], "history.link", url=table.link)
             assert line["date"].startswith("<t:") and line["date"].endswith(":d>")
@@ -100,7 +100,9 @@ async def test_a_record_from_history_replays_and_its_seed_verifies(game_night, t
             check=True,
         )
         assert json.loads(out.stdout.strip().splitlines()[-1]) == stored["outcome"]
-        seed = reading(res.response.content, "history.line")["seed"]
+        shown = reading(res.response.content, "history.line")["hash"]  # the fair-dice digits
+        seed = stored["seed"]  # in the record file and under the result's 🔑 Seed
+        assert seed_hash(seed).startswith(shown) and len(shown) == 8 and seed not in answer.content
         out = subprocess.run(
             [sys.executable, "-m", "games", "verify", seed, seed_hash(seed), "--count", "20"],
             capture_output=True,
