@@ -281,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         }))  # fmt: skip
         return 0
     print(f"python bench/soak.py --games {args.games} --seed {args.seed}"
-          + (f" --start {args.start}" if args.start else ""))  # fmt: skip
+          + (f" --start {args.start}" if args.start else "") + mix_of(args).options()
+          + (f" --jobs {args.jobs}" if args.jobs > 1 else ""))  # fmt: skip
     print(tally.report())
     return 1 if tally.violations else 0
 

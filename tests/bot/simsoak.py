@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import simcord
+from discord import app_commands
 from simcord.results import ResponseMessage
 from simlocale import EnvClock
 from simlocale import locales as locales_of_users
@@ -512,12 +513,26 @@ class Player:
             run.expect_unrated = True
         elif kind == "readonly":
             await self.s.store.db.execute("PRAGMA query_only = 1")
+            spare = None
             try:
                 await self.step(answer_fails=self.answer_fails, readonly=True)
                 self.answer_fails = False
+                # a command meanwhile: /play elsewhere, or /game status here
+                who = self.s.members[self.rng.choice(PEOPLE)]
+                if self.rng.random() < 0.5:
+                    spare = self.s.guild.create_text_channel(f"spare-{run.plan.index}")
+                    res = await who.slash(spare, "play", game=run.plan.game)
+                else:
+                    res = await who.slash(run.channel, "game status")
+                if not res.acknowledged:
+                    run.problem("a command on a read-only database got no answer")
                 await env.advance_time(self.rng.uniform(2.0, 6.0))
             finally:
                 await self.s.store.db.execute("PRAGMA query_only = 0")
+            if spare is not None:
+                left = await self.s.store.table_in_channel(spare.id)
+                if left is not None and left.version > 0:
+                    run.problem("a /play on a read-only database left a lobby")
         elif kind == "restart":
             await self.s.restart()
         elif kind == "clock_jump":
@@ -963,6 +978,8 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
             run.problem(f"a None mention in the log: {msg[:80]}")
     errors = env.errors
     for err in errors[session.errors_seen :]:
+        if isinstance(err, app_commands.AppCommandError):
+            continue  # given to the command tree's handler, which answers and logs (checked above)
         run.problem(f"an unhandled exception in a handler: {type(err).__name__}: {str(err)[:100]}")
     session.errors_seen = len(errors)
     return ended
