@@ -527,8 +527,9 @@ class TableService:
         return gone
 
     async def _already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
-        link = message_link(row.guild_id, row.channel_id, row.message_id)
         game = t(f"game.{row.game}", interaction.locale)
+        url = message_link(row.guild_id, row.channel_id, row.message_id)
+        link = linked("link.table", interaction.locale, url, game=game)
         await self.reply(interaction, "error.table_exists", game=game, link=link)
 
     # ------------------------------------------------------------------ press

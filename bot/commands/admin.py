@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.events import CANCELLED
-from bot.i18n import lang_of, rule_error, t
+from bot.i18n import lang_of, linked, rule_error, t
 from bot.model import humans, is_cpu, is_manager, mover, table_link
 from bot.store import TableRow
 from bot.tables import TableService
@@ -152,8 +152,9 @@ def table_line(row: TableRow, lang: str) -> str:
     sep = t("list.sep", lang)  # 、 in Japanese
     players = sep.join(str(s.get("display") or s["name"]) for s in row.seats) or "—"
     since = f"<t:{int(row.created_at)}:R>"
+    link = linked("link.table", lang, table_link(row), game=game)  # "[Nine table](…)"
     if row.phase == "lobby":
-        return t("list.lobby", lang, game=game, players=players, since=since, link=table_link(row))
+        return t("list.lobby", lang, game=game, players=players, since=since, link=link)
     turn = mover(row)
     named = {s["name"]: str(s.get("display") or s["name"]) for s in row.seats}
     return t(
@@ -163,7 +164,7 @@ def table_line(row: TableRow, lang: str) -> str:
         players=players,
         turn=named.get(turn or "", turn or "—"),
         since=since,
-        link=table_link(row),
+        link=link,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simtable import privately, reading, refused, says
 
-from bot.i18n import t
+from bot.i18n import linked, t
 
 NINE = t("game.nine")
 
@@ -124,11 +124,13 @@ async def test_the_list_of_live_tables(game_night):
         assert says(text, "list.title", count=2)
         row = await nine.row()
         mover = nine.mover
-        playing = reading(text, "list.playing", game=NINE, link=nine.link)
+        labelled = linked("link.table", "en", nine.link, game=NINE)  # not a bare URL
+        playing = reading(text, "list.playing", game=NINE, link=labelled)
         assert playing is not None
         assert playing["players"] == "alice, bob" and playing["turn"] == mover.name
         assert playing["since"] == f"<t:{int(row.created_at)}:R>"
-        waiting = reading(text, "list.lobby", game=t("game.yahtzee"), link=lobby.link)
+        labelled = linked("link.table", "en", lobby.link, game=t("game.yahtzee"))
+        waiting = reading(text, "list.lobby", game=t("game.yahtzee"), link=labelled)
         assert waiting is not None and waiting["players"] == "carol"
         assert "erin" not in text  # another server's table
 

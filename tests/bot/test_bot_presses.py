@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from simtable import exactly, privately, refused, says, taken
 
+from bot.i18n import linked
 from games.core import SeededSource
 
 DICE = SeededSource("bot-press-tests").roll(500)
@@ -75,7 +76,8 @@ async def test_bad_options_and_a_second_table(game_night):
         options = table.reading("lobby.options")["options"]
         assert "target=5000" in options and "start=500" in options
         res = await table.command(bob, "play", game="nine")
-        assert refused(res, "error.table_exists", game="Six Dice", link=table.link)
+        labelled = linked("link.table", "en", table.link, game="Six Dice")  # not a bare URL
+        assert refused(res, "error.table_exists", game="Six Dice", link=labelled)
 
 
 async def test_lobby_buttons(game_night):
