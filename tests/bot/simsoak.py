@@ -464,6 +464,7 @@ class Player:
         self.s = session
         self.run = run
         self.rng = random.Random(f"{run.plan.seed}:{run.plan.index}:moves")
+        self.side = random.Random(f"{run.plan.seed}:{run.plan.index}:side")  # not the moves'
         self.injected: list[dict[str, Any]] = []
         self.answer_fails = False  # an answer fault waits for the next press
 
@@ -518,8 +519,8 @@ class Player:
                 await self.step(answer_fails=self.answer_fails, readonly=True)
                 self.answer_fails = False
                 # a command meanwhile: /play elsewhere, or /game status here
-                who = self.s.members[self.rng.choice(PEOPLE)]
-                if self.rng.random() < 0.5:
+                who = self.s.members[self.side.choice(PEOPLE)]
+                if self.side.random() < 0.5:
                     spare = self.s.guild.create_text_channel(f"spare-{run.plan.index}")
                     res = await who.slash(spare, "play", game=run.plan.game)
                 else:
