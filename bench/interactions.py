@@ -83,28 +83,32 @@ def statement_kind(sql: str) -> str:
 
 
 class SqlCounter:
-    """Counts the statements sent through one aiosqlite connection while
-    ``active`` (the connection's ``execute``/``executemany`` wrapped on the
-    instance; everything else untouched)."""
+    """Counts the statements the store sends while ``active``, at the
+    store's interface: each statement the SQLite store runs is built by
+    ``bot.store._fetch_all`` / ``_execute`` / ``_execute_many`` (then sent
+    to aiosqlite's thread in one hop with the cursor's closing, so wrapping
+    the aiosqlite connection's ``execute`` saw none: "0.00 statements")."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self) -> None:
+        from bot import store as sqlite_store
+
         self.active = False
         self.kinds: Counter[str] = Counter()
         self.presses = 0
-        execute, executemany = db.execute, db.executemany
 
-        def counted_execute(sql: str, *args: Any, **kwargs: Any) -> Any:
-            if self.active:
-                self.kinds[statement_kind(sql)] += 1
-            return execute(sql, *args, **kwargs)
+        def wrap(name: str, suffix: str = "") -> None:
+            build = getattr(sqlite_store, name)
 
-        def counted_executemany(sql: str, *args: Any, **kwargs: Any) -> Any:
-            if self.active:
-                self.kinds[statement_kind(sql) + " [many]"] += 1
-            return executemany(sql, *args, **kwargs)
+            def counted(sql: str, *args: Any, **kwargs: Any) -> Any:
+                if self.active:
+                    self.kinds[statement_kind(sql) + suffix] += 1
+                return build(sql, *args, **kwargs)
 
-        db.execute = counted_execute
-        db.executemany = counted_executemany
+            setattr(sqlite_store, name, counted)
+
+        wrap("_fetch_all")
+        wrap("_execute")
+        wrap("_execute_many", " [many]")
 
     @property
     def total(self) -> int:
@@ -175,7 +179,7 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
             inner.clear()
             store = bot.tables.store
             assert store._db is not None, "the store opens when the bot starts"
-            sql = SqlCounter(store._db)
+            sql = SqlCounter()
             outer: list[float] = []
             i = 0
             while len(outer) < presses:
