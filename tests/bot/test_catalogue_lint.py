@@ -31,6 +31,7 @@ REJECTED = {
     r"番目の手番": "第{n}手番",
     r"開始時(?!の)": "開始局面",
     r"確率の見積もり": "勝率{chance}（試算）",
+    r"勝つ確率": "勝率",
 }
 
 # (rule, pattern): what no Japanese value may contain
