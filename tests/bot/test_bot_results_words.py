@@ -295,3 +295,19 @@ def test_negative_numbers_on_the_table_are_drawn_readable():
     for module, drawn in old.items():
         source = Path(module.__file__).read_text(encoding="utf-8")
         assert "b.NEGATIVE" in source and drawn not in source, module.__name__
+
+
+def test_bluff_says_lives_lost_in_every_english_word():
+    """The status line, the picture, the option, the rules: lives, never
+    "losses" (a player who won the match may have lost a life)."""
+    from bot.i18n import catalogue
+
+    en = catalogue("en")
+    keys = [k for k in en if k.startswith(("bluff.status.losses", "pic.losses", "opt.bluff."))]
+    keys += ["pic.figure.bluff", "pic.legend.bluff", "rules.bluff.summary", "rules.bluff.scoring"]
+    for key in keys:
+        words = re.sub(r"\{\w+\}|option losses|`losses`", "", en[key])  # the option's name
+        assert not re.search(r"\bloss(es)?\b", words, re.I), (key, en[key])
+    assert t("unit.life_lost", "en", count=1) == "1 life lost"
+    assert t("unit.life_lost", "en", count=2) == "2 lives lost"
+    assert t("unit.life_lost", "ja", count=2) == "失ったライフ2"

@@ -32,6 +32,8 @@ REJECTED = {
     r"開始時(?!の)": "開始局面",
     r"確率の見積もり": "勝率{chance}（試算）",
     r"勝つ確率": "勝率",
+    # Bluff's lost games of a match are lives lost, one word everywhere
+    r"負け数|[}\d]敗": "失ったライフ",
 }
 
 # (rule, pattern): what no Japanese value may contain
