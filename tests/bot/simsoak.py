@@ -136,6 +136,7 @@ class Plan:
     faults: list[tuple[int, str]]  # (step, kind), steps ascending
     kill_after: int | None = None  # kill -9 after this many presses (a child process)
     mix: Mix | None = None  # how the faults were drawn
+    stop_after: int | None = None  # the players walk away after this many steps: left live
 
     @property
     def reproduce(self) -> str:
@@ -198,7 +199,10 @@ def plan(seed: int, index: int, mix: Mix = Mix()) -> Plan:  # noqa: B008  (froze
             faults.append((rng.randrange(0, HORIZON[game]), kind))
     faults.sort()
     kill_after = rng.randrange(1, 8) if killed else None
-    return Plan(seed, index, game, people, cpus, lang, locales, faults, kill_after, mix)
+    # one game in ten is left live (its own generator: the draws above stay)
+    away = random.Random(f"{seed}:{index}:away")
+    stop_after = away.randrange(1, HORIZON[game]) if away.random() < 0.1 and not killed else None
+    return Plan(seed, index, game, people, cpus, lang, locales, faults, kill_after, mix, stop_after)
 
 
 # ------------------------------------------------------------ the record
@@ -849,6 +853,8 @@ async def play_game(session: Session, p: Plan, *, on_press: Any = None, channel:
             on_press(run.presses)
         if not going:
             break
+        if p.stop_after is not None and step + 1 >= p.stop_after and not run.expect_unrated:
+            break  # left live: its turn clocks run on during the session's next games
     session.env.backend.faults[:] = [f for f in session.env.backend.faults
                                      if f["path"] != f"/channels/{channel.id}/messages*"]  # fmt: skip
     return run
@@ -987,7 +993,8 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
 
 
 async def check_ratings(session: Session) -> list[str]:
-    """The ratings equal a replay of the rated results in order."""
+    """At a session's end: every table's ledger has no gap and no double, and
+    the ratings equal a replay of the rated results in order."""
     store = session.store
     replayed: dict[tuple[str, int], tuple[float, float]] = {}
     for r in await store.results():
@@ -999,6 +1006,15 @@ async def check_ratings(session: Session) -> list[str]:
         for u, mr in ratings.rate(ranks, current).items():
             replayed[result["game"], u] = mr
     problems = []
+    # every table of the session (the ones left live moved on since): a ledger without gaps
+    by_table: dict[int, list[int]] = {}
+    for line in await store.ledger():
+        by_table.setdefault(line["table_id"], []).append(line["version"])
+    for table_id, versions in sorted(by_table.items()):
+        if sorted(versions) != list(range(1, max(versions) + 1)):
+            problems.append(
+                f"table {table_id}'s ledger is not versions 1…{max(versions)} once each"
+            )
     db = sqlite3.connect(f"file:{session.harness.path}?mode=ro", uri=True)
     try:
         stored = {
@@ -1035,7 +1051,7 @@ async def play_session(db: Path, seed: int, indices: list[int], *, mix: Mix = Mi
                 ended = await check_game(session, run, logs.records[first:])
                 if i == indices[-1]:  # the session's end: its ratings (the last game's record)
                     for what in await check_ratings(session):
-                        run.problem(f"ratings: {what}")
+                        run.problem(f"at the session's end, {what}")
                 record(tally, run, ended)
                 if on_game is not None:
                     on_game(run, ended)
