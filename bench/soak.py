@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import simsoak as soak  # noqa: E402  (tests/bot/simsoak.py)
 
 WORLD_AT = 7 * 86400.0  # SimCord seconds: when a kill -9 game's worlds are built
-TRACEBACK = re.compile(r"Traceback|Ignoring exception| ERROR ")
+TRACEBACK = re.compile(r"Traceback|Ignoring exception|Task exception was never retrieved")
 
 
 # ------------------------------------------------------------ kill -9
@@ -107,7 +107,10 @@ async def kill_game(
             for what in problems:
                 run.problem(what)
             for text in child_log.splitlines():
-                if TRACEBACK.search(text):
+                error = text.split(" ERROR ", 1)[1] if " ERROR " in text else None
+                if TRACEBACK.search(text) or (
+                    error is not None and not any(a.search(error) for a in soak.ACTIONABLE)
+                ):
                     run.problem(f"the killed process logged: {text[:160]}")
                     break
             if channel != session.fixed.id:
