@@ -111,7 +111,7 @@ def table_picture(
     picture = None
     if drawn is not None:
         img, alt = drawn
-        picture = Picture(b.encode(img), alt, f"{game}-table.png")
+        picture = Picture(b.encode(img, kind=f"{game}-table"), alt, f"{game}-table.png")
     if key is not None:
         with _kept_lock:
             _kept[key] = picture
@@ -129,7 +129,7 @@ def hand_picture(
     if drawn is None:
         return None
     img, alt = drawn
-    return Picture(b.encode(img), alt, f"{game}-hand.png")
+    return Picture(b.encode(img, kind=f"{game}-hand"), alt, f"{game}-hand.png")
 
 
 def result_picture(
@@ -169,7 +169,7 @@ def result_picture(
         legend=the.result_legend(view, lang),
         words=said,
     )
-    return Picture(b.encode(img), alt, f"{game}-result.png")
+    return Picture(b.encode(img, kind=f"{game}-result"), alt, f"{game}-result.png")
 
 
 def stats_picture(card: dict[str, Any], *, lang: str = "en") -> Picture:

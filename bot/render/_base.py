@@ -7,6 +7,7 @@ import io
 import math
 import os
 import struct
+import threading
 import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -423,43 +425,98 @@ SAMPLE = 5  # a picture's own palette is found on every SAMPLE-th pixel each way
 COMPRESS = 1  # zlib's level: 3 took 0.2-0.6 ms more a picture for 3-7 % smaller files
 
 
-def encode(img: Image.Image, colours: int = 160) -> bytes:
+FIT = 24  # a kept palette fits a picture whose sampled pixels map this close…
+MISFIT = 0.002  # …but for this share of them (the golden tests allow 0.2 % off by > 40)
+MEAN_FIT = 1.4  # …and this close on average (a picture's own palette: 0.6-1.2; goldens: 1.5)
+WORSE = 0.2  # …and no further than this from how close it came to the sample it was found for
+
+
+class Palette:
+    """A palette pictures are mapped onto, and the sample it was found on.
+
+    Pillow keeps with a palette its lookup of the nearest entry (64³ cells,
+    each filled when a colour first falls in it): a fresh palette costs
+    0.5-1.3 ms a picture to fill, more than the mapping itself, so each kind
+    of picture (``"nine-table"``…) keeps its palette while it fits
+    (:func:`encode`). Pillow maps without the GIL and fills that lookup as
+    it goes: one thread maps onto a palette at a time."""
+
+    def __init__(self, colours: list[int], sample: Image.Image) -> None:
+        self.image = Image.new("P", (1, 1))
+        self.image.putpalette(colours)
+        self.lock = threading.Lock()
+        self.own = self.off(sample)[1]  # how close it maps the sample it was found on
+
+    def off(self, sample: Image.Image) -> tuple[float, float]:
+        """The share of ``sample``'s pixels mapped further than :data:`FIT`
+        from their colour (each channel), and the mean distance."""
+        mapped = np.asarray(self.map(sample).convert("RGB"), dtype=np.int16)
+        off = np.abs(mapped - np.asarray(sample, dtype=np.int16)).max(axis=2)
+        return float((off > FIT).mean()), float(off.mean())
+
+    def map(self, img: Image.Image) -> Image.Image:
+        with self.lock:
+            return img.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+    def fits(self, sample: Image.Image) -> bool:
+        """Whether all but :data:`MISFIT` of ``sample``'s pixels map within
+        :data:`FIT` of their colour (each channel), and on average within
+        :data:`MEAN_FIT` and :data:`WORSE` more than the palette's own sample."""
+        far, mean = self.off(sample)
+        return far <= MISFIT and mean <= min(MEAN_FIT, max(0.75, self.own + WORSE))
+
+
+def palette_of(sample: Image.Image, colours: int = 160) -> Palette:
+    """``colours`` found on ``sample`` (FASTOCTREE) and the exact key
+    colours (:data:`KEY_COLOURS`), 256 at most. (More exact colours — a
+    sample's most frequent ones — mapped worse: Pillow finds the nearest
+    entry for cells of 4×4×4 colours, and crowded entries confuse it.)"""
+    found = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    pal = (found.getpalette() or [])[: colours * 3]
+    keys = [v for c in dict.fromkeys(KEY_COLOURS) for v in c]
+    pal.extend(keys[: (256 - len(pal) // 3) * 3])
+    return Palette(pal, sample)
+
+
+_kept_palettes: dict[str, Palette] = {}
+_palettes_lock = threading.Lock()
+
+
+def encode(img: Image.Image, colours: int = 160, kind: str | None = None) -> bytes:
     """PNG bytes, as an 8-bit palette picture (fast to encode, small file).
 
     The palette is found on a sparse sample of the picture (every
     :data:`SAMPLE`-th pixel each way: cheap, a picture is mostly flat areas)
-    plus the exact key colours (:data:`KEY_COLOURS`); every pixel maps to
-    its nearest entry without dithering, and zlib packs it at its fastest
-    level (:data:`COMPRESS`: the files stay 15-35 KB, the budget is 150 KB).
-
-    (A palette shared by all of a game's table pictures would save the
-    palette's search and Pillow's lookup of nearest entries, ~1-2 ms of a
-    picture's 2-4 ms: found once on the game's example position, it missed
-    colours other positions draw — Nine's dark red, Six Dice's blue badge —
-    by more than the golden tests allow.)
+    plus the exact key colours (:data:`KEY_COLOURS`). A ``kind`` of picture
+    keeps the palette found for one of its pictures while it fits the next
+    picture's sample (:meth:`Palette.fits`: nearly as close as the
+    picture's own palette would be); a picture it does not fit has a
+    palette found for it, kept in its stead.
+    Every pixel maps to its nearest entry without dithering, and zlib packs
+    it at its fastest level (:data:`COMPRESS`: the files stay 15-35 KB, the
+    budget is 150 KB).
     """
     sample = img.resize(
         (max(1, img.width // SAMPLE), max(1, img.height // SAMPLE)), Image.Resampling.NEAREST
     )
-    found = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    pal = (found.getpalette() or [])[: colours * 3]
-    pal.extend(_key_palette(len(KEY_COLOURS))[: (256 - len(pal) // 3) * 3])
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(pal)
-    out = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    if kind is None:
+        palette = palette_of(sample, colours)
+    else:
+        palette = _kept_palettes.get(kind)  # type: ignore[assignment]
+        if palette is None or not palette.fits(sample):
+            palette = palette_of(sample, colours)
+            with _palettes_lock:
+                _kept_palettes[kind] = palette
+    out = palette.map(img)
     buf = io.BytesIO()
     out.save(buf, "PNG", compress_level=COMPRESS)
     return buf.getvalue()
 
 
-@lru_cache(maxsize=4)
-def _key_palette(count: int) -> list[int]:
-    """The key colours, each once, as palette bytes (``count``: how many
-    there are now — the renderers add theirs at import)."""
-    out: list[int] = []
-    for c in dict.fromkeys(KEY_COLOURS):
-        out.extend(c)
-    return out
+def forget_palettes() -> None:
+    """Forget every kind's kept palette (each is found again)."""
+    with _palettes_lock:
+        _kept_palettes.clear()
 
 
 def pill(
