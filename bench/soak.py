@@ -124,7 +124,7 @@ async def kill_game(
                 await adopt(session, row.id)
                 await soak.play_game(session, rest, channel=session.fixed, table_id=row.id, run=run)
             ended = await soak.check_game(session, run, logs.records)
-            for what in await soak.check_ratings(session):
+            for what in await soak.check_session(session):
                 run.problem(f"at the session's end, {what}")
             soak.record(tally, run, ended)
             run.faults["kill9"] += killed

@@ -24,7 +24,7 @@ The faults (:data:`KINDS`):
 - ``lost_channel``: the bot loses the table's channel (403 on every send and
   edit there): nobody presses any more, the turn clock runs;
 - ``readonly``: the database is read-only (``PRAGMA query_only``) for a
-  press and a few seconds;
+  press, a command (/play elsewhere or /game status) and a few seconds;
 - ``restart``: the bot is restarted in-process on the same database;
 - ``clock_jump``: the bot's clock jumps forward (NTP, a suspended VM);
 - ``idle``: nobody presses for a turn clock (the clock plays a default move);
@@ -32,13 +32,15 @@ The faults (:data:`KINDS`):
   killed with SIGKILL after a random press, then finished by a new bot on the
   same database in a world built with the same ids (bench/soak.py).
 
-The invariants (:func:`check_game`, :func:`check_ratings`): see
+One game in ten is left live after a random step (the players walk away):
+its turn clocks run on through the session's next games.
+
+The invariants (:func:`check_game`, :func:`check_session`): see
 docs/stranded.md, "The chaos soak".
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import json
@@ -992,7 +994,7 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
     return ended
 
 
-async def check_ratings(session: Session) -> list[str]:
+async def check_session(session: Session) -> list[str]:
     """At a session's end: every table's ledger has no gap and no double, and
     the ratings equal a replay of the rated results in order."""
     store = session.store
@@ -1050,7 +1052,7 @@ async def play_session(db: Path, seed: int, indices: list[int], *, mix: Mix = Mi
                 run = await play_game(session, p)
                 ended = await check_game(session, run, logs.records[first:])
                 if i == indices[-1]:  # the session's end: its ratings (the last game's record)
-                    for what in await check_ratings(session):
+                    for what in await check_session(session):
                         run.problem(f"at the session's end, {what}")
                 record(tally, run, ended)
                 if on_game is not None:
@@ -1104,8 +1106,3 @@ async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: 
     await flush()
     tally.seconds = time.perf_counter() - t0
     return tally
-
-
-def run_soak(seed: int, start: int, games: int, **kwargs: Any) -> Tally:
-    with tempfile.TemporaryDirectory(prefix="chabudai-soak-") as tmp:
-        return asyncio.run(soak(seed, start, games, workdir=Path(tmp), **kwargs))
