@@ -427,8 +427,7 @@ COMPRESS = 1  # zlib's level: 3 took 0.2-0.6 ms more a picture for 3-7 % smaller
 
 FIT = 24  # a kept palette fits a picture whose sampled pixels map this close…
 MISFIT = 0.002  # …but for this share of them (the golden tests allow 0.2 % off by > 40)
-MEAN_FIT = 1.4  # …and this close on average (a picture's own palette: 0.6-1.2; goldens: 1.5)
-WORSE = 0.2  # …and no further than this from how close it came to the sample it was found for
+WORSE = 0.2  # …and on average no further than this beyond how it maps its own sample (0.6-1.2)
 
 
 class Palette:
@@ -445,7 +444,8 @@ class Palette:
         self.image = Image.new("P", (1, 1))
         self.image.putpalette(colours)
         self.lock = threading.Lock()
-        self.own = self.off(sample)[1]  # how close it maps the sample it was found on
+        self.sample = sample
+        self.own: tuple[float, float] | None = None  # how it maps the sample it was found on
 
     def off(self, sample: Image.Image) -> tuple[float, float]:
         """The share of ``sample``'s pixels mapped further than :data:`FIT`
@@ -459,11 +459,15 @@ class Palette:
             return img.quantize(palette=self.image, dither=Image.Dither.NONE)
 
     def fits(self, sample: Image.Image) -> bool:
-        """Whether all but :data:`MISFIT` of ``sample``'s pixels map within
-        :data:`FIT` of their colour (each channel), and on average within
-        :data:`MEAN_FIT` and :data:`WORSE` more than the palette's own sample."""
+        """Whether all but :data:`MISFIT` of ``sample``'s pixels (or twice
+        the share of the palette's own sample) map within :data:`FIT` of
+        their colour (each channel), and on average within :data:`WORSE`
+        more than the palette's own sample (0.75 in any case)."""
+        if self.own is None:
+            self.own = self.off(self.sample)
+        own_far, own_mean = self.own
         far, mean = self.off(sample)
-        return far <= MISFIT and mean <= min(MEAN_FIT, max(0.75, self.own + WORSE))
+        return far <= max(MISFIT, 2 * own_far) and mean <= max(0.75, own_mean + WORSE)
 
 
 def palette_of(sample: Image.Image, colours: int = 160) -> Palette:
