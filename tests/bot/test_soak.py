@@ -18,8 +18,14 @@ GAMES = len(simsoak.GAMES)
 MIX = simsoak.Mix(counts=(3, 4, 5))  # every fault kind, 3 to 5 faults a game
 
 
-async def test_a_short_chaos_soak_breaks_no_invariant(tmp_path):
+async def test_a_short_chaos_soak_breaks_no_invariant(tmp_path, caplog):
     tally = await simsoak.soak(SEED, 0, GAMES, mix=MIX, workdir=tmp_path)
+    # the soak judged the log: an ERROR it accepts (a cause and a fix, such as
+    # the sweeper's on a read-only database) is not a failure of this test
+    accepted = [
+        r for r in caplog.records if any(a.search(r.getMessage()) for a in simsoak.ACTIONABLE)
+    ]
+    caplog.handler.records[:] = [r for r in caplog.handler.records if r not in accepted]
     assert tally.games == GAMES
     # most kinds injected (a fault drawn for a step after the game's end is not)
     assert len(tally.faults) >= 10 and sum(tally.faults.values()) >= 15, tally.faults
