@@ -221,10 +221,17 @@ async def jobs(args: argparse.Namespace) -> soak.Tally:
             if args.log:
                 cmd += ["--log", args.log]
             proc = await asyncio.create_subprocess_exec(
-                *cmd, stdout=asyncio.subprocess.PIPE, cwd=str(ROOT)
+                *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=str(ROOT)
             )
-            out, _ = await proc.communicate()
-            doc = json.loads(out.decode().strip().splitlines()[-1])
+            out, err = await proc.communicate()
+            try:
+                doc = json.loads(out.decode().strip().splitlines()[-1])
+            except (IndexError, ValueError):  # the session's process died: say so, go on
+                tail = err.decode(errors="replace").strip().splitlines()[-3:]
+                p = soak.plan(args.seed, lo, mix_of(args))
+                what = f"the session's process ended ({proc.returncode}): {' | '.join(tail)[:300]}"
+                tally.violations.append(soak.Violation(args.seed, lo, p.game, what, p.reproduce))
+                continue
             part = soak.Tally(
                 doc["games"], doc["finished"], doc["unrated"], doc["live"], doc["presses"]
             )
