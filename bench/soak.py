@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import simsoak as soak  # noqa: E402  (tests/bot/simsoak.py)
 
 WORLD_AT = 7 * 86400.0  # SimCord seconds: when a kill -9 game's worlds are built
+SESSION_SECONDS = 1200.0  # --jobs: a session's process that takes longer is killed
 TRACEBACK = re.compile(r"Traceback|Ignoring exception|Task exception was never retrieved")
 
 
@@ -223,7 +224,11 @@ async def jobs(args: argparse.Namespace) -> soak.Tally:
             proc = await asyncio.create_subprocess_exec(
                 *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=str(ROOT)
             )
-            out, err = await proc.communicate()
+            try:
+                out, err = await asyncio.wait_for(proc.communicate(), SESSION_SECONDS)
+            except TimeoutError:  # a session that hangs: killed, said, the run goes on
+                proc.kill()
+                out, err = b"", f"no end after {SESSION_SECONDS:.0f} s".encode()
             try:
                 doc = json.loads(out.decode().strip().splitlines()[-1])
             except (IndexError, ValueError):  # the session's process died: say so, go on
