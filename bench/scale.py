@@ -396,6 +396,10 @@ async def run_once(
         "cpu_ms": cpu / max(presses, 1) * 1000,
         "main_cpu_ms": main_cpu / max(presses, 1) * 1000,
         "pictures": sum(d["pictures"] for d in done) / max(presses, 1),
+        "picture_kinds": {
+            kind: sum(d.get("picture_kinds", {}).get(kind, 0) for d in done) / max(presses, 1)
+            for kind in ("table", "hand", "result")
+        },
         "picture_ms": sum(d["picture_cpu_s"] for d in done) / max(presses, 1) * 1000,
         "main_busy": max(d["main_cpu_s_window"] / window for d in done),
         "queue_p50": pct([x for d in done for x in d["queued"]], 0.5) * 1000,
@@ -430,7 +434,9 @@ def line(r: dict[str, Any]) -> str:
         f" p99 {r['lag_p99']:.0f} ms (n={r['lag_n']}); doubles {a['doubles']}, lost {a['lost']},"
         f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press (event loop's thread"
         f" {r['main_cpu_ms']:.1f}, busy {100 * r['main_busy']:.0f} % of the window at most;"
-        f" pictures {r['picture_ms']:.1f}: {r['pictures']:.2f} a press)"
+        f" pictures {r['picture_ms']:.1f}: {r['pictures']:.2f} a press — "
+        + ", ".join(f"{k} {v:.2f}" for k, v in r["picture_kinds"].items())
+        + ")"
         + (f" + server {r['server_cpu_ms']:.1f}" if r["server_cpu_ms"] else "")
         + f"; RSS max {r['rss_mb']:.0f} MB; load {r['load']:.1f}"
         + f"; dispatch→handler p50 {r['queue_p50']:.1f} ms"

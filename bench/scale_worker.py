@@ -122,6 +122,7 @@ class Counts:
         self.lock_waits: list[float] = []  # PostgreSQL: seconds to take a table lock
         self.lock_misses = 0  # PostgreSQL: tries of a table lock another session held
         self.pictures = 0  # pictures drawn (table, hand, result), on any thread
+        self.picture_kinds: Counter[str] = Counter()  # how many of each
         self.picture_cpu = 0.0  # their CPU seconds (each on its own thread)
 
     def statement(self, sql: str) -> None:
@@ -154,6 +155,7 @@ def count_pictures(counts: Counts) -> None:
                 if counts.active:
                     with lock:
                         counts.pictures += 1
+                        counts.picture_kinds[name.split("_")[0]] += 1
                         counts.picture_cpu += time.thread_time() - c0
 
         setattr(pictures, name, counted)
@@ -888,6 +890,7 @@ async def main(cfg: dict[str, Any]) -> None:
                     "round_trips": counts.round_trips,
                     "pictures": counts.pictures,
                     "picture_cpu_s": counts.picture_cpu,
+                    "picture_kinds": dict(counts.picture_kinds),
                     "kinds": dict(counts.kinds.most_common(25)),
                     "fired": watch.fired,
                     "rss_kb": rss_kb,

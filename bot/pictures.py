@@ -15,9 +15,9 @@ A table's UI state (``ui``) reaches the picture through the game's plugin
 the picture and the buttons show the same thing.
 
 Pure functions of their inputs (run them off the event loop). A table
-picture whose view did not change since it was last drawn (a Bluff player
-looking under the cup, a table repaired or shown again) is not drawn again:
-the last :data:`KEPT` table pictures are kept, by what they are drawn from
+or hand picture whose view did not change since it was last drawn (a Bluff
+player looking under the cup, a table repaired or shown again) is not drawn
+again: the last :data:`KEPT` are kept in memory, by what they are drawn from
 (:func:`forget_pictures` empties them).
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.games import plugin
@@ -75,15 +75,34 @@ def shown_view(
     return named(view, names)
 
 
-KEPT = 64  # table pictures kept (a few KB to 35 KB each)
+KEPT = 64  # table and hand pictures kept (a few KB to 35 KB each)
 _kept: OrderedDict[str, Picture | None] = OrderedDict()
 _kept_lock = threading.Lock()  # pictures are drawn on worker threads
 
 
 def forget_pictures() -> None:
-    """Forget the kept table pictures (the next of each is drawn again)."""
+    """Forget the kept pictures (the next of each is drawn again)."""
     with _kept_lock:
         _kept.clear()
+
+
+def _kept_or_drawn(what: list[Any], draw: Callable[[], Picture | None]) -> Picture | None:
+    """The picture drawn from ``what`` last time (kept in memory only),
+    else ``draw()`` (kept)."""
+    try:  # everything the picture depends on (views are JSON: they are stored)
+        key = json.dumps([*what, b.emoji_drawn()], sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return draw()
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    picture = draw()
+    with _kept_lock:
+        _kept[key] = picture
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return picture
 
 
 def table_picture(
@@ -98,38 +117,33 @@ def table_picture(
     picture again, not drawn, when nothing it is drawn from changed."""
     game = str(view["game"])
     shown = shown_view(view, names=names, ui=ui)
-    try:  # everything the picture depends on (the view is JSON: it is stored)
-        key = json.dumps([shown, lang, b.emoji_drawn()], sort_keys=True, default=repr)
-    except (TypeError, ValueError):
-        key = None
-    if key is not None:
-        with _kept_lock:
-            if key in _kept:
-                _kept.move_to_end(key)
-                return _kept[key]
-    drawn = plugin(game).table_image(shown, lang)
-    picture = None
-    if drawn is not None:
+
+    def draw() -> Picture | None:
+        drawn = plugin(game).table_image(shown, lang)
+        if drawn is None:
+            return None
         img, alt = drawn
-        picture = Picture(b.encode(img, kind=f"{game}-table"), alt, f"{game}-table.png")
-    if key is not None:
-        with _kept_lock:
-            _kept[key] = picture
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
-    return picture
+        return Picture(b.encode(img, kind=f"{game}-table"), alt, f"{game}-table.png")
+
+    return _kept_or_drawn(["table", shown, lang], draw)
 
 
 def hand_picture(
     view: dict[str, Any], *, lang: str = "en", names: Names | None = None
 ) -> Picture | None:
-    """A player's private picture: a Sixty-Six hand, Bluff dice under the cup."""
+    """A player's private picture: a Sixty-Six hand, Bluff dice under the
+    cup (the same picture again when that player's view did not change)."""
     game = str(view["game"])
-    drawn = plugin(game).hand_image(named(view, names), lang)
-    if drawn is None:
-        return None
-    img, alt = drawn
-    return Picture(b.encode(img, kind=f"{game}-hand"), alt, f"{game}-hand.png")
+    shown = named(view, names)
+
+    def draw() -> Picture | None:
+        drawn = plugin(game).hand_image(shown, lang)
+        if drawn is None:
+            return None
+        img, alt = drawn
+        return Picture(b.encode(img, kind=f"{game}-hand"), alt, f"{game}-hand.png")
+
+    return _kept_or_drawn(["hand", shown, lang], draw)
 
 
 def result_picture(
