@@ -158,6 +158,8 @@ def japanese_breaks() -> list[tuple[str, str, str]]:
         for rule, pattern in rules:
             if breaks_rule(rule, pattern, text):
                 out.append((key, rule, text))
+        if ".alt" in key and re.search(r"[()\[\]]", text_only(text)):
+            out.append((key, "ASCII brackets in alt text (write （）)", text))
         for pattern, chosen in REJECTED.items():
             if re.search(pattern, text):
                 out.append((key, f"glossary: write {chosen}", text))
