@@ -144,3 +144,43 @@ def test_no_project_file_points_outside_the_project():
         if "../shared" in text or "shared/RULES" in text or "shared/seeds" in text:
             found.append(str(path.relative_to(ROOT)))
     assert found == [], found
+
+
+def tree_paths(bot) -> list[str]:
+    """Every slash command of the bot's tree, walked here on its own."""
+    out = []
+    for item in bot.tree.get_commands():
+        subs = getattr(item, "commands", None)
+        if subs is None:
+            out.append(item.name)
+        else:
+            out.extend(f"{item.name} {sub.name}" for sub in subs)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_help_lists_every_command_of_the_tree(game_night, lang):
+    """/help lists every command the bot has (it left out /history, /review,
+    /leaderboard, /stats and /game end), each by its name in the reader's
+    language — the name the replies use — with its description; English
+    names are Discord's clickable mentions."""
+    async with game_night(locales={"alice": lang}) as night:
+        embed = answer(await night.command(night.alice, "help"))
+        listed = "\n".join(
+            f.value for f in embed.fields if f.name in (t("help.commands", lang), "\u200b")
+        )
+        paths = tree_paths(night.bot)
+        assert {"history", "review", "leaderboard", "stats", "game end"} <= set(paths)
+        assert len(paths) >= 15
+        for path in paths:
+            assert command(path, lang) in listed, (path, listed)
+            desc = t("cmd." + path.replace(" ", ".") + ".desc", lang)
+            assert says(listed, "help.command_line", lang, command=command(path, lang), what=desc)
+        assert all(len(f.value) <= 1024 for f in embed.fields)
+        if lang == "ja":  # the names /help teaches are Japanese, and so are the replies'
+            assert f"/{t('cmd.play.name', 'ja')}`" in listed and "/play`" not in listed
+            res = await night.command(night.alice, "game status")  # no table here
+            text = res.response.content
+            assert command("play", "ja") in text and "/play" not in text, text
+        else:  # a clickable mention once the commands are synced
+            assert f"</game end:{COMMAND_IDS['game']}>" in listed, listed
