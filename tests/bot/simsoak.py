@@ -933,6 +933,8 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
                 run.problem(
                     f"the table is gone without a result or a reason (last ledger line {last!r})"
                 )
+            elif not run.expect_unrated and not told_why(env, run.channel.id):
+                run.problem("the game ended unrated and its channel was not told why")
     else:
         # live: one repair sweep, then the table message shows the stored version
         if row.state is not None and ledger_moves(ledger) != row.state["history"]["moves"]:
@@ -992,6 +994,18 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
         run.problem(f"an unhandled exception in a handler: {type(err).__name__}: {str(err)[:100]}")
     session.errors_seen = len(errors)
     return ended
+
+
+def told_why(env: simcord.Env, channel_id: int) -> bool:
+    """Whether a public message in the channel says why a game ended unrated."""
+    from simtable import says
+
+    keys = ("result.abandoned", "result.abandoned_idle")
+    for stored in env.backend.messages.get(channel_id, {}).values():
+        if stored.visible_to(None):
+            if any(says(stored.content, k, lang) for k in keys for lang in ("en", "ja")):
+                return True
+    return False
 
 
 async def check_session(session: Session) -> list[str]:
