@@ -98,8 +98,10 @@ def names_of(night: Any) -> list[str]:
     return out + ["CPU"]
 
 
-async def play_through(night: Any, reader: Reader, game: str, **kwargs: Any) -> Any:
-    table = await night.table(game, lang="ja", **kwargs)
+async def play_through(
+    night: Any, reader: Reader, game: str, lang: str = "ja", **kwargs: Any
+) -> Any:
+    table = await night.table(game, lang=lang, **kwargs)
     reader.read(f"{game} start")
 
     async def policy(tab: Any, who: Any) -> Any:
@@ -223,3 +225,22 @@ async def test_an_unknown_option_lists_the_known_ones_as_code(game_night):
         text = res.response.content
         assert "`kinds`、`" in text or "、`kinds`" in text, text
         assert not problems(text, ["colour", "red"]), (text, problems(text, ["colour", "red"]))
+
+
+async def test_no_developer_words_at_an_english_table(game_night):
+    """An English game night: no ``python -m``, no seed and no whole hash
+    on any table, result, DM or ping (the seed only in the 🔑 Seed answer)."""
+    from games.core import seed_hash
+
+    async with game_night(seeded=True) as night:
+        reader = Reader(night)
+        for game in ("nine", "bluff"):
+            options = {"options": "losses=1"} if game == "bluff" else {}
+            await play_through(night, reader, game, "en", **options)
+        (result,) = (await night.store.results())[:1]
+        seed = result["seed"]
+        shown = list(reader.seen)
+        assert len(shown) > 20
+        for text in shown:
+            assert "python -m" not in text and seed not in text, text
+            assert seed_hash(seed) not in text, text
