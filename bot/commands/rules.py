@@ -89,7 +89,9 @@ async def rules_embed(
         t("rules.clock", lang, seconds=seconds, warn=turns.WARN_BEFORE, max=turns.MAX_TIMEOUTS)
     )
     embed.add_field(name=t("rules.options", lang), value=_clip("\n".join(lines)), inline=False)
-    verify = t(f"rules.verify.{plugin(game).seed_term}", lang)  # how to check the seed
+    # how to check the fair dice, naming the result's button as it reads
+    button = t("result.btn.fair", lang)
+    verify = t(f"rules.verify.{plugin(game).seed_term}", lang, button=button)
     embed.add_field(name=t("rules.verify", lang), value=_clip(verify), inline=False)
     files: list[discord.File] = []
     try:

@@ -66,11 +66,11 @@ async def test_the_seed_in_the_games_own_words(game_night):
         res = await table.command(night.alice, "rules", game="sixtysix")
         (embed,) = res.response.embeds
         fields = {f.name: f.value for f in embed.fields}
-        assert fields[t("rules.verify")] == t("rules.verify.deck")
+        assert fields[t("rules.verify")] == t("rules.verify.deck", button=t("result.btn.fair"))
         assert "python -m games" not in fields[t("rules.verify")]  # a player's check
         res = await table.command(night.alice, "rules", game="nine")
         (embed,) = res.response.embeds
-        assert {f.name: f.value for f in embed.fields}[t("rules.verify")] == t("rules.verify.dice")
+        assert {f.name: f.value for f in embed.fields}[t("rules.verify")] == t("rules.verify.dice", button=t("result.btn.fair"))
 
 
 async def test_bluff_counts_lives_lost_in_words_and_best_where_there_is_none(game_night):
