@@ -38,7 +38,7 @@ LEVEL = ai.Level(16, 6, 12, 2, True, 0.0, 30_000, 3)
 
 # docs/review.md, "Bands and classes": the least accuracy of excellent, good
 # and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"game_points": Grades((85.0, 65.0, 35.0), (0.15, 0.4, 1.0))}
+GRADES = {"game_points": Grades((85.0, 65.0, 35.0), (0.25, 0.5, 1.0))}
 
 
 class SixtySixReviewer(GameReviewer):
