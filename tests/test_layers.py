@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("controls", ("bot.ui", "bot.ui.controls", "bot.ui.components")),
     ("plugins", ("bot.games", "bot.games.*")),
     ("pictures", ("bot.pictures",)),
-    ("messages", ("bot.ui.present", "bot.ui.secrets", "bot.ui.replay")),
+    ("messages", ("bot.ui.present", "bot.ui.secrets", "bot.ui.replay", "bot.ui.result_words")),
     # the one commit path and what it announces
     ("events", ("bot.events", "bot.results")),
     ("service", ("bot.tables",)),

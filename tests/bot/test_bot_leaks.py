@@ -51,7 +51,8 @@ def bot_log(caplog) -> list[str]:
 
 
 async def test_bluff_public_messages_do_not_depend_on_the_dice(game_night, caplog):
-    ai.warm_up_now("yahtzee", {})  # not in the middle of a run's log: a bot warms it at start
+    for game in ("yahtzee", "sixdice"):  # not in the middle of a run's log: a bot warms them at start
+        ai.warm_up_now(game, {})
     caplog.set_level(logging.DEBUG, logger="bot")
     for seed in range(6):
         rng = random.Random(100 + seed)
