@@ -40,9 +40,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # then whole messages — never the service, clocks or computer players
     ("render", ("bot.render", "bot.render.*")),
     ("controls", ("bot.ui", "bot.ui.controls", "bot.ui.components")),
-    ("plugins", ("bot.games", "bot.games.*")),
+    ("plugins", ("bot.games", "bot.games.*", "bot.ui.result_words")),
     ("pictures", ("bot.pictures",)),
-    ("messages", ("bot.ui.present", "bot.ui.secrets", "bot.ui.replay", "bot.ui.result_words")),
+    ("messages", ("bot.ui.present", "bot.ui.secrets", "bot.ui.replay")),
     # the one commit path and what it announces
     ("events", ("bot.events", "bot.results")),
     ("service", ("bot.tables",)),

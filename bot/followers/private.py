@@ -70,7 +70,10 @@ class Private:
             speaks = seat.get("lang") or lang
             msg = await hidden.private_message(
                 row, state, seat, speaks, live=change.kind != ABANDONED,
-                ended=hidden.end_notice(change, speaks) if ended else None,
+                ended=hidden.end_notice(
+                    row, speaks, finished=change.kind == FINISHED,
+                    standings=change.standings, by=change.by,
+                ) if ended else None,
             )  # fmt: skip
             mine = presser is not None and seat["id"] == presser
             if mine and interaction is not None and mode == "edit":

@@ -26,13 +26,12 @@ from typing import Any
 import discord
 
 from bot import pictures
-from bot.events import FINISHED, TableCommitted
 from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import table_link
 from bot.store import TableRow
 from bot.ui.components import build_view
-from bot.ui.controls import Control
+from bot.ui.controls import Control, Standing
 from bot.ui.present import AGREED, ENDED, displayed, seat_picture_names, shown_names
 from games import registry
 from games.core import Event
@@ -130,22 +129,24 @@ async def private_message(
     return msg
 
 
-def end_notice(change: TableCommitted, lang: str) -> str:
+def end_notice(
+    row: TableRow, lang: str, *, finished: bool, standings: list[Standing], by: int | None
+) -> str:
     """How the game ended, for its players' DMs: who won ("The game is over:
     alice wins."), or who ended it with no result ("Alice ended the game: no
     result."), or that it was abandoned (the turn clocks, an unreachable
-    channel)."""
-    row = change.after
+    channel). ``finished``: the game was settled (its ``standings``);
+    ``by``: who ended it otherwise."""
     names = shown_names(row)
-    if change.kind == FINISHED:
-        winners = [names.get(s.player, s.player) for s in change.standings if s.won]
+    if finished:
+        winners = [names.get(s.player, s.player) for s in standings if s.won]
         if not winners:
             return t("private.ended.over", lang)
         return t("private.ended.won", lang, players=names_and(winners, lang), count=len(winners))
-    if change.by is None:
+    if by is None:
         return t("private.ended.abandoned", lang)
-    seat = row.seat_of(change.by)
-    who = str(seat.get("display") or seat["name"]) if seat else f"<@{change.by}>"
+    seat = row.seat_of(by)
+    who = str(seat.get("display") or seat["name"]) if seat else f"<@{by}>"
     agreed = row.ui.get(ENDED) == AGREED  # everyone still playing agreed to stop
     return t("private.ended.agreed" if agreed else "private.ended.by", lang, user=who)
 
