@@ -196,21 +196,40 @@ class ChabudaiBot(commands.Bot):
         half-written) — or anything else, logged with its traceback."""
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         command = interaction.command
-        name = command.qualified_name if command is not None else "?"
-        if isinstance(original, sqlite3.Error):
-            log.warning("/%s: the database could not be used (%s)", name, original)
-            key = "error.db_unavailable"
-        elif isinstance(original, discord.HTTPException):  # Discord refused a call (10062, 5xx)
-            log.warning("/%s: Discord refused a request (%s/%s)", name, original.status,
-                        original.code)  # fmt: skip
-            key = "error.command_failed"
-        elif isinstance(error, app_commands.CommandNotFound):  # a command this version lacks
+        name = "/" + (command.qualified_name if command is not None else "?")
+        if isinstance(error, app_commands.CommandNotFound):  # a command this version lacks
             log.warning("/%s: no such command here (the commands are not synced yet?)",
                         error.name)  # fmt: skip
+            await self._answer_failure(interaction, name, "error.command_failed")
+            return
+        await self.on_failure(interaction, name, original)
+
+    async def on_press_failed(
+        self, interaction: discord.Interaction[Any], what: str, error: BaseException
+    ) -> None:
+        """A button or a select whose handler raised (``bot.ui.components``
+        runs every press through this): the presser is answered as a slash
+        command is, never "This interaction failed"."""
+        await self.on_failure(interaction, what, error)
+
+    async def on_failure(
+        self, interaction: discord.Interaction[Any], what: str, original: BaseException
+    ) -> None:
+        """Log what failed and answer the user in their language."""
+        name = what
+        if isinstance(original, sqlite3.Error):
+            log.warning("%s: the database could not be used (%s)", name, original)
+            key = "error.db_unavailable"
+        elif isinstance(original, discord.HTTPException):  # Discord refused a call (10062, 5xx)
+            log.warning("%s: Discord refused a request (%s/%s)", name, original.status,
+                        original.code)  # fmt: skip
             key = "error.command_failed"
         else:
-            log.error("/%s failed", name, exc_info=original)
+            log.error("%s failed", name, exc_info=original)
             key = "error.command_failed"
+        await self._answer_failure(interaction, name, key)
+
+    async def _answer_failure(self, interaction: discord.Interaction[Any], name: str, key: str) -> None:
         text = t(key, interaction.locale)
         try:
             if interaction.response.is_done():
@@ -218,7 +237,7 @@ class ChabudaiBot(commands.Bot):
             else:
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as err:
-            log.warning("/%s: the error could not be answered (%s/%s)", name, err.status, err.code)
+            log.warning("%s: the error could not be answered (%s/%s)", name, err.status, err.code)
 
     async def close(self) -> None:
         try:

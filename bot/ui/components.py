@@ -19,6 +19,7 @@ before a restart keeps working; every press goes to
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,6 +43,15 @@ def custom_id(kind: str, table_id: int, version: int, action: str) -> str:
     if len(cid) > 100:
         raise ValueError(f"custom id too long: {cid!r}")
     return cid
+
+
+async def guarded(interaction: discord.Interaction[Any], what: str, work: Awaitable[None]) -> None:
+    """Run a press's handler; if it raises, the app's one failure handler
+    logs it and answers the presser (``ChabudaiBot.on_press_failed``)."""
+    try:
+        await work
+    except Exception as err:
+        await interaction.client.on_press_failed(interaction, what, err)
 
 
 class TableButton(
@@ -77,7 +87,10 @@ class TableButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client: ChabudaiBot = interaction.client
         service = client.service_for(interaction)
-        await service.press(interaction, self.table_id, self.version, self.action, [])
+        await guarded(
+            interaction, f"table {self.table_id} button {self.action}",
+            service.press(interaction, self.table_id, self.version, self.action, []),
+        )  # fmt: skip
 
 
 class TableSelect(
@@ -115,9 +128,12 @@ class TableSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client: ChabudaiBot = interaction.client
         values = list(self.item.values)
-        await client.service_for(interaction).press(
-            interaction, self.table_id, self.version, self.action, values
-        )
+        await guarded(
+            interaction, f"table {self.table_id} select {self.action}",
+            client.service_for(interaction).press(
+                interaction, self.table_id, self.version, self.action, values
+            ),
+        )  # fmt: skip
 
 
 def build_view(table_id: int, version: int, controls: list[Control]) -> discord.ui.View | None:
@@ -177,7 +193,10 @@ class ResultButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client: ChabudaiBot = interaction.client
-        await client.on_result_action(interaction, self.result_id, self.action, self.arg)
+        await guarded(
+            interaction, f"result {self.result_id} button {self.action}",
+            client.on_result_action(interaction, self.result_id, self.action, self.arg),
+        )  # fmt: skip
 
 
 class ResultSelect(
@@ -219,6 +238,10 @@ class ResultSelect(
         return cls(int(match["result"]), match["action"], item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        what = f"result {self.result_id} select {self.action}"
+        await guarded(interaction, what, self._picked(interaction))
+
+    async def _picked(self, interaction: discord.Interaction[Any]) -> None:
         client: ChabudaiBot = interaction.client
         value = str(self.item.values[0]) if self.item.values else ""
         if self.result_id == 0:  # a pick among several results: the value is one

@@ -269,6 +269,25 @@ async def test_a_command_that_fails_says_so(game_night, monkeypatch, caplog):
         caplog.clear()
 
 
+async def test_a_press_that_fails_says_so(game_night, monkeypatch, caplog):
+    """A button whose handler raises answers the presser as a slash command
+    does (the one failure handler), never "This interaction failed"."""
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        table = await night.table("nine")
+        before = await table.row()
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(night.bot.tables, "press", broken)
+        res = await table.play(by=table.mover)
+        assert answered(res, "error.command_failed"), res
+        assert any(r.exc_info and "button" in r.getMessage() or "select" in r.getMessage()
+                   for r in caplog.records if r.levelname == "ERROR")  # fmt: skip
+        assert (await table.row()).version == before.version  # nothing changed
+        caplog.clear()
+
+
 # ------------------------------------- 6: a lost channel tells the players
 
 
