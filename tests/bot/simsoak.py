@@ -28,6 +28,8 @@ The faults (:data:`KINDS`):
 - ``restart``: the bot is restarted in-process on the same database;
 - ``clock_jump``: the bot's clock jumps forward (NTP, a suspended VM);
 - ``idle``: nobody presses for a turn clock (the clock plays a default move);
+- ``stale``: a press from an older copy of the table message (a double
+  click, a window left open): answered, and nothing changed if it is old;
 - ``kill9``: every 50th game (``i % 50 == 49``) is played by a child process
   killed with SIGKILL after a random press, then finished by a new bot on the
   same database in a world built with the same ids (bench/soak.py).
@@ -60,7 +62,7 @@ from discord import app_commands
 from simcord.results import ResponseMessage
 from simlocale import EnvClock
 from simlocale import locales as locales_of_users
-from simtable import Harness, named_cards, walk
+from simtable import Harness, named_cards, press_from_snapshot, walk
 
 from bot import ratings
 from bot.followers.clock import REPAIR_EVERY, SWEEP_EVERY
@@ -108,6 +110,7 @@ WEIGHTS = {
     "restart": 1.5,
     "clock_jump": 1.0,
     "idle": 1.0,
+    "stale": 1.5,
 }
 KINDS = (*WEIGHTS, "kill9")
 
@@ -473,6 +476,7 @@ class Player:
         self.side = random.Random(f"{run.plan.seed}:{run.plan.index}:side")  # not the moves'
         self.injected: list[dict[str, Any]] = []
         self.answer_fails = False  # an answer fault waits for the next press
+        self.old: tuple[dict[str, Any], Any] | None = None  # an older copy of the table
 
     # ---------------------------------------------------------------- faults
 
@@ -545,11 +549,44 @@ class Player:
         elif kind == "clock_jump":
             self.s.clock.skew += self.rng.choice([15.0, 45.0, 100.0, 400.0])
             await env.advance_time(SWEEP_EVERY * 2)
+        elif kind == "stale":
+            await self.stale()
         elif kind == "idle":
             row = await self.s.store.table_in_channel(run.channel.id)
             seconds = registry.spec(run.plan.game).turn_seconds
             await env.advance_time(seconds + 5 if row is not None else 5)
         return False
+
+    async def stale(self) -> None:
+        """A press from an older copy of the table message (a double click,
+        a window left open): answered, and nothing played twice."""
+        env, run = self.s.env, self.run
+        if self.old is None:
+            return
+        payload, member = self.old
+        ids = [str(c["custom_id"]) for c in walk(payload.get("components") or [])
+               if c.get("type") == 2 and table_id_of(str(c.get("custom_id", ""))) is not None
+               and str(c["custom_id"]).split(":", 3)[-1] not in AVOID]  # fmt: skip
+        if not ids:
+            return
+        before = await self.row()
+        cid = self.side.choice(ids)
+        res = await press_from_snapshot(member, env, payload, cid)
+        run.presses += 1
+        await self.answered(res, self.answer_fails)
+        self.answer_fails = False
+        after = await self.row()
+        old = before is not None and int(cid.split(":")[2]) < before.version
+        if old and after is not None and after.version != before.version:
+            run.problem("a press from an older copy of the table changed it")
+        await self.check_public()
+
+    def keep_old(self, stored: Any, member: Any) -> None:
+        """The table message as a client shows it now, to press later (``stale``)."""
+        from simcord.backend import serializers
+
+        payload = dict(serializers.message_payload(self.s.env.backend, stored))
+        self.old = (json.loads(json.dumps(payload, default=str)), member)
 
     # ---------------------------------------------------------------- moves
 
@@ -614,6 +651,8 @@ class Player:
             if target is None:
                 return await self.no_table()
             presser = member
+            if self.side.random() < 0.3:
+                self.keep_old(target, member)
         options = choices_of(target, prefer, self.rng)
         if not options:
             await env.advance_time(5)
