@@ -253,3 +253,74 @@ def test_six_dice_against_two_computers_plays_like_discord(sandbox: Any) -> None
     assert max(answers) < ANSWER, answers
     # the computers' moves appeared on the page one by one, not at once
     assert len(states) >= 3 and moves_seen, (states, moves_seen)
+
+
+def dm_hand(page: Any) -> Any:
+    """The bot's message in a DM page (one per table: the hand)."""
+    return page.locator(".channel-message").filter(has_text="only you see this").last
+
+
+def test_sixty_six_against_a_computer_is_played_from_the_dm_page(sandbox: Any) -> None:
+    box = sandbox()
+    assert sync_playwright is not None
+    assert set(box.dm_urls) >= {"alice", "bob"}, box.dm_urls
+    answers: list[float] = []
+    with sync_playwright() as p:
+        browser, page = browser_page(p, box.url)
+        dm = browser.new_page(viewport={"width": 1200, "height": 900})
+        dm.goto(box.dm_urls["alice"])
+        try:
+            send_play(page, "sixtysix", "Sixty-Six", "target=1")
+            page.get_by_role("button", name="Add computer (normal)").click()
+            page.get_by_text("CPU1 (normal)").first.wait_for(timeout=5000)
+            answers.append(click_answered(page, page.get_by_role("button", name="Start"), table(page)))
+            # the hand arrives in alice's DM page by itself
+            dm_hand(dm).wait_for(timeout=10000)
+            shot(dm, "sixtysix-dm-en.png")
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                if over(page):
+                    break
+                if not re.search(r"Turn: @?alice", text_of(table(page))):
+                    time.sleep(0.05)
+                    continue
+                hand = dm_hand(dm)
+                menu = hand.locator(".select-trigger")
+                try:
+                    if menu.count():
+                        if menu.first.get_attribute("aria-expanded", timeout=1000) != "true":
+                            menu.first.click(timeout=2000)
+                        listed = hand.locator(".select-option")
+                        listed.first.wait_for(timeout=2000)
+                        took = click_answered(dm, listed.first, hand)
+                    else:
+                        buttons = hand.get_by_role("button")
+                        labels = [b.strip() for b in buttons.all_inner_texts()]
+                        pick = next((i for i, label in enumerate(labels) if not label.startswith(
+                            ("Close", "Stop before", "Declare"))), None)
+                        if pick is None:
+                            pick = next(i for i, label in enumerate(labels) if label.startswith("Declare"))
+                        took = click_answered(dm, buttons.nth(pick), hand)
+                except (PlaywrightTimeout, StopIteration, AssertionError):
+                    dm.keyboard.press("Escape")
+                    time.sleep(0.1)  # the page was redrawn under the click (the computer moved)
+                    continue
+                answers.append(took)
+                shot(dm, "sixtysix-dm-en.png")
+            else:
+                raise AssertionError("the game did not end in 90 s:\n" + text_of(table(page)))
+            shot(page, "sixtysix-end-en.png")
+            # one hand message, edited in place move after move
+            assert dm.locator(".channel-message").filter(has_text="only you see this").count() == 1
+        except BaseException:
+            shot(page, "sixtysix-failed.png")
+            shot(dm, "sixtysix-dm-failed.png")
+            raise
+        finally:
+            browser.close()
+    print("answers", [round(a, 2) for a in answers])
+    assert len(answers) >= 4, answers
+    assert max(answers) < ANSWER, answers
+    out = "".join(box.lines)
+    assert "could not be sent" not in out, out
+    assert "Show my hand" not in "".join(box.lines)  # never pressed: nothing about it logged
