@@ -51,7 +51,7 @@ def sandbox(tmp_path: Path):
             break
         lines.append(line)
         m = re.search(r"(http://127\.0\.0\.1:\d+/\S*)", line)
-        if m:
+        if m and url is None:  # the channel's page (the members' DM pages follow)
             url = m.group(1)
         if "Ctrl+C" in line:
             break
