@@ -158,7 +158,7 @@ async def open_sandbox(
     runner = simcord.run(bot, settle_timeout=60.0, check_errors=False)
     name_the_bot(runner._env)
     try:
-        with members_speak(locale), fresh_selects():
+        with members_speak(locale), fresh_selects(), commands_speak(locale):
             async with runner as env, contextlib.AsyncExitStack() as pages:
                 world["env"] = env
                 park_computers(env, bot)
@@ -322,6 +322,8 @@ class Live:
         request = body.get("request_id")
         if isinstance(request, str) and request in self.rewritten:
             return self.rewritten[request]  # a retry of one already taken
+        if body.get("kind") in ("run_command", "autocomplete_command"):
+            body = _canonical_command(self.env, body)
         page = preview._pages.get(context_id) if isinstance(context_id, str) else None
         revision = body.get("published_revision")
         if page is None or not isinstance(revision, int) or revision == page.revision:
@@ -363,6 +365,91 @@ class Live:
                             preview._publish_message_pages(reason="refresh")
                         except Exception:  # a page must not stop the others
                             log.debug("republishing a sandbox page failed", exc_info=True)
+
+
+def _localized(node: Mapping[str, Any], key: str, locale: str) -> str:
+    return str((node.get(f"{key}_localizations") or {}).get(locale) or node.get(key, ""))
+
+
+def _leaf_names(command: Mapping[str, Any], path: list[str], locale: str) -> tuple[list[str], Mapping[str, Any]]:
+    """``path``'s names in ``locale`` and the leaf's node."""
+    names = [_localized(command, "name", locale)]
+    node: Mapping[str, Any] = command
+    for part in path[1:]:
+        node = next(o for o in node.get("options") or [] if o.get("name") == part)
+        names.append(_localized(node, "name", locale))
+    return names, node
+
+
+def _canonical_command(env: Any, body: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A slash command from a page that shows the commands' names in the
+    sandbox's language (:func:`commands_speak`), in the names the bot
+    registered (which Discord sends the bot whatever the user's language)."""
+    from simcord.interactions import command_leaves
+
+    locale = _COMMANDS_LOCALE.get("locale")
+    path = body.get("path")
+    if not locale or not isinstance(path, list):
+        return body
+    command = next(
+        (c for scope in env.backend.commands.values() for c in scope.values()
+         if str(c.get("id")) == str(body.get("command_id"))),
+        None,
+    )
+    if command is None:
+        return body
+    for canonical, leaf in command_leaves(command):
+        names, _node = _leaf_names(command, canonical, locale)
+        if names != path:
+            continue
+        back = {_localized(o, "name", locale): o["name"] for o in leaf.get("options") or []}
+        out = {**body, "path": list(canonical)}
+        if isinstance(body.get("options"), Mapping):
+            out["options"] = {back.get(k, k): v for k, v in body["options"].items()}
+        if isinstance(body.get("focused"), str):
+            out["focused"] = back.get(body["focused"], body["focused"])
+        return out
+    return body
+
+
+_COMMANDS_LOCALE: dict[str, str] = {}
+
+
+@contextlib.contextmanager
+def commands_speak(locale: str) -> Iterator[None]:
+    """The page's slash commands in the sandbox's language, as Discord shows a
+    Japanese user ``/あそぶ``: SimCord's command catalog shows the registered
+    names and ignores the translations the bot synced with them
+    (``name_localizations``, from ``cmd.*.name`` in bot/i18n). The page
+    shows them translated; what a page sends back is turned into the
+    registered names (:func:`_canonical_command`)."""
+    from simcord.preview import _commands as catalog
+
+    lang = locale if locale not in ("en-US", "en-GB") else ""
+    original = catalog.entry_for_leaf
+
+    def speaking(command: Mapping[str, Any], path: list[str], leaf: Mapping[str, Any]) -> dict[str, Any]:
+        entry = original(command, path, leaf)
+        if not lang:
+            return entry
+        names, _node = _leaf_names(command, list(path), lang)
+        entry["path"] = names
+        entry["invocation"] = " ".join(names)
+        entry["description"] = _localized(leaf, "description", lang)
+        for wire, option in zip(entry["options"], leaf.get("options") or [], strict=False):
+            wire["name"] = _localized(option, "name", lang)
+            wire["description"] = _localized(option, "description", lang)
+            for choice, raw in zip(wire["choices"], option.get("choices") or [], strict=False):
+                choice["name"] = _localized(raw, "name", lang)
+        return entry
+
+    catalog.entry_for_leaf = speaking
+    _COMMANDS_LOCALE["locale"] = lang
+    try:
+        yield
+    finally:
+        catalog.entry_for_leaf = original
+        _COMMANDS_LOCALE.pop("locale", None)
 
 
 def _controls(components: Any) -> Iterator[dict[str, Any]]:
@@ -502,12 +589,23 @@ class _Unrelated(logging.Filter):
         return not any(word in message for word in self.WORDS)
 
 
-def quiet_terminal() -> None:
+class _ClosedDms(logging.Filter):
+    """With ``--no-dm`` every DM fails on purpose: the bot's warning about it
+    (one per player and move) says nothing the player did not ask for."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return "a DM could not be sent" not in message and "editing a player's DM failed" not in message
+
+
+def quiet_terminal(*, closed_dms: bool = False) -> None:
     """The terminal shows what concerns the player: the bot's warnings and
     errors, not discord.py's about voice or SimCord's workings."""
     unrelated = _Unrelated()
     for name in ("discord.client", "discord.state", "discord.shard"):
         logging.getLogger(name).addFilter(unrelated)
+    if closed_dms:
+        logging.getLogger("bot.followers.private").addFilter(_ClosedDms())
     for handler in logging.getLogger().handlers:
         handler.addFilter(unrelated)
     warnings.filterwarnings("ignore", module="simcord")
@@ -516,7 +614,7 @@ def quiet_terminal() -> None:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    quiet_terminal()
+    quiet_terminal(closed_dms=not args.dm)
     members = tuple(m.strip() for m in args.members.split(",") if m.strip())
     if not members or len(set(members)) != len(members):
         sys.stderr.write("sandbox: --members needs distinct names\n")
@@ -538,6 +636,8 @@ def main(argv: list[str]) -> int:
             print("Each member's DMs with the bot (their Sixty-Six hand, their Bluff dice):")
             for name, url in info["dm_urls"].items():
                 print(f"  {name}: {url}")
+        else:
+            print("The members' DMs are closed (--no-dm): hands and dice come with Show my hand/dice.")
         print("Type /play in the message box to open a table; the others press Join.")
         print("Stop it with Ctrl+C.", flush=True)
 

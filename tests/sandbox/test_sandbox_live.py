@@ -324,3 +324,39 @@ def test_sixty_six_against_a_computer_is_played_from_the_dm_page(sandbox: Any) -
     out = "".join(box.lines)
     assert "could not be sent" not in out, out
     assert "Show my hand" not in "".join(box.lines)  # never pressed: nothing about it logged
+
+
+def test_japanese_sandbox_shows_the_commands_japanese_names(sandbox: Any) -> None:
+    """``--locale ja``: the page lists ``/あそぶ`` (the bot's ``cmd.play.name``),
+    its option ハウスルール and the game シックスダイス, and sending it opens a
+    Japanese table with those house options; the bot is "chabudai"."""
+    box = sandbox("--locale", "ja")
+    assert sync_playwright is not None
+    with sync_playwright() as p:
+        browser, page = browser_page(p, box.url)
+        try:
+            composer = page.get_by_placeholder(re.compile("Message #game-table"))
+            composer.click()
+            composer.type("/")
+            page.get_by_text("/あそぶ").first.wait_for(timeout=5000)
+            shot(page, "commands-ja.png")
+            page.get_by_text("このチャンネルでゲームの卓を開く").click()
+            page.keyboard.type("シックス")
+            page.get_by_role("option", name="シックスダイス").click()
+            page.get_by_text(re.compile(r"^\+\d+ more$")).click()
+            page.get_by_text("ハウスルール", exact=True).first.click()
+            page.keyboard.type("target=1000 start=0")
+            page.locator("#send-message:not([disabled])").click()
+            page.get_by_text("卓が開きました").first.wait_for(timeout=10000)
+            page.get_by_text("target=1000").first.wait_for(timeout=5000)
+            assert page.get_by_text("chabudai", exact=True).count() >= 1
+            page.get_by_role("button", name="コンピューター追加（普通）").click()
+            page.get_by_text("CPU1（普通）").first.wait_for(timeout=5000)
+            page.get_by_role("button", name="開始", exact=True).click()
+            page.get_by_text(re.compile(r"後に切れます")).first.wait_for(timeout=10000)
+            shot(page, "sixdice-ja.png")
+        except BaseException:
+            shot(page, "ja-failed.png")
+            raise
+        finally:
+            browser.close()
