@@ -360,9 +360,14 @@ class Live:
                 if not self.changed():
                     continue
                 for preview in self.previews:
-                    if preview._active and not preview._closed:
+                    if not preview._active or preview._closed:
+                        continue
+                    # the pages open in a browser (not SimCord's Python page,
+                    # which nobody looks at in the sandbox)
+                    for page in [p for key, p in preview._pages.items() if key != "python"]:
                         try:
-                            preview._publish_message_pages(reason="refresh")
+                            if page.id in preview._pages:
+                                preview._publish(page, reason="refresh")
                         except Exception:  # a page must not stop the others
                             log.debug("republishing a sandbox page failed", exc_info=True)
 
