@@ -81,11 +81,9 @@ _kept_lock = threading.Lock()  # pictures are drawn on worker threads
 
 
 def forget_pictures() -> None:
-    """Forget the kept pictures and their packed rows (the next of each is
-    drawn and packed again)."""
+    """Forget the kept pictures (the next of each is drawn again)."""
     with _kept_lock:
         _kept.clear()
-    b.forget_packed()
 
 
 def _kept_or_drawn(what: list[Any], draw: Callable[[], Picture | None]) -> Picture | None:

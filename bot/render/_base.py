@@ -3,12 +3,12 @@ helpers and PNG encoding. Loaded once at import; everything is cached."""
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import struct
 import threading
 import unicodedata
-import zlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
@@ -511,61 +511,10 @@ def encode(img: Image.Image, colours: int = 160, kind: str | None = None) -> byt
             palette = palette_of(sample, colours)
             with _palettes_lock:
                 _kept_palettes[kind] = palette
-    return png(palette.map(img))
-
-
-SEGMENT = 8  # rows packed apart: most of a table's next picture is rows it had before
-SEGMENTS_KEPT = 8192  # packed segments kept (0.1-2 KB each)
-_segments: dict[tuple[int, int, int], bytes] = {}
-_PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def forget_packed() -> None:
-    """Forget the packed segments (every picture's rows are packed again)."""
-    _segments.clear()
-
-
-def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
-
-
-def png(out: Image.Image) -> bytes:
-    """``out`` (a palette picture) as PNG bytes. Its rows are packed
-    :data:`SEGMENT` at a time, each on its own (a zlib stream of
-    independently packed pieces, joined at byte boundaries), and a segment
-    packed before — the same rows in an earlier picture on the same palette:
-    the header, the parts of a table a move left as they were — is taken as
-    it was packed (53-76 % of a game's segments over its moves)."""
-    width, height = out.size
-    rows = np.zeros((height, width + 1), dtype=np.uint8)  # each row: filter 0, its pixels
-    rows[:, 1:] = np.asarray(out)
-    raw = rows.tobytes()
-    step = SEGMENT * (width + 1)
-    packed = []
-    for at in range(0, len(raw), step):
-        segment = raw[at : at + step]
-        key = (len(segment), zlib.crc32(segment), hash(segment))
-        piece = _segments.get(key)
-        if piece is None:
-            z = zlib.compressobj(COMPRESS, zlib.DEFLATED, -15)
-            piece = z.compress(segment) + z.flush(zlib.Z_SYNC_FLUSH)
-            if len(_segments) >= SEGMENTS_KEPT:
-                _segments.clear()
-            _segments[key] = piece
-        packed.append(piece)
-    # zlib's header (deflate, 32 KB window, fastest), the pieces, an empty
-    # last block, the Adler-32 of all the rows
-    stream = b"\x78\x01" + b"".join(packed) + b"\x03\x00" + struct.pack(">I", zlib.adler32(raw))
-    colours = bytes((out.getpalette() or [0, 0, 0])[: 256 * 3])
-    return b"".join(
-        (
-            _PNG,
-            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-            _chunk(b"PLTE", colours),
-            _chunk(b"IDAT", stream),
-            _chunk(b"IEND", b""),
-        )
-    )
+    out = palette.map(img)
+    buf = io.BytesIO()
+    out.save(buf, "PNG", compress_level=COMPRESS)
+    return buf.getvalue()
 
 
 def forget_palettes() -> None:

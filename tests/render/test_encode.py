@@ -78,34 +78,3 @@ def test_a_kind_keeps_its_palette_while_it_fits(monkeypatch):
     _base.encode(other, kind="test-nine")
     _base.encode(other, kind="test-nine")
     assert len(found) == before + 1
-
-
-def test_rows_packed_before_are_taken_as_they_were(monkeypatch):
-    """The PNG's rows are packed a segment at a time; a segment an earlier
-    picture had (the same rows on the same palette) is not packed again,
-    and the file decodes to exactly the mapped pixels."""
-    packed = []
-    real = _base.zlib.compressobj
-
-    def counted(*args, **kwargs):
-        packed.append(1)
-        return real(*args, **kwargs)
-
-    _base.forget_packed()
-    monkeypatch.setattr(_base.zlib, "compressobj", counted)
-    pics = []
-    for moves in (12, 13):  # one move apart: many rows as they were
-        e, s = play("nine", ["alice", "bob", "carol"], moves, 1)
-        pics.append(plugin("nine").table_image(e.view(s, None), "en")[0])
-    palette = _base.palette_of(pics[0])
-    first = _base.png(palette.map(pics[0]))
-    segments = -(-pics[0].height // _base.SEGMENT)
-    assert len(packed) <= segments
-    packed.clear()
-    second = _base.png(palette.map(pics[1]))
-    assert 0 < len(packed) < segments, (len(packed), segments)  # nine: 23 of 37
-    for png, img in ((first, pics[0]), (second, pics[1])):
-        decoded = Image.open(io.BytesIO(png))
-        assert decoded.mode == "P" and decoded.size == img.size
-        want = np.asarray(palette.map(img).convert("RGB"))
-        assert np.array_equal(np.asarray(decoded.convert("RGB")), want)
