@@ -157,11 +157,11 @@ async def open_sandbox(
     # The bot's errors are logged as they happen; none is raised again at exit.
     runner = simcord.run(bot, settle_timeout=60.0, check_errors=False)
     name_the_bot(runner._env)
+    park_computers(runner._env, bot)  # before the start, which kicks a kept --db's computers
     try:
         with members_speak(locale), fresh_selects(), commands_speak(locale):
             async with runner as env, contextlib.AsyncExitStack() as pages:
                 world["env"] = env
-                park_computers(env, bot)
                 # the server's language: what the bot's public messages follow
                 guild = env.create_guild(name="chabudai sandbox", preferred_locale=locale)
                 channel = guild.create_text_channel("game-table")
