@@ -450,8 +450,10 @@ class Palette:
     def off(self, sample: Image.Image) -> tuple[float, float]:
         """The share of ``sample``'s pixels mapped further than :data:`FIT`
         from their colour (each channel), and the mean distance."""
-        mapped = np.asarray(self.map(sample).convert("RGB"), dtype=np.int16)
-        off = np.abs(mapped - np.asarray(sample, dtype=np.int16)).max(axis=2)
+        mapped, wanted = np.asarray(self.map(sample).convert("RGB")), np.asarray(sample)
+        d = np.maximum(mapped, wanted) - np.minimum(mapped, wanted)  # |a - b|, in bytes
+        # the largest of the three (max(axis=2) over 3 values took 20× as long)
+        off = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
         return float((off > FIT).mean()), float(off.mean())
 
     def map(self, img: Image.Image) -> Image.Image:
