@@ -82,7 +82,7 @@ class ChabudaiBot(commands.Bot):
         self.cpu_delay: float | tuple[float, float] = DELAY
         store = tables.store
         self.screen = Screen(self, tables)
-        self.private = Private(self, store)
+        self.private = Private(self, store, tables.ephemerals)
         self.pings = Pings(self, tables)
         self.sweeper = Sweeper(self, tables, self.screen)
         self.computers = ComputerPlayers(self)

@@ -134,6 +134,8 @@ class TableService:
         # what a player is to be told with their next press or command
         # anywhere (their DMs are closed): user id → texts
         self._told_later: dict[int, list[str]] = {}
+        # the ephemeral hands of players whose DMs are closed (edited in place)
+        self.ephemerals = hidden.Ephemerals(clock)
         # wraps every press (the operations endpoint times and counts them)
         self.around_press: Callable[[Awaitable[None]], Awaitable[None]] | None = None
 
@@ -825,7 +827,7 @@ class TableService:
         values: list[str],
     ) -> None:
         if action == "show":  # "Show my hand/dice": private content, ephemerally
-            await hidden.show(interaction, row)
+            await hidden.show(interaction, row, self.ephemerals)
             return
         if action == DISMISS:  # "no" to a question (Cancel): nothing changes
             await hidden.dismiss(interaction)

@@ -34,9 +34,12 @@ MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 class Private:
     """Delivers private messages for one bot."""
 
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(
+        self, client: discord.Client, store: Store, held: hidden.Ephemerals | None = None
+    ) -> None:
         self.client = client
         self.store = store
+        self.held = held or hidden.Ephemerals()
 
     async def on_commit(self, change: TableCommitted) -> None:
         row, state = change.after, change.state
@@ -53,6 +56,9 @@ class Private:
             names = hidden.targets(row, state, change.events, started=change.started)
         else:
             return
+        if ended:  # a hand shown ephemerally (DMs closed) learns the end too
+            names += [s["name"] for s in row.seats
+                      if s["name"] not in names and self.held.held(row.id, s["id"])]  # fmt: skip
         if not names:
             return
         lang = row.ui.get("lang", "en")
@@ -80,6 +86,8 @@ class Private:
                 if _pressed_on_private(interaction, row) and not interaction.response.is_done():
                     try:
                         await interaction.response.edit_message(**msg.edit_kwargs())
+                        if _on_ephemeral(interaction):  # its new token edits it from now on
+                            self.held.remember(row.id, seat["id"], interaction, None)
                         continue
                     except discord.HTTPException as err:
                         # too late (10062), a 5xx: edited by id below, and
@@ -88,14 +96,18 @@ class Private:
                                     row.id, err.status, err.code)  # fmt: skip
             sent, moved = await self._to_dm(row, seat, msg, mode)
             changed = changed or moved
+            if not sent and not mine and await self.held.edit(row.id, seat["id"], msg):
+                continue  # DMs closed: the hand they were shown is edited in place
             if not sent and mine and interaction is not None:
                 try:
-                    await hidden.ephemeral(interaction, msg)
+                    await hidden.ephemeral(interaction, msg, table_id=row.id, held=self.held)
                 except discord.HTTPException as err:  # the others' DMs still follow
                     log.warning("table %d: the presser's private answer failed (%s/%s)",
                                 row.id, err.status, err.code)  # fmt: skip
             if not sent and change.live and await self._tell_closed(row, state, seat):
                 changed = True
+        if ended:
+            self.held.forget(row.id)
         if changed and change.live:  # where the DMs are, who was told: those keys only
             await self.store.patch_ui({row.id: {"dm": row.ui.get("dm"), TOLD: row.ui.get(TOLD)}})
 
@@ -119,11 +131,14 @@ class Private:
             channel = await self.client.create_dm(discord.Object(int(seat["id"])))
             sent = await channel.send(**msg.send_kwargs())
         except discord.HTTPException as err:
-            log.warning("table %d: a DM could not be sent (%s/%s)", row.id, err.status, err.code)
             failed = row.ui.setdefault("dm_failed", [])
-            if key not in failed:
+            if key not in failed:  # said once a player and table, not every move
+                log.warning("table %d: a DM could not be sent (%s/%s)", row.id, err.status,
+                            err.code)  # fmt: skip
                 failed.append(key)
                 return False, True
+            log.debug("table %d: a DM could not be sent again (%s/%s)", row.id, err.status,
+                      err.code)  # fmt: skip
             return False, False
         dms[key] = {"c": channel.id, "m": sent.id}
         failed = row.ui.get("dm_failed") or []
@@ -158,6 +173,11 @@ class Private:
             return False
         told.append(key)
         return True
+
+
+def _on_ephemeral(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return message is not None and bool(message.flags.ephemeral)
 
 
 def _pressed_on_private(interaction: discord.Interaction[Any], row: TableRow) -> bool:

@@ -186,16 +186,94 @@ def repair_targets(row: TableRow, state: Any) -> list[str]:
     return plugin(row.game).repair_targets(views)
 
 
-async def ephemeral(interaction: discord.Interaction[Any], msg: PrivateMessage) -> None:
-    """The private content as an ephemeral answer (only the presser sees it)."""
+HELD_SECONDS = 14 * 60  # an interaction's token lives 15 minutes (Discord)
+
+
+@dataclass
+class Held:
+    """A player's ephemeral hand: the interaction that can still edit it,
+    and the message (``None``: the interaction's own response)."""
+
+    interaction: discord.Interaction[Any]
+    message_id: int | None
+    until: float
+
+
+class Ephemerals:
+    """The ephemeral hands shown to players whose DMs are closed, per table
+    and player, while their interaction lives: an opponent's move edits the
+    hand in place, as a DM would be (nothing new to press, no new message).
+    Kept in memory only: after a restart "Show my hand" shows it again."""
+
+    def __init__(self, clock: Any = None) -> None:
+        import time
+
+        self._clock = clock or time.monotonic
+        self._held: dict[tuple[int, int], Held] = {}
+
+    def remember(
+        self, table_id: int, user_id: int, interaction: discord.Interaction[Any],
+        message_id: int | None,
+    ) -> None:  # fmt: skip
+        self._held[(table_id, user_id)] = Held(
+            interaction, message_id, self._clock() + HELD_SECONDS
+        )
+
+    def held(self, table_id: int, user_id: int) -> Held | None:
+        found = self._held.get((table_id, user_id))
+        if found is not None and found.until < self._clock():
+            del self._held[(table_id, user_id)]
+            return None
+        return found
+
+    def forget(self, table_id: int, user_id: int | None = None) -> None:
+        for key in [k for k in self._held if k[0] == table_id and user_id in (None, k[1])]:
+            del self._held[key]
+
+    async def edit(self, table_id: int, user_id: int, msg: PrivateMessage) -> bool:
+        """Edit the player's ephemeral hand in place; ``False``: none held,
+        or Discord refused (then it is forgotten)."""
+        found = self.held(table_id, user_id)
+        if found is None:
+            return False
+        try:
+            if found.message_id is None:
+                await found.interaction.edit_original_response(**msg.edit_kwargs())
+            else:
+                await found.interaction.followup.edit_message(
+                    found.message_id, **msg.edit_kwargs()
+                )
+        except discord.HTTPException as err:
+            log.info("table %d: an ephemeral hand could not be edited (%s/%s)", table_id,
+                     err.status, err.code)  # fmt: skip
+            self.forget(table_id, user_id)
+            return False
+        return True
+
+
+async def ephemeral(
+    interaction: discord.Interaction[Any],
+    msg: PrivateMessage,
+    *,
+    table_id: int | None = None,
+    held: Ephemerals | None = None,
+) -> None:
+    """The private content as an ephemeral answer (only the presser sees it);
+    with ``held``, remembered so the next moves edit it in place."""
     kwargs = msg.send_kwargs()
+    message_id = None
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
+        sent = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+        message_id = sent.id
     else:
         await interaction.response.send_message(ephemeral=True, **kwargs)
+    if held is not None and table_id is not None:
+        held.remember(table_id, interaction.user.id, interaction, message_id)
 
 
-async def show(interaction: discord.Interaction[Any], row: TableRow) -> None:
+async def show(
+    interaction: discord.Interaction[Any], row: TableRow, held: Ephemerals | None = None
+) -> None:
     """The "Show my hand/dice" button: the presser's private content,
     ephemerally; someone without a seat is told they have no hand here."""
     lang = lang_of(interaction.locale)
@@ -208,7 +286,8 @@ async def show(interaction: discord.Interaction[Any], row: TableRow) -> None:
             await interaction.response.send_message(text, ephemeral=True)
         return
     state = registry.engine(row.game).from_json(row.state)
-    await ephemeral(interaction, await private_message(row, state, seat, lang))
+    msg = await private_message(row, state, seat, lang)
+    await ephemeral(interaction, msg, table_id=row.id, held=held)
 
 
 async def ask(

@@ -185,3 +185,31 @@ async def test_public_table_does_not_depend_on_the_talon(game_night):
         assert len(a) >= 3  # the deal, two cards of the first trick (and its draw, by itself)
         assert any(files for shot in a for *_, files in shot)  # pictures compared too
         assert a == b
+
+
+async def test_a_hand_shown_ephemerally_is_edited_in_place(game_night):
+    """DMs closed: the hand "Show my hand" answered with follows the game —
+    the opponent's moves edit it in place (no new message, nothing to press)
+    while its interaction lives, and it learns the end."""
+    async with game_night(decks=DECKS, aux=[1], closed_dms=["bob"]) as night:  # alice deals
+        table = await night.table("sixtysix")
+        alice, bob = night.alice, night.bob
+        res = await table.press("Show my hand", by=bob)
+        shown = night.reply(res, bob)
+        policy = Policy()
+        edits = 0
+        for _ in range(12):
+            if table.mover is alice:
+                before = (shown.content, shown.controls)
+                await make(night.hand(alice), policy.choose(night.hand(alice)))
+                edits += (shown.content, shown.controls) != before
+            else:  # bob plays from the very hand he was shown
+                await make(shown, policy.choose(shown))
+            state = sixtysix.from_json((await table.row()).state)
+            legal = sixtysix.legal_moves(state, "bob")
+            offered = set(shown.choices) | {a[2:] for a in shown.button_actions if a.startswith("m:")}
+            assert offered == set(legal), (offered, legal)  # always bob's moves now
+        assert edits >= 3
+        await table.command(alice, "game end")
+        await night.settle()
+        assert not shown.controls or shown.shows("private.ended.by", user="alice") or "alice" in shown.content
