@@ -32,7 +32,14 @@ from bot.model import table_link
 from bot.store import TableRow
 from bot.ui.components import build_view
 from bot.ui.controls import Control, Standing
-from bot.ui.present import AGREED, ENDED, displayed, seat_picture_names, shown_names
+from bot.ui.present import (
+    AGREED,
+    ENDED,
+    displayed,
+    mention,
+    seat_picture_names,
+    shown_names,
+)
 from games import registry
 from games.core import Event
 
@@ -146,7 +153,7 @@ def end_notice(
     if by is None:
         return t("private.ended.abandoned", lang)
     seat = row.seat_of(by)
-    who = str(seat.get("display") or seat["name"]) if seat else f"<@{by}>"
+    who = str(seat.get("display") or seat["name"]) if seat else str(mention(by))
     agreed = row.ui.get(ENDED) == AGREED  # everyone still playing agreed to stop
     return t("private.ended.agreed" if agreed else "private.ended.by", lang, user=who)
 
