@@ -254,6 +254,9 @@ def option_error(err: RuleError, options: Any, game: str, locale: Any = DEFAULT)
         if str(args.get("value", "")).lower() == "on":
             # a bare name ("losses 2"): the value is missing, not wrong
             key, example = "rule.option.needs_value", _example(named)
+    shown = str(args.get("option", ""))
+    if len(shown) > 20:  # an unknown name is echoed short: the answer stays readable
+        args["option"] = shown[:19].rstrip("…") + "…"
     known = t("list.sep", locale).join(f"`{n}`" for n in names)  # what to type, as code
     args.update(known=known, example=example, game=game)
     if has(key, locale):
