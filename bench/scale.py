@@ -346,10 +346,11 @@ async def run_once(
             # the server's CPU over (about) the workers' measured window: its
             # backends end with the workers, so it is read while they run
             await asyncio.sleep(args.warmup)
-            cpu0 = server_cpu(cluster)
+            pg = cluster if config != "sqlite1" else None  # SQLite: no server to count
+            cpu0 = server_cpu(pg)
             load0 = os.getloadavg()[0]
             await asyncio.sleep(max(args.duration - 0.5, 0.0))
-            cpu1 = server_cpu(cluster)
+            cpu1 = server_cpu(pg)
             load1 = os.getloadavg()[0]
             timeout = args.warmup + args.duration + 300
             done = [await w.expect("done", timeout) for w in workers]
