@@ -389,8 +389,8 @@ class Plugin(GamePlugin):
     @staticmethod
     def card_label(card: str, trump: str | None, lang: str) -> str:
         label = card_text(card)
-        if card[1] == trump:
-            label += " " + t("sixtysix.option.trump", lang)
+        if card[1] == trump:  # "10♠ (trump)", 「10♠（切り札）」: the language's own spacing
+            label = t("sixtysix.option.trump", lang, card=label)
         return label
 
     def table_image(self, view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:

@@ -244,3 +244,13 @@ async def test_no_developer_words_at_an_english_table(game_night):
         for text in shown:
             assert "python -m" not in text and seed not in text, text
             assert seed_hash(seed) not in text, text
+
+
+def test_a_trump_card_is_labelled_in_each_languages_own_spacing():
+    """「10♠（切り札）を出す」, never 「10♠ （切り札）」; "10♠ (trump)" in English."""
+    from bot.games import plugin
+
+    the = plugin("sixtysix")
+    assert the.card_label("TS", "S", "ja") == "10♠（切り札）"
+    assert the.card_label("TS", "S", "en") == "10♠ (trump)"
+    assert the.card_label("TS", "H", "ja") == "10♠"
