@@ -48,7 +48,7 @@ WHY = {
 }
 
 
-PLACE = re.compile(r"\d+\. (?P<player><@\d+>|CPU\d+ ?[(（][^)）]*[)）]) (?:🏆 )?(?P<points>.+)")
+PLACE = re.compile(r"\d+(?:\. |位　)(?P<player><@\d+>|CPU\d+ ?[(（][^)）]*[)）]) (?:🏆 )?(?P<points>.+)")
 
 
 def places(text: str, lang: str) -> list[dict[str, str]]:
