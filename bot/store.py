@@ -185,6 +185,61 @@ MIGRATIONS: list[str] = [
         created_at  REAL NOT NULL
     );
     """,
+    # 9: tournaments (bot/tournament/, docs/tournaments.md): an event, its
+    # players and its matches. A round is claimed by ``round = round + 1``
+    # where the round is still the old one (one process wins) in the
+    # transaction that stores its pairings, before any table is opened
+    """
+    CREATE TABLE tournaments (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        game            TEXT NOT NULL,
+        format          TEXT NOT NULL,        -- swiss | round-robin | knockout
+        rounds          INTEGER NOT NULL,     -- 0: as many as the format needs
+        table_size      INTEGER NOT NULL,
+        options         TEXT NOT NULL,        -- JSON house options
+        clock_seconds   INTEGER,              -- the matches' turn clock (null: the server's)
+        starts_at       REAL,                 -- null: when the host presses Start
+        checkin_seconds INTEGER NOT NULL DEFAULT 0,
+        cpu_fill        INTEGER NOT NULL DEFAULT 0,
+        host_id         INTEGER NOT NULL,
+        lang            TEXT NOT NULL,
+        state           TEXT NOT NULL,        -- signup | checkin | running | finished | ended
+        round           INTEGER NOT NULL DEFAULT 0,
+        message_id      INTEGER,              -- the sign-up message
+        standings_message_id INTEGER,
+        version         INTEGER NOT NULL DEFAULT 0,
+        created_at      REAL NOT NULL,
+        finished_at     REAL
+    );
+    CREATE INDEX tournaments_guild ON tournaments(guild_id, created_at);
+    CREATE TABLE tournament_players (
+        tournament_id   INTEGER NOT NULL REFERENCES tournaments(id),
+        user_id         INTEGER NOT NULL,
+        name            TEXT NOT NULL,
+        rating          REAL,
+        seed            INTEGER,
+        status          TEXT NOT NULL,        -- joined | checked_in | dropped | kicked
+        joined_at       REAL NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_matches (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id   INTEGER NOT NULL REFERENCES tournaments(id),
+        round           INTEGER NOT NULL,
+        number          INTEGER NOT NULL,
+        seats           TEXT NOT NULL,        -- JSON user ids (a computer: negative)
+        thread_id       INTEGER,
+        table_id        INTEGER,
+        result_id       INTEGER,
+        state           TEXT NOT NULL,        -- paired | open | finished | bye
+        points          TEXT,                 -- JSON user id -> tournament points
+        scores          TEXT,                 -- JSON user id -> game score
+        UNIQUE (tournament_id, round, number)
+    );
+    CREATE INDEX tournament_matches_table ON tournament_matches(table_id);
+    """,
 ]
 
 
@@ -280,6 +335,123 @@ class Result:
         Callable[[dict[int, int], dict[int, tuple[float, float]]], dict[int, tuple[float, float]]]
         | None
     ) = None
+
+
+@dataclass
+class TournamentRow:
+    """One tournament as stored (``options`` decoded)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    format: str  # swiss | round-robin | knockout
+    rounds: int  # 0: as many as the format needs (round robin, knockout)
+    table_size: int
+    options: dict[str, Any]
+    clock_seconds: int | None
+    starts_at: float | None
+    checkin_seconds: int
+    cpu_fill: bool
+    host_id: int
+    lang: str
+    state: str  # signup | checkin | running | finished | ended
+    round: int  # the round being played (0: not started)
+    message_id: int | None  # the sign-up message
+    standings_message_id: int | None
+    version: int
+    created_at: float
+    finished_at: float | None
+
+
+@dataclass
+class Entrant:
+    """One player of a tournament."""
+
+    user_id: int
+    name: str
+    rating: float | None
+    seed: int | None
+    status: str  # joined | checked_in | dropped | kicked
+    joined_at: float
+
+
+@dataclass
+class MatchRow:
+    """One match of a tournament: a table of ``seats`` (user ids; a
+    computer filling a seat is negative), or a bye (one seat)."""
+
+    id: int
+    tournament_id: int
+    round: int
+    number: int
+    seats: list[int]
+    thread_id: int | None
+    table_id: int | None
+    result_id: int | None
+    state: str  # paired | open | finished | bye
+    points: dict[int, float]  # user id → tournament points (finished, bye)
+    scores: dict[int, float]  # user id → the game's score (a tie-break)
+
+
+_TOURNAMENT_COLS = (
+    "id, guild_id, channel_id, game, format, rounds, table_size, options, clock_seconds,"
+    " starts_at, checkin_seconds, cpu_fill, host_id, lang, state, round, message_id,"
+    " standings_message_id, version, created_at, finished_at"
+)
+# what :meth:`Store.update_tournament` may change
+TOURNAMENT_FIELDS = frozenset(
+    {"state", "round", "starts_at", "finished_at", "host_id", "rounds", "checkin_seconds"}
+)
+_MATCH_COLS = (
+    "id, tournament_id, round, number, seats, thread_id, table_id, result_id, state, points, scores"
+)
+
+
+def _tournament(r: Sequence[Any]) -> TournamentRow:
+    return TournamentRow(
+        id=int(r[0]),
+        guild_id=int(r[1]),
+        channel_id=int(r[2]),
+        game=r[3],
+        format=r[4],
+        rounds=int(r[5]),
+        table_size=int(r[6]),
+        options=json.loads(r[7]),
+        clock_seconds=r[8],
+        starts_at=r[9],
+        checkin_seconds=int(r[10]),
+        cpu_fill=bool(r[11]),
+        host_id=int(r[12]),
+        lang=r[13],
+        state=r[14],
+        round=int(r[15]),
+        message_id=r[16],
+        standings_message_id=r[17],
+        version=int(r[18]),
+        created_at=float(r[19]),
+        finished_at=r[20],
+    )
+
+
+def _by_user(doc: str | None) -> dict[int, float]:
+    return {int(k): v for k, v in json.loads(doc).items()} if doc else {}
+
+
+def _match(r: Sequence[Any]) -> MatchRow:
+    return MatchRow(
+        id=int(r[0]),
+        tournament_id=int(r[1]),
+        round=int(r[2]),
+        number=int(r[3]),
+        seats=[int(u) for u in json.loads(r[4])],
+        thread_id=r[5],
+        table_id=r[6],
+        result_id=r[7],
+        state=r[8],
+        points=_by_user(r[9]),
+        scores=_by_user(r[10]),
+    )
 
 
 _TABLE_COLS = (
@@ -397,6 +569,10 @@ class SchemaBehind(RuntimeError):
 
 class NotEmpty(RuntimeError):
     """``copy-db`` into a database that already holds rows."""
+
+
+class _Refused(Exception):
+    """Raised inside a transaction to roll it back (a check failed)."""
 
 
 class StoreError(sqlite3.Error):
@@ -1413,6 +1589,333 @@ class Store(abc.ABC):
                 for p in players
             ],
         }
+
+    # ------------------------------------------------------------ tournaments
+
+    async def create_tournament(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        format: str,
+        rounds: int,
+        table_size: int,
+        options: dict[str, Any],
+        clock_seconds: int | None,
+        starts_at: float | None,
+        checkin_seconds: int,
+        cpu_fill: bool,
+        host_id: int,
+        lang: str,
+        now: float,
+    ) -> TournamentRow:
+        """A new tournament taking sign-ups."""
+        async with self._writing() as c:
+            r = await c.fetchone(
+                "INSERT INTO tournaments (guild_id, channel_id, game, format, rounds, table_size,"
+                " options, clock_seconds, starts_at, checkin_seconds, cpu_fill, host_id, lang,"
+                " state, round, version, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signup', 0, 0, ?) RETURNING id",
+                (guild_id, channel_id, game, format, rounds, table_size, _dumps(options),
+                 clock_seconds, starts_at, checkin_seconds, int(cpu_fill), host_id, lang, now),
+            )  # fmt: skip
+        assert r is not None
+        found = await self.get_tournament(int(r[0]))
+        assert found is not None
+        return found
+
+    async def _tournaments(self, where: str, args: Sequence[Any] = ()) -> list[TournamentRow]:
+        async with self._reading() as c:
+            rows = await c.fetch(f"SELECT {_TOURNAMENT_COLS} FROM tournaments {where}", args)
+        return [_tournament(r) for r in rows]
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRow | None:
+        rows = await self._tournaments("WHERE id = ?", (tournament_id,))
+        return rows[0] if rows else None
+
+    async def guild_tournaments(self, guild_id: int, *, limit: int = 10) -> list[TournamentRow]:
+        """A server's tournaments, newest first."""
+        return await self._tournaments(
+            "WHERE guild_id = ? ORDER BY created_at DESC, id DESC LIMIT ?", (guild_id, limit)
+        )
+
+    async def live_tournaments(self) -> list[TournamentRow]:
+        """Tournaments taking sign-ups, checking in or running, oldest first."""
+        return await self._tournaments(
+            "WHERE state IN ('signup', 'checkin', 'running') ORDER BY id"
+        )
+
+    async def update_tournament(self, row: TournamentRow, **changes: Any) -> bool:
+        """Write ``changes`` (of :data:`TOURNAMENT_FIELDS`) if the stored
+        version is still ``row.version``; on success ``row`` holds them and
+        its new version. ``False``: someone (another process) was first."""
+        bad = set(changes) - TOURNAMENT_FIELDS
+        if bad or not changes:
+            raise ValueError(f"not a tournament field to change: {sorted(bad)}")
+        names = sorted(changes)
+        sets = ", ".join(f"{name} = ?" for name in names)
+        async with self._writing() as c:
+            n = await c.execute(
+                f"UPDATE tournaments SET {sets}, version = version + 1"
+                " WHERE id = ? AND version = ?",
+                (*(changes[name] for name in names), row.id, row.version),
+            )
+        if n == 1:
+            for name in names:
+                setattr(row, name, changes[name])
+            row.version += 1
+        return n == 1
+
+    async def set_tournament_message(
+        self, tournament_id: int, *, message_id: int | None = None, standings: int | None = None
+    ) -> None:
+        """Where the sign-up or the standings message is (no version bump)."""
+        async with self._writing() as c:
+            if message_id is not None:
+                await c.execute(
+                    "UPDATE tournaments SET message_id = ? WHERE id = ?",
+                    (message_id, tournament_id),
+                )
+            if standings is not None:
+                await c.execute(
+                    "UPDATE tournaments SET standings_message_id = ? WHERE id = ?",
+                    (standings, tournament_id),
+                )
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        """A tournament's players in the order they joined."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT user_id, name, rating, seed, status, joined_at FROM tournament_players"
+                " WHERE tournament_id = ? ORDER BY joined_at, user_id",
+                (tournament_id,),
+            )
+        return [
+            Entrant(int(r[0]), r[1], r[2], r[3], r[4], float(r[5])) for r in rows
+        ]
+
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, name: str, rating: float | None, *, now: float
+    ) -> bool:
+        """Sign ``user_id`` up (again, after leaving); ``False`` if they are
+        signed up already or were kicked."""
+        async with self._writing() as c:
+            n = await c.execute(
+                "INSERT INTO tournament_players (tournament_id, user_id, name, rating, status,"
+                " joined_at) VALUES (?, ?, ?, ?, 'joined', ?)"
+                " ON CONFLICT (tournament_id, user_id) DO UPDATE SET status = 'joined',"
+                " name = excluded.name, rating = excluded.rating, joined_at = excluded.joined_at"
+                " WHERE tournament_players.status = 'dropped'",
+                (tournament_id, user_id, name, rating, now),
+            )
+        return n == 1
+
+    async def set_entrant_status(
+        self, tournament_id: int, user_id: int, status: str, *, only_from: Sequence[str]
+    ) -> bool:
+        """Set a player's status if it is one of ``only_from``; whether it was."""
+        marks = ", ".join("?" for _ in only_from)
+        async with self._writing() as c:
+            n = await c.execute(
+                f"UPDATE tournament_players SET status = ? WHERE tournament_id = ? AND user_id = ?"
+                f" AND status IN ({marks})",
+                (status, tournament_id, user_id, *only_from),
+            )
+        return n == 1
+
+    async def seed_entrants(self, tournament_id: int, seeds: dict[int, int]) -> None:
+        """Each player's seed (1 = the top: by rating at the start)."""
+        async with self._writing() as c:
+            await c.executemany(
+                "UPDATE tournament_players SET seed = ? WHERE tournament_id = ? AND user_id = ?",
+                [(seed, tournament_id, user) for user, seed in seeds.items()],
+            )
+
+    async def matches(self, tournament_id: int, *, round: int | None = None) -> list[MatchRow]:
+        """A tournament's matches (of one round), in order."""
+        sql = f"SELECT {_MATCH_COLS} FROM tournament_matches WHERE tournament_id = ?"
+        args: tuple[Any, ...] = (tournament_id,)
+        if round is not None:
+            sql += " AND round = ?"
+            args += (round,)
+        async with self._reading() as c:
+            rows = await c.fetch(sql + " ORDER BY round, number", args)
+        return [_match(r) for r in rows]
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        async with self._reading() as c:
+            r = await c.fetchone(
+                f"SELECT {_MATCH_COLS} FROM tournament_matches WHERE id = ?", (match_id,)
+            )
+        return None if r is None else _match(r)
+
+    async def claim_round(
+        self,
+        row: TournamentRow,
+        pairings: Sequence[Sequence[int]],
+        *,
+        byes: dict[int, float] | None = None,
+        state: str = "running",
+    ) -> bool:
+        """Round ``row.round + 1`` paired, exactly once whoever asks: one
+        transaction claims it (``round = round + 1`` where it is still
+        ``row.round``: one process wins) and stores its matches — a seat
+        tuple of one is a bye, worth ``byes[user]`` points — before any table
+        is opened. On success ``row`` is the new round."""
+        number = row.round + 1
+        async with self._transaction() as tx:
+            n = await tx.execute(
+                "UPDATE tournaments SET round = round + 1, state = ?, version = version + 1"
+                " WHERE id = ? AND round = ? AND state IN ('signup', 'checkin', 'running')",
+                (state, row.id, row.round),
+            )
+            if n != 1:
+                return False
+            await self._insert_matches(tx, row.id, number, pairings, byes or {})
+        row.round = number
+        row.state = state
+        row.version += 1
+        return True
+
+    async def _insert_matches(
+        self,
+        tx: Conn,
+        tournament_id: int,
+        round_no: int,
+        pairings: Sequence[Sequence[int]],
+        byes: dict[int, float],
+    ) -> None:
+        rows = []
+        for number, seats in enumerate(pairings, start=1):
+            bye = len(seats) == 1
+            points = {str(seats[0]): byes.get(seats[0], 1.0)} if bye else None
+            rows.append((
+                tournament_id, round_no, number, _dumps([int(u) for u in seats]),
+                "bye" if bye else "paired", _dumps(points) if points is not None else None,
+            ))  # fmt: skip
+        if rows:
+            await tx.executemany(
+                "INSERT INTO tournament_matches (tournament_id, round, number, seats, state,"
+                " points) VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    async def repair_round(
+        self,
+        row: TournamentRow,
+        pairings: Sequence[Sequence[int]],
+        *,
+        byes: dict[int, float] | None = None,
+    ) -> list[MatchRow] | None:
+        """The current round paired again (the host's re-pair, before any of
+        its games is played): its matches replaced in one transaction, if
+        ``row.version`` is still the stored one and none of them has
+        finished. The matches removed (their tables are to be closed), or
+        ``None``: too late, or someone was first."""
+        try:
+            async with self._transaction() as tx:
+                n = await tx.execute(
+                    "UPDATE tournaments SET version = version + 1"
+                    " WHERE id = ? AND version = ? AND state = 'running'",
+                    (row.id, row.version),
+                )
+                if n != 1:
+                    return None
+                old = [
+                    _match(r)
+                    for r in await tx.fetch(
+                        f"SELECT {_MATCH_COLS} FROM tournament_matches"
+                        " WHERE tournament_id = ? AND round = ? ORDER BY number",
+                        (row.id, row.round),
+                    )
+                ]
+                if any(m.state == "finished" for m in old):
+                    raise _Refused  # rolls the version back too
+                await tx.execute(
+                    "DELETE FROM tournament_matches WHERE tournament_id = ? AND round = ?",
+                    (row.id, row.round),
+                )
+                await self._insert_matches(tx, row.id, row.round, pairings, byes or {})
+        except _Refused:
+            return None
+        row.version += 1
+        return old
+
+    async def open_match(self, match_id: int, *, thread_id: int | None, table_id: int) -> bool:
+        """A paired match's table is open (where): once; ``False`` if another
+        process opened it first."""
+        async with self._writing() as c:
+            n = await c.execute(
+                "UPDATE tournament_matches SET thread_id = ?, table_id = ?, state = 'open'"
+                " WHERE id = ? AND state = 'paired'",
+                (thread_id, table_id, match_id),
+            )
+        return n == 1
+
+    async def set_match_thread(self, match_id: int, thread_id: int) -> None:
+        """The thread made for a paired match (before its table is opened),
+        so a repair after a crash uses it again instead of making another."""
+        async with self._writing() as c:
+            await c.execute(
+                "UPDATE tournament_matches SET thread_id = ? WHERE id = ? AND thread_id IS NULL",
+                (thread_id, match_id),
+            )
+
+    async def record_match(
+        self,
+        match_id: int,
+        *,
+        points: dict[int, float],
+        scores: dict[int, float],
+        result_id: int | None,
+    ) -> bool:
+        """A match's result, once: ``False`` if it was recorded already (by
+        another process, or a repair)."""
+        async with self._writing() as c:
+            n = await c.execute(
+                "UPDATE tournament_matches SET state = 'finished', points = ?, scores = ?,"
+                " result_id = ? WHERE id = ? AND state IN ('paired', 'open')",
+                (
+                    _dumps({str(u): p for u, p in points.items()}),
+                    _dumps({str(u): p for u, p in scores.items()}),
+                    result_id,
+                    match_id,
+                ),
+            )
+        return n == 1
+
+    async def match_of_table(self, table_id: int) -> MatchRow | None:
+        """The tournament match played at table ``table_id``, if any."""
+        async with self._reading() as c:
+            r = await c.fetchone(
+                f"SELECT {_MATCH_COLS} FROM tournament_matches WHERE table_id = ?"
+                " ORDER BY id DESC LIMIT 1",
+                (table_id,),
+            )
+        return None if r is None else _match(r)
+
+    async def stranded_matches(self) -> list[MatchRow]:
+        """Matches of running tournaments left behind by a crash: paired but
+        never opened, or open at a table that is gone (its game ended while
+        no process recorded it)."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                f"SELECT {', '.join('m.' + col for col in _MATCH_COLS.split(', '))}"
+                " FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
+                " WHERE t.state = 'running' AND t.round = m.round AND (m.state = 'paired'"
+                " OR (m.state = 'open' AND NOT EXISTS (SELECT 1 FROM tables x"
+                " WHERE x.id = m.table_id))) ORDER BY m.id"
+            )
+        return [_match(r) for r in rows]
+
+    async def result_of_table(self, table_id: int) -> int | None:
+        """The stored result of the game played at table ``table_id``, if it finished."""
+        async with self._reading() as c:
+            r = await c.fetchone(
+                "SELECT id FROM results WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,)
+            )
+        return None if r is None else int(r[0])
 
     # -------------------------------------------------------- guild settings
 
