@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "bot.deploy",
         ),
     ),
-    ("helpers", ("bot.model", "bot.turns")),
+    ("helpers", ("bot.model", "bot.turns", "bot.tournament", "bot.tournament.pairing")),
     # drawing: pictures, then what a message holds, then each game's plugin,
     # then whole messages — never the service, clocks or computer players
     ("render", ("bot.render", "bot.render.*")),
