@@ -17,7 +17,7 @@ from bot.pictures import (
     stats_picture,
     table_picture,
 )
-from bot.render import _base
+from bot.render import _base, tournament
 
 from .views import golden_cases
 
@@ -39,6 +39,10 @@ def _render(name: str) -> Picture:
         return stats_picture(view, lang=lang)
     if kind == "board":
         return board_picture(view, lang=lang)
+    if kind == "standings":
+        return tournament.standings_picture(**view, lang=lang)
+    if kind == "bracket":
+        return tournament.bracket_picture(**view, lang=lang)
     if kind == "table":
         return table_picture(view, lang=lang)
     if kind == "hand":

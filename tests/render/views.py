@@ -9,6 +9,7 @@ from typing import Any
 from games import core, registry
 
 from .stats_views import stats_cases
+from .tournament_views import tournament_cases
 
 NAMES8 = [
     "alice",
@@ -124,6 +125,7 @@ def golden_cases() -> dict[
     cases["yahtzee_result_en"] = cases["yahtzee_result"]
     cases.update(left_cases())  # seats out of the game, a computer in a removed seat
     cases.update(stats_cases())  # the /stats card and /leaderboard (stats_views.py)
+    cases.update(tournament_cases())  # standings and bracket (tournament_views.py)
     return cases
 
 

@@ -1,0 +1,642 @@
+"""Pictures of a tournament (issue 26): the standings and the knockout
+bracket, each with alt text that says the same facts.
+
+Pure functions of plain data (the tournament service gathers it; the small
+frozen dataclasses below are the input):
+
+- :func:`standings_picture` — the title, the event's line and where it
+  stands ("Round 2 of 3", "Final standings"), then a row per player: place
+  (medals for the first three, as on the leaderboard), name, points, the
+  tie-breaks, games played; a player who dropped out or was removed is
+  greyed with the word after the name. Up to 64 players: the rows are
+  lower past 24, the picture taller.
+- :func:`bracket_picture` — a knockout bracket: a column per round
+  ("Round 1", "Quarter-final", "Semi-final", "Final"), a box per match with
+  its two players (seed numbers before the names), the winner highlighted
+  with the score, "bye" opposite a player who has one, "—" for a place not
+  decided yet, lines from each match to the slot its winner takes in the
+  next round, and the champion at the right.
+
+Points are written "3", "2.5" (a decimal only when fractional), tie-breaks
+with one decimal ("6.0"). Every word is a ``pic.tournament.*`` catalogue key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.i18n import has
+from bot.render import Picture
+from bot.render import _base as b
+from bot.render._strings import alt, colon, comma, tr
+from bot.render.stats import MEDALS, title_lines
+
+STATUSES = ("dropped", "removed")  # a player out of the event: greyed, the word after the name
+ALT_BUDGET = 940  # alt text: sentences while under this, then "and 12 more" (Discord: 1024)
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A player's line of the standings. ``tiebreaks`` in the order of the
+    labels given to :func:`standings_picture`; ``status`` is ``""`` or one
+    of :data:`STATUSES`."""
+
+    place: int
+    name: str
+    points: float
+    tiebreaks: tuple[float, ...] = ()
+    games: int = 0
+    status: str = ""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One side of a bracket match: a player (``name``, ``seed``, ``score``
+    once played), a bye (``bye``: no opponent) or, with neither, a place
+    not decided yet ("—")."""
+
+    name: str | None = None
+    seed: int | None = None
+    score: float | None = None
+    bye: bool = False
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """A match of the bracket: ``winner`` is 0 (``top``) or 1 (``bottom``)
+    once decided (a bye's player goes through: ``winner=0``), else None."""
+
+    top: Slot = Slot()
+    bottom: Slot = Slot()
+    winner: int | None = None
+
+    def slot(self, k: int) -> Slot:
+        return self.top if k == 0 else self.bottom
+
+    def through(self) -> Slot | None:
+        """The player who goes on to the next round, once decided."""
+        if self.winner not in (0, 1):
+            return None
+        won = self.slot(self.winner)
+        return won if won.name is not None else None
+
+
+def points_text(value: float) -> str:
+    """Points as the standings write them: a decimal only when fractional.
+
+    >>> points_text(3.0), points_text(2.5), points_text(0), points_text(7 / 3)
+    ('3', '2.5', '0', '2.33')
+    """
+    value = float(value)
+    if value.is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def tiebreak_text(value: float) -> str:
+    """A tie-break with one decimal.
+
+    >>> tiebreak_text(6), tiebreak_text(5.25)
+    ('6.0', '5.2')
+    """
+    return f"{float(value):.1f}"
+
+
+def tiebreak_label(name: str, lang: str) -> str:
+    """The column name of a tie-break: ``buchholz``, ``sonneborn_berger``,
+    ``score_sum`` (:func:`bot.tournament.pairing.tiebreak_names`) in words;
+    another label is drawn as given."""
+    key = "pic.tournament.tb." + name
+    return tr(lang, "tournament.tb." + name) if has(key, lang) else name
+
+
+def stage_words(lang: str, round_no: int | None, rounds: int | None, final: bool) -> str:
+    """The stage: "Final standings", "Round 2 of 3" (「第2回戦（全3回戦）」) or ""."""
+    if final:
+        return tr(lang, "tournament.final_standings")
+    if round_no and rounds:
+        return tr(lang, "tournament.round_of", round=round_no, rounds=rounds)
+    return ""
+
+
+def round_label(lang: str, index: int, count: int) -> str:
+    """The name of a knockout round (``index`` from 0 of ``count``): the
+    last three are the final, semi-final and quarter-final, the others
+    "Round n".
+
+    >>> [round_label("en", i, 4) for i in range(4)]
+    ['Round 1', 'Quarter-final', 'Semi-final', 'Final']
+    """
+    from_end = count - 1 - index
+    if from_end < 3:
+        return tr(
+            lang,
+            ("tournament.final", "tournament.semi_final", "tournament.quarter_final")[from_end],
+        )
+    return tr(lang, "tournament.round", n=index + 1)
+
+
+def _end(lang: str) -> str:
+    return "。" if lang == "ja" else "."
+
+
+def _budgeted(head: list[str], items: list[str], lang: str, more_key: str) -> list[str]:
+    """``head`` and as many of ``items`` as keep the alt text under
+    :data:`ALT_BUDGET`, then "and {n} more"."""
+    sep = 0 if lang == "ja" else 1
+    used = sum(len(p) + sep for p in head)
+    out = list(head)
+    for i, item in enumerate(items):
+        rest = len(items) - i - 1
+        reserve = 40 if rest else 0
+        if used + len(item) + sep + reserve > ALT_BUDGET:
+            out.append(tr(lang, more_key, n=len(items) - i) + _end(lang))
+            break
+        out.append(item)
+        used += len(item) + sep
+    return out
+
+
+# ---------------------------------------------------------------- standings
+
+HEAD_SIZE = b.SMALL
+HEAD_MAX = 104  # a column's name wider than this goes on two lines
+HEAD_LINE = b.SMALL + 3
+COL_GAP = 18
+NAME_X = 64
+MARK_SIZE = b.SMALL  # "(dropped)" after a name
+
+
+def head_lines(label: str, size: int = HEAD_SIZE, width: int = HEAD_MAX) -> list[str]:
+    """A column name on one line, or two broken after a dash or ・ or at a
+    space (the break that makes the longer line shortest).
+
+    >>> head_lines("Points"), head_lines("Sonneborn–Berger"), head_lines("ソネボーン・ベルガー")
+    (['Points'], ['Sonneborn–', 'Berger'], ['ソネボーン・', 'ベルガー'])
+    """
+    if b.text_width(label, size) <= width:
+        return [label]
+    cuts = [i + 1 for i, ch in enumerate(label) if ch in "–-・" and 0 < i < len(label) - 1]
+    cuts += [i for i, ch in enumerate(label) if ch == " " and i > 0]
+    best: tuple[int, list[str]] | None = None
+    for i in cuts:
+        lines = [label[:i].rstrip(), label[i:].lstrip()]
+        widest = max(b.text_width(line, size) for line in lines)
+        if best is None or widest < best[0]:
+            best = (widest, lines)
+    if best is None:
+        return [b.fit(label, size, width)]
+    return [b.fit(line, size, width) for line in best[1]]
+
+
+def _row(r: StandingRow | Mapping[str, Any]) -> StandingRow:
+    if isinstance(r, StandingRow):
+        return r
+    return StandingRow(
+        place=int(r["place"]),
+        name=str(r["name"]),
+        points=float(r["points"]),
+        tiebreaks=tuple(float(v) for v in r.get("tiebreaks") or ()),
+        games=int(r.get("games") or 0),
+        status=str(r.get("status") or ""),
+    )
+
+
+def _mark(lang: str, status: str) -> str:
+    return tr(lang, "tournament.marked", status=tr(lang, "tournament.status." + status))
+
+
+def standings_image(
+    title: str,
+    subtitle: str,
+    rows: Sequence[StandingRow | Mapping[str, Any]],
+    tiebreak_labels: Sequence[str],
+    lang: str,
+    *,
+    round_no: int | None = None,
+    rounds: int | None = None,
+    final: bool = False,
+) -> tuple[Image.Image, str]:
+    """The standings as a Pillow image and its alt text (see
+    :func:`standings_picture`)."""
+    table = [_row(r) for r in rows]
+    labels = [tiebreak_label(name, lang) for name in tiebreak_labels]
+    stage = stage_words(lang, round_no, rounds, final)
+    row_h = 34 if len(table) <= 24 else 28
+    # the number columns, right to left from the edge: games, tie-breaks, points
+    heads = [tr(lang, "tournament.points"), *labels, tr(lang, "tournament.games")]
+    values: list[list[str]] = [
+        [points_text(r.points) for r in table],
+        *[
+            [tiebreak_text(r.tiebreaks[i]) if i < len(r.tiebreaks) else "—" for r in table]
+            for i in range(len(labels))
+        ],
+        [str(r.games) for r in table],
+    ]
+    head_text = [head_lines(h) for h in heads]
+    widths = [
+        max(
+            [b.text_width(line, HEAD_SIZE) for line in lines]
+            + [b.text_width(v, b.BODY) + 2 for v in column]
+        )
+        for lines, column in zip(head_text, values, strict=True)
+    ]
+    rights: list[int] = []
+    x = b.WIDTH - 24
+    for w in reversed(widths):
+        rights.append(x)
+        x -= w + COL_GAP
+    rights.reverse()
+    name_right = rights[0] - widths[0] - 14
+    head_rows = max(len(lines) for lines in head_text)
+
+    title_text = b.safe_text(title)
+    lines, size = title_lines(title_text)
+    extra = (len(lines) - 1) * (size + 6)
+    top = 84 + extra
+    rows_top = top + head_rows * HEAD_LINE + 8
+    height = rows_top + row_h * max(1, len(table)) + 16
+    img = b.canvas(height)
+    d = ImageDraw.Draw(img)
+    for i, line in enumerate(lines):
+        y = 14 + (4 if size < b.LARGE else 0) + i * (size + 6)
+        b.draw_text(d, (20, y), line, size, b.INK, bold=True)
+    # the event's line, and where it stands in a pill at the right
+    sub_right = b.WIDTH - 20
+    if stage:
+        w = b.text_width(stage, b.SMALL) + b.SMALL
+        sub_right -= w + 12
+        b.pill(d, (b.WIDTH - 20 - w, 47 + extra), stage, b.SMALL, b.HILITE)
+    b.draw_text(
+        d,
+        (20, 52 + extra),
+        b.fit(b.safe_text(subtitle), b.SMALL, sub_right - 20),
+        b.SMALL,
+        b.INK_DIM,
+    )
+
+    # the column names, bottom-aligned
+    def head(x: float, text_lines: list[str], anchor: str) -> None:
+        y = top + (head_rows - len(text_lines)) * HEAD_LINE
+        for k, line in enumerate(text_lines):
+            b.draw_text(d, (x, y + k * HEAD_LINE), line, HEAD_SIZE, b.INK_DIM, anchor=anchor)
+
+    last = top + (head_rows - 1) * HEAD_LINE
+    b.draw_text(d, (35, last), tr(lang, "tournament.place"), HEAD_SIZE, b.INK_DIM, anchor="ma")
+    b.draw_text(d, (NAME_X, last), tr(lang, "tournament.player"), HEAD_SIZE, b.INK_DIM)
+    for right, text_lines in zip(rights, head_text, strict=True):
+        head(right, text_lines, "ra")
+    y = rows_top
+    if not table:
+        b.draw_text(
+            d,
+            (b.WIDTH / 2, y + row_h / 2),
+            tr(lang, "tournament.no_players"),
+            b.BODY,
+            b.INK_DIM,
+            anchor="mm",
+        )
+    for i, r in enumerate(table):
+        out = r.status in STATUSES
+        if i % 2 == 0:
+            d.rectangle((10, y, b.WIDTH - 10, y + row_h - 1), fill=b.PANEL)
+        cy = y + row_h / 2
+        if 1 <= r.place <= 3:
+            radius = 13 if row_h > 30 else 11
+            d.ellipse(
+                (35 - radius, cy - radius, 35 + radius, cy + radius), fill=MEDALS[r.place - 1]
+            )
+            b.draw_text(d, (35, cy), str(r.place), b.SMALL, b.PAPER_INK, anchor="mm", bold=True)
+        else:
+            b.draw_text(d, (35, cy), str(r.place), b.BODY, b.INK_DIM, anchor="mm")
+        room = name_right - NAME_X
+        if out:
+            mark = _mark(lang, r.status)
+            mark_w = b.text_width(mark, MARK_SIZE)
+            shown = b.name(r.name, b.BODY, max(room - mark_w - 6, b.BODY * 2))
+            b.draw_text(d, (NAME_X, cy), shown, b.BODY, b.INK_DIM, anchor="lm")
+            mx = NAME_X + b.text_width(shown, b.BODY) + 6
+            b.draw_text(d, (mx, cy + 1), mark, MARK_SIZE, b.INK_DIM, anchor="lm")
+        else:
+            b.draw_text(d, (NAME_X, cy), b.name(r.name, b.BODY, room), b.BODY, b.INK, anchor="lm")
+        for k, (right, column) in enumerate(zip(rights, values, strict=True)):
+            if k == 0:  # the points
+                colour, bold = (b.INK_DIM, False) if out else (b.HILITE, True)
+            else:
+                colour, bold = (b.INK_DIM if out else b.INK), False
+            b.draw_text(d, (right, cy), column[i], b.BODY, colour, anchor="rm", bold=bold)
+        y += row_h
+    return img, standings_alt(title, subtitle, stage, table, labels, lang)
+
+
+def standings_alt(
+    title: str,
+    subtitle: str,
+    stage: str,
+    table: Sequence[StandingRow],
+    labels: Sequence[str],
+    lang: str,
+) -> str:
+    """The standings in words: every row's place, name, points, tie-breaks,
+    games and status (as many rows as fit, then "and 12 more")."""
+    end = _end(lang)
+    head = [title + end] + [p + end for p in (subtitle, stage) if p]
+    if not table:
+        head.append(tr(lang, "tournament.no_players"))
+    items = []
+    for r in table:
+        details = [tr(lang, "tournament.points_n", n=points_text(r.points), count=r.points)]
+        details += [
+            tr(lang, "tournament.alt_tiebreak", label=label, value=tiebreak_text(value))
+            for label, value in zip(labels, r.tiebreaks, strict=False)
+        ]
+        details.append(tr(lang, "tournament.games_n", n=r.games))
+        text = tr(
+            lang,
+            "tournament.alt_row",
+            place=r.place,
+            name=r.name,
+            details=comma(lang).join(details),
+        )
+        if r.status in STATUSES:
+            text += ("" if lang == "ja" else " ") + _mark(lang, r.status)
+        items.append(text + end)
+    return alt(_budgeted(head, items, lang, "tournament.alt_more_players"), lang)
+
+
+def standings_picture(
+    title: str,
+    subtitle: str,
+    rows: Sequence[StandingRow | Mapping[str, Any]],
+    tiebreak_labels: Sequence[str],
+    lang: str,
+    *,
+    round_no: int | None = None,
+    rounds: int | None = None,
+    final: bool = False,
+) -> Picture:
+    """The standings: ``title`` and ``subtitle`` are words (the event, its
+    game and format); ``rows`` best first (:class:`StandingRow`, or dicts of
+    its fields); ``tiebreak_labels`` the tie-breaks' names in the rows'
+    order (``buchholz``, ``sonneborn_berger``, ``score_sum`` are
+    translated); ``round_no`` of ``rounds`` ("Round 2 of 3") or ``final``
+    ("Final standings") says where the event stands."""
+    img, text = standings_image(
+        title, subtitle, rows, tiebreak_labels, lang, round_no=round_no, rounds=rounds, final=final
+    )
+    return Picture(b.encode(img), text, "standings.png")
+
+
+# ---------------------------------------------------------------- bracket
+
+MARGIN = 16
+GAP = 24  # between a round's boxes and the next round's
+CHAMP_W = 110
+BOX_MIN, BOX_MAX = 142, 210
+SLOT_H = 24  # a player's line in a match box
+BOX_H = 2 * SLOT_H
+PITCH = 64  # the first round's boxes, one under the other
+SEED_SIZE = b.SMALL - 4
+LINE_OPEN: b.Color = (150, 120, 92)  # a line from a match not played yet
+
+
+def _grid(rounds: Sequence[Sequence[BracketMatch]]) -> list[list[BracketMatch]]:
+    """Every round of the bracket, the rounds not given (or short) filled
+    with matches to come, and each place not given taken by the winner of
+    the match that feeds it (match ``j`` of a round is between the winners
+    of matches ``2j`` and ``2j + 1`` of the round before)."""
+    first = len(rounds[0]) if rounds else 0
+    if first < 1 or first & (first - 1):
+        raise ValueError(f"a bracket's first round has a power of two matches, not {first}")
+    grid: list[list[BracketMatch]] = []
+    n = first
+    r = 0
+    while n >= 1:
+        given = list(rounds[r]) if r < len(rounds) else []
+        matches = [given[j] if j < len(given) else BracketMatch() for j in range(n)]
+        if grid:
+            feed = grid[-1]
+            filled = []
+            for j, m in enumerate(matches):
+                sides = []
+                for k in (0, 1):
+                    s = m.slot(k)
+                    won = feed[2 * j + k].through()
+                    if s.name is None and not s.bye and won is not None:
+                        s = Slot(name=won.name, seed=won.seed)
+                    sides.append(s)
+                filled.append(BracketMatch(sides[0], sides[1], m.winner))
+            matches = filled
+        grid.append(matches)
+        n //= 2
+        r += 1
+    return grid
+
+
+def bracket_image(
+    title: str, rounds: Sequence[Sequence[BracketMatch]], lang: str
+) -> tuple[Image.Image, str]:
+    """The bracket as a Pillow image and its alt text (see
+    :func:`bracket_picture`)."""
+    grid = _grid(rounds)
+    count = len(grid)
+    box_w = max(BOX_MIN, min(BOX_MAX, (b.WIDTH - 2 * MARGIN - CHAMP_W - count * GAP) // count))
+    width = max(b.WIDTH, MARGIN + count * (box_w + GAP) + CHAMP_W + MARGIN)
+    title_text = b.safe_text(title)
+    lines, size = title_lines(title_text, width - 40)
+    extra = (len(lines) - 1) * (size + 6)
+    labels_y = 56 + extra
+    top = labels_y + 30
+    first = len(grid[0])
+    height = top + first * PITCH + 12
+    img = b.canvas(height, width)
+    d = ImageDraw.Draw(img)
+    for i, line in enumerate(lines):
+        y = 14 + (4 if size < b.LARGE else 0) + i * (size + 6)
+        b.draw_text(d, (20, y), line, size, b.INK, bold=True)
+
+    seeds = [s.seed for rnd in grid for m in rnd for s in (m.top, m.bottom) if s.seed is not None]
+    seed_w = b.text_width(str(max(seeds)), SEED_SIZE) + 5 if seeds else 0
+    scores = [
+        points_text(s.score)
+        for rnd in grid
+        for m in rnd
+        for s in (m.top, m.bottom)
+        if s.score is not None
+    ]
+    score_w = max((b.text_width(v, b.SMALL) + 3 for v in scores), default=0)
+
+    def col_x(r: int) -> int:
+        return MARGIN + r * (box_w + GAP)
+
+    def centre(r: int, j: int) -> float:
+        return top + (j + 0.5) * PITCH * (2**r)
+
+    # the round names over their columns, the champion's over theirs
+    for r in range(count):
+        label = b.fit(round_label(lang, r, count), b.SMALL, box_w)
+        b.draw_text(d, (col_x(r) + box_w / 2, labels_y), label, b.SMALL, b.INK_DIM, anchor="ma")
+    cx = col_x(count)
+    champ_label = b.fit(tr(lang, "tournament.champion"), b.SMALL, CHAMP_W)
+    b.draw_text(d, (cx + CHAMP_W / 2, labels_y), champ_label, b.SMALL, b.GOLD, anchor="ma")
+
+    # the lines first, the boxes over their ends
+    for r, matches in enumerate(grid):
+        for j, m in enumerate(matches):
+            x, cy = col_x(r) + box_w, centre(r, j)
+            colour, w = (b.HILITE, 3) if m.through() is not None else (LINE_OPEN, 2)
+            if r == count - 1:
+                d.line([(x, cy), (cx, cy)], fill=colour, width=w)
+                continue
+            ty = centre(r + 1, j // 2) + (SLOT_H / 2 if j % 2 else -SLOT_H / 2)
+            xm = x + GAP / 2
+            d.line(
+                [(x, cy), (xm, cy), (xm, ty), (col_x(r + 1), ty)],
+                fill=colour,
+                width=w,
+                joint="curve",
+            )
+
+    for r, matches in enumerate(grid):
+        for j, m in enumerate(matches):
+            _box(d, col_x(r), centre(r, j), box_w, m, lang, seed_w, score_w)
+
+    champion = grid[-1][0].through()
+    cy = centre(count - 1, 0)
+    box = (cx, cy - SLOT_H, cx + CHAMP_W, cy + SLOT_H)
+    if champion is not None:
+        d.rounded_rectangle(box, 8, fill=b.GOLD, outline=b.HILITE, width=2)
+        name = b.name(champion.name or "", b.BODY, CHAMP_W - 14)
+        b.draw_text(d, (cx + CHAMP_W / 2, cy), name, b.BODY, b.PAPER_INK, anchor="mm", bold=True)
+    else:
+        d.rounded_rectangle(box, 8, fill=b.PANEL, outline=LINE_OPEN, width=2)
+        b.draw_text(d, (cx + CHAMP_W / 2, cy), "—", b.BODY, b.INK_DIM, anchor="mm")
+    return img, bracket_alt(title, grid, lang)
+
+
+def _box(
+    d: ImageDraw.ImageDraw,
+    x: int,
+    cy: float,
+    w: int,
+    m: BracketMatch,
+    lang: str,
+    seed_w: int,
+    score_w: int,
+) -> None:
+    """A match's box: two lines of seed, name and score; the winner's line
+    highlighted, the loser's dimmed."""
+    y0 = cy - BOX_H / 2
+    d.rounded_rectangle((x, y0, x + w, y0 + BOX_H), 6, fill=b.PANEL, outline=b.TABLE_EDGE, width=1)
+    decided = m.through() is not None
+    for k in (0, 1):
+        s = m.slot(k)
+        ry = y0 + k * SLOT_H + SLOT_H / 2
+        won = decided and m.winner == k
+        if won:
+            corners = (True, True, False, False) if k == 0 else (False, False, True, True)
+            d.rounded_rectangle(
+                (x + 1, y0 + k * SLOT_H + 1, x + w - 1, y0 + (k + 1) * SLOT_H - 1 + k),
+                5,
+                fill=b.WIN_ROW,
+                corners=corners,
+            )
+        nx = x + 6
+        if seed_w:
+            if s.seed is not None and not s.bye:
+                b.draw_text(
+                    d, (nx + seed_w - 5, ry), str(s.seed), SEED_SIZE, b.INK_DIM, anchor="rm"
+                )
+            nx += seed_w
+        room = x + w - 6 - nx - (score_w + 4 if score_w else 0)
+        if s.bye:
+            b.draw_text(
+                d,
+                (nx, ry),
+                b.fit(tr(lang, "tournament.bye"), b.SMALL, room),
+                b.SMALL,
+                b.INK_DIM,
+                anchor="lm",
+            )
+        elif s.name is None:
+            b.draw_text(d, (nx, ry), "—", b.SMALL, b.INK_DIM, anchor="lm")
+        else:
+            colour = b.HILITE if won else b.INK_DIM if decided else b.INK
+            b.draw_text(d, (nx, ry), b.name(s.name, b.SMALL, room), b.SMALL, colour, anchor="lm")
+        if s.score is not None and not s.bye:
+            colour = b.HILITE if won else b.INK_DIM
+            b.draw_text(
+                d, (x + w - 6, ry), points_text(s.score), b.SMALL, colour, anchor="rm", bold=won
+            )
+    d.line([(x + 1, cy), (x + w - 1, cy)], fill=b.TABLE_EDGE, width=1)
+
+
+def _who(lang: str, s: Slot) -> str:
+    if s.seed is None:
+        return s.name or "—"
+    return tr(lang, "tournament.seeded", name=s.name, seed=s.seed)
+
+
+def _match_words(lang: str, m: BracketMatch) -> str:
+    """A match in words: who beat whom and the score, a bye, or who meets
+    whom (not played yet); "" when neither player is known."""
+    won = m.through()
+    if won is not None:
+        lost = m.slot(1 - int(m.winner or 0))
+        if lost.bye:
+            return tr(lang, "tournament.alt_bye", player=_who(lang, won))
+        if lost.name is None:
+            return tr(lang, "tournament.alt_through", player=_who(lang, won))
+        if won.score is not None and lost.score is not None:
+            score = tr(
+                lang, "tournament.score", a=points_text(won.score), b=points_text(lost.score)
+            )
+            return tr(
+                lang,
+                "tournament.alt_beat",
+                winner=_who(lang, won),
+                loser=_who(lang, lost),
+                score=score,
+            )
+        return tr(lang, "tournament.alt_beat_plain", winner=_who(lang, won), loser=_who(lang, lost))
+    known = [s for s in (m.top, m.bottom) if s.name is not None]
+    if len(known) == 2:
+        return tr(lang, "tournament.alt_to_play", a=_who(lang, known[0]), b=_who(lang, known[1]))
+    if len(known) == 1:
+        other = m.bottom if known[0] is m.top else m.top
+        if other.bye:
+            return tr(lang, "tournament.alt_bye", player=_who(lang, known[0]))
+        return tr(lang, "tournament.alt_waiting", player=_who(lang, known[0]))
+    return ""
+
+
+def bracket_alt(title: str, grid: Sequence[Sequence[BracketMatch]], lang: str) -> str:
+    """The bracket in words: the champion, then each round from the latest
+    with a player in it back to the first (as many as fit)."""
+    end = _end(lang)
+    head = [title + end]
+    champion = grid[-1][0].through()
+    if champion is not None:
+        head.append(tr(lang, "tournament.alt_champion", player=_who(lang, champion)) + end)
+    items = []
+    sep = tr(lang, "tournament.alt_sep")  # "; " (the matches hold commas), 、
+    for r in reversed(range(len(grid))):
+        words = [w for w in (_match_words(lang, m) for m in grid[r]) if w]
+        if words:
+            items.append(round_label(lang, r, len(grid)) + colon(lang) + sep.join(words) + end)
+    return alt(_budgeted(head, items, lang, "tournament.alt_more_rounds"), lang)
+
+
+def bracket_picture(title: str, rounds: Sequence[Sequence[BracketMatch]], lang: str) -> Picture:
+    """A knockout bracket. ``rounds``: the rounds so far, first round first,
+    each a list of :class:`BracketMatch` in bracket order (the first round
+    has a power of two matches, byes included: 6 players are 4 matches, two
+    of them byes); the rounds not given yet are drawn empty, filled with
+    the winners known. 640 px wide up to 8 players; 16 and 32 players are
+    wider (a column per round)."""
+    img, text = bracket_image(title, rounds, lang)
+    return Picture(b.encode(img), text, "bracket.png")
