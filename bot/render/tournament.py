@@ -316,10 +316,11 @@ def standings_image(
         room = name_right - NAME_X
         if out:
             mark = _mark(lang, r.status)
-            mark_w = b.text_width(mark, MARK_SIZE)
-            shown = b.name(r.name, b.BODY, max(room - mark_w - 6, b.BODY * 2))
+            space = 0 if mark.startswith("（") else 6  # a full-width bracket has its own
+            mark_w = b.text_width(mark, MARK_SIZE) + space
+            shown = b.name(r.name, b.BODY, max(room - mark_w, b.BODY * 2))
             b.draw_text(d, (NAME_X, cy), shown, b.BODY, b.INK_DIM, anchor="lm")
-            mx = NAME_X + b.text_width(shown, b.BODY) + 6
+            mx = NAME_X + b.text_width(shown, b.BODY) + space
             b.draw_text(d, (mx, cy + 1), mark, MARK_SIZE, b.INK_DIM, anchor="lm")
         else:
             b.draw_text(d, (NAME_X, cy), b.name(r.name, b.BODY, room), b.BODY, b.INK, anchor="lm")
