@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 FORMATS = ("swiss", "round-robin", "knockout")
@@ -383,34 +383,39 @@ def _swiss_pairs(round_no: int, players: list[int], past: list[Match]) -> list[T
     seed = {p: i for i, p in enumerate(players)}
     ranked = sorted(players, key=lambda p: (-points[p], seed[p]))
     met = _met(past)
+    colours = _colours(past)
     byes = Counter(m.seats[0] for m in past if m.is_bye)
 
-    bye_to: int | None = None
-    rest = ranked
+    def fresh(a: int, b: int) -> bool:
+        return met[frozenset((a, b))] == 0
+
+    def clash(a: int, b: int) -> bool:
+        """Both must have the same seat next (:func:`_due`)."""
+        due = _due(colours.get(a, []))
+        return due is not None and due == _due(colours.get(b, []))
+
+    # The bye: the lowest-ranked player among those with the fewest byes
+    # (none, until everyone has had one) whose leaving lets the others pair
+    # without a repeat.
+    sitters: list[int | None] = [None]
     if len(ranked) % 2:
         fewest = min(byes[p] for p in ranked)
-        # lowest-ranked first, among those with the fewest byes (none, until
-        # everyone has had one)
-        candidates = [p for p in reversed(ranked) if byes[p] == fewest]
-        chosen = None
-        for candidate in candidates:
-            others = [p for p in ranked if p != candidate]
-            found = _pair_without_repeats(others, points, met)
-            if found is not None:
-                chosen = (candidate, found)
-                break
-        if chosen is None:
-            candidate = candidates[0]
-            others = [p for p in ranked if p != candidate]
-            chosen = (candidate, _pair_fewest_repeats(others, points, met))
-        bye_to, pairs = chosen
-    else:
-        found = _pair_without_repeats(rest, points, met)
-        pairs = found if found is not None else _pair_fewest_repeats(rest, points, met)
+        sitters = [p for p in reversed(ranked) if byes[p] == fewest]
+    chosen: tuple[int | None, list[tuple[int, int]]] | None = None
+    for sitter in sitters:
+        others = [p for p in ranked if p != sitter]
+        found = _pair_search(others, points, fresh, clash)
+        if found is not None:
+            chosen = (sitter, found)
+            break
+    if chosen is None:
+        sitter = sitters[0]
+        others = [p for p in ranked if p != sitter]
+        chosen = (sitter, _pair_fewest_repeats(others, points, met, clash))
+    bye_to, pairs = chosen
 
     rank = {p: i for i, p in enumerate(ranked)}
     pairs.sort(key=lambda pair: min(rank[pair[0]], rank[pair[1]]))
-    colours = _colours(past)
     tables: list[Table] = [
         _first_move(a, b, board, rank, colours) for board, (a, b) in enumerate(pairs)
     ]
@@ -419,28 +424,36 @@ def _swiss_pairs(round_no: int, players: list[int], past: list[Match]) -> list[T
     return tables
 
 
-def _preference(top: int, rest: list[int], points: dict[int, float]) -> list[int]:
+def _preference(
+    top: int, rest: list[int], points: dict[int, float], clash: Callable[[int, int], bool]
+) -> list[int]:
     """Opponents for ``top`` (the best-ranked unpaired player), best first:
     its score group's player half a group down (1 v 5 in a group of 8), then
     the others of the group nearest that one, then the lower groups in
-    order (the top player floats down)."""
+    order (the top player floats down) — within each group, first those
+    whose first-move wish differs from ``top``'s (no :func:`_due` clash)."""
     group = [p for p in rest if points[p] == points[top]]
     lower = [p for p in rest if points[p] != points[top]]
     half = (len(group) + 1) // 2 - 1  # index in ``group`` (which excludes top)
-    order = sorted(range(len(group)), key=lambda i: (abs(i - half), i < half, i))
-    return [group[i] for i in order] + lower
+    order = sorted(
+        range(len(group)),
+        key=lambda i: (clash(top, group[i]), abs(i - half), i < half, i),
+    )
+    floats = sorted(range(len(lower)), key=lambda i: (-points[lower[i]], clash(top, lower[i]), i))
+    return [group[i] for i in order] + [lower[i] for i in floats]
 
 
-def _pair_without_repeats(
-    ranked: list[int], points: dict[int, float], met: Counter[frozenset[int]]
+def _pair_search(
+    ranked: list[int],
+    points: dict[int, float],
+    allowed: Callable[[int, int], bool],
+    clash: Callable[[int, int], bool],
 ) -> list[tuple[int, int]] | None:
-    """A pairing of ``ranked`` (an even number, best first) in which no pair
-    has met before, by depth-first search in order of preference; None if
-    there is none (or the search ran out of :data:`SEARCH_BUDGET`)."""
+    """A pairing of ``ranked`` (an even number, best first) of ``allowed``
+    pairs only, by depth-first search in order of preference; None if there
+    is none (or the search ran out of :data:`SEARCH_BUDGET`)."""
     budget = [SEARCH_BUDGET]
-
-    def fresh(a: int, b: int) -> bool:
-        return met[frozenset((a, b))] == 0
+    options = {p: {q for q in ranked if q != p and allowed(p, q)} for p in ranked}
 
     def search(rest: list[int]) -> list[tuple[int, int]] | None:
         if not rest:
@@ -449,12 +462,12 @@ def _pair_without_repeats(
         if budget[0] < 0:
             return None
         # someone with no possible opponent left: give up this branch early
-        for p in rest:
-            if not any(fresh(p, q) for q in rest if q != p):
-                return None
+        here = set(rest)
+        if any(not options[p] & here for p in rest):
+            return None
         top, others = rest[0], rest[1:]
-        for opponent in _preference(top, others, points):
-            if not fresh(top, opponent):
+        for opponent in _preference(top, others, points, clash):
+            if opponent not in options[top]:
                 continue
             tail = search([p for p in others if p != opponent])
             if tail is not None:
@@ -465,7 +478,10 @@ def _pair_without_repeats(
 
 
 def _pair_fewest_repeats(
-    ranked: list[int], points: dict[int, float], met: Counter[frozenset[int]]
+    ranked: list[int],
+    points: dict[int, float],
+    met: Counter[frozenset[int]],
+    clash: Callable[[int, int], bool],
 ) -> list[tuple[int, int]]:
     """When every pairing repeats someone: top down, each player with the
     preferred opponent they have met least often."""
@@ -473,7 +489,7 @@ def _pair_fewest_repeats(
     out: list[tuple[int, int]] = []
     while rest:
         top, others = rest[0], rest[1:]
-        options = _preference(top, others, points)
+        options = _preference(top, others, points, clash)
         opponent = min(options, key=lambda q: (met[frozenset((top, q))], options.index(q)))
         out.append((top, opponent))
         rest = [p for p in others if p != opponent]
@@ -491,12 +507,25 @@ def _colours(past: Iterable[Match]) -> dict[int, list[int]]:
     return out
 
 
+def _due(seats: list[int]) -> int | None:
+    """The seat a player must have next, if any (as chess's absolute colour
+    preference): the other one after two more games in one seat than the
+    other, or after the same seat twice running."""
+    balance = seats.count(0) - seats.count(1)
+    if balance >= 2 or seats[-2:] == [0, 0]:
+        return 1
+    if balance <= -2 or seats[-2:] == [1, 1]:
+        return 0
+    return None
+
+
 def _first_move(
     a: int, b: int, board: int, rank: dict[int, int], colours: dict[int, list[int]]
 ) -> Table:
     """Seat ``a`` and ``b``: the first move to whoever moved first less often,
-    then to whoever did not move first last time; otherwise the better-ranked
-    player moves first on the first, third … board (alternating)."""
+    then to whoever did not move first last time; when both wish the same,
+    the better-ranked player has their wish; with no games behind them, the
+    better-ranked player moves first on the first, third … board."""
 
     def key(p: int) -> tuple[int, int]:
         seats = colours.get(p, [])
@@ -507,6 +536,9 @@ def _first_move(
     if key(a) != key(b):
         return (a, b) if key(a) < key(b) else (b, a)
     better, worse = (a, b) if rank[a] < rank[b] else (b, a)
+    last = key(better)[1]
+    if last:
+        return (worse, better) if last > 0 else (better, worse)
     return (better, worse) if board % 2 == 0 else (worse, better)
 
 
