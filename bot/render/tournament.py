@@ -34,6 +34,7 @@ from bot.render import Picture
 from bot.render import _base as b
 from bot.render._strings import alt, colon, comma, tr
 from bot.render.stats import MEDALS, title_lines
+from bot.tournament import pairing
 
 STATUSES = ("dropped", "removed")  # a player out of the event: greyed, the word after the name
 ALT_BUDGET = 940  # alt text: sentences while under this, then "and 12 more" (Discord: 1024)
@@ -475,7 +476,7 @@ def bracket_image(
         return MARGIN + r * (box_w + GAP)
 
     def centre(r: int, j: int) -> float:
-        return top + (j + 0.5) * PITCH * (2**r)
+        return top + (j + 0.5) * PITCH * (1 << r)
 
     # the round names over their columns, the champion's over theirs
     for r in range(count):
@@ -641,3 +642,102 @@ def bracket_picture(title: str, rounds: Sequence[Sequence[BracketMatch]], lang: 
     wider (a column per round)."""
     img, text = bracket_image(title, rounds, lang)
     return Picture(b.encode(img), text, "bracket.png")
+
+
+# ---------------------------------------------------------------- from the pairing's records
+
+
+def rows_from(
+    table: Sequence[pairing.Standing],
+    names: Mapping[int, str],
+    statuses: Mapping[int, str] | None = None,
+) -> list[StandingRow]:
+    """The standings' rows from :func:`bot.tournament.pairing.standings`:
+    each player's name from ``names`` ("?" if unknown) and status from
+    ``statuses`` (``dropped``; ``kicked`` or ``removed`` → ``removed``)."""
+    statuses = statuses or {}
+    rows = []
+    for s in table:
+        status = statuses.get(s.player, "")
+        status = "removed" if status == "kicked" else status
+        rows.append(
+            StandingRow(
+                place=s.place,
+                name=names.get(s.player, "?"),
+                points=s.points,
+                tiebreaks=tuple(s.tiebreaks),
+                games=s.games,
+                status=status if status in STATUSES else "",
+            )
+        )
+    return rows
+
+
+def bracket_from(
+    paired: Sequence[Sequence[tuple[int, ...]]],
+    history: Sequence[pairing.Match],
+    seeds: Mapping[int, int],
+    names: Mapping[int, str],
+) -> list[list[BracketMatch]]:
+    """A two-player knockout's rounds for :func:`bracket_picture`.
+
+    ``paired``: each round's tables as paired (round 1 first, in the
+    pairing's order — bracket order; a 1-tuple is a bye), played or not;
+    ``history``: the matches that have ended (:class:`pairing.Match`; the
+    winner by :func:`pairing.knockout_winner`, the scores shown unless
+    both are 0, as a forfeit records them); ``seeds`` and ``names`` by
+    player id. A later round's table is placed by where its players came
+    from, so the lines join each winner to their slot."""
+    ended = {(m.round, frozenset(m.seats)): m for m in history}
+    out: list[list[BracketMatch]] = []
+    came_from: dict[int, int] = {}  # a player → the match they won in the round before
+
+    def slot(player: int, score: float | None) -> Slot:
+        return Slot(name=names.get(player, "?"), seed=seeds.get(player), score=score)
+
+    for r, tables in enumerate(paired, start=1):
+        if r > 1 and len(out[-1]) == 1:
+            break  # the final was the last round
+        count = len(tables) if r == 1 else len(out[-1]) // 2
+        matches = [BracketMatch() for _ in range(count)]
+        went_on: dict[int, int] = {}
+        for i, seats in enumerate(tables):
+            if len(seats) not in (1, 2):
+                raise ValueError(f"a knockout bracket has matches of two, not {seats}")
+            sides: list[int | None]
+            if r == 1:
+                at, sides = i, list(seats)
+            else:
+                known = [p for p in seats if p in came_from]
+                if not known:
+                    continue
+                at = came_from[known[0]] // 2
+                sides = [None, None]
+                for p in seats:
+                    k = came_from[p] % 2 if p in came_from else (1 if sides[0] is not None else 0)
+                    sides[k] = p
+            if at >= count:
+                raise ValueError(f"round {r} has more matches than its bracket")
+            match = ended.get((r, frozenset(seats)))
+            scores: dict[int, float | None] = {}
+            winner: int | None = None
+            if match is not None:
+                won = pairing.knockout_winner(match)
+                shown = any(match.scores) and not match.is_bye
+                scores = {
+                    p: (v if shown else None)
+                    for p, v in zip(match.seats, match.scores, strict=True)
+                }
+                winner = sides.index(won)
+                went_on[won] = at
+            elif len(seats) == 1:  # a bye goes through at once
+                winner = 0
+                went_on[seats[0]] = at
+            if len(seats) == 1:
+                matches[at] = BracketMatch(slot(seats[0], None), Slot(bye=True), winner)
+                continue
+            top, bottom = (slot(p, scores.get(p)) if p is not None else Slot() for p in sides[:2])
+            matches[at] = BracketMatch(top, bottom, winner)
+        out.append(matches)
+        came_from = went_on
+    return out

@@ -231,3 +231,57 @@ def test_emoji_names_are_drawn_as_the_board_draws_them(drawn: list[str]) -> None
         )
     assert "?" in drawn and "花子" in drawn
     assert "1. 🎲🎲: 1 point" in pic.alt and "Champion: 🎲🎲 (1)" in ko.alt
+
+
+def test_a_knockout_drawn_from_the_pairings_records() -> None:
+    """bracket_from: six players paired by bot.tournament.pairing round by
+    round; each winner lands in the slot the lines lead to (the final's
+    seats come in seed order, the bracket puts them where they came from)."""
+    from bot.tournament import pairing as P
+
+    players = [11, 12, 13, 14, 15, 16]
+    names = dict(zip(players, ["alice", "bob", "carol", "dave", "eve", "frank"], strict=True))
+    seeds = {p: i + 1 for i, p in enumerate(players)}
+    winners = {1: {(14, 15): 14, (13, 16): 13}, 2: {(11, 14): 14, (12, 13): 12}, 3: {(12, 14): 12}}
+    history: list[P.Match] = []
+    paired: list[list[tuple[int, ...]]] = []
+    for r in (1, 2, 3):
+        tables = P.pair_round("knockout", r, players, history, table_size=2, min_seats=2)
+        paired.append(tables)
+        rounds = T.bracket_from(paired, history, seeds, names)  # paired, not played yet
+        assert all(m.winner is None for m in rounds[-1] if not m.bottom.bye)
+        for t in tables:
+            if len(t) == 1:
+                history.append(P.bye(r, t[0], 2))
+                continue
+            w = winners[r][t]
+            history.append(
+                P.Match(
+                    r, t, tuple(float(p == w) for p in t), tuple(7.0 if p == w else 3.0 for p in t)
+                )
+            )
+    assert paired[2] == [(12, 14)]  # seed order: bob (2) first
+    rounds = T.bracket_from(paired, history, seeds, names)
+    assert [len(r) for r in rounds] == [4, 2, 1]
+    assert rounds[0][0].bottom.bye and rounds[0][0].winner == 0
+    final = rounds[2][0]
+    assert (final.top.name, final.bottom.name, final.winner) == ("dave", "bob", 1)
+    assert (final.top.score, final.bottom.score) == (3.0, 7.0)
+    pic = T.bracket_picture("KO", rounds, "en")
+    assert "Champion: bob (2)." in pic.alt and "Final: bob (2) beat dave (4) 7–3." in pic.alt
+    assert "alice (1) has a bye" in pic.alt
+    # a forfeit (scores 0 and 0) is a win without a score
+    forfeit = [P.Match(1, (11, 12), (1.0, 0.0), (0.0, 0.0))]
+    ko = T.bracket_picture("KO", T.bracket_from([[(11, 12)]], forfeit, seeds, names), "en")
+    assert "Final: alice (1) beat bob (2)." in ko.alt
+
+
+def test_standing_rows_from_the_pairings_standings() -> None:
+    from bot.tournament import pairing as P
+
+    table = [P.Standing(7, 1, 2.0, (3.0, 1.5), 2), P.Standing(9, 2, 0.5, (2.0, 0.0), 1)]
+    rows = T.rows_from(table, {7: "alice"}, {9: "kicked"})
+    assert rows == [
+        StandingRow(1, "alice", 2.0, (3.0, 1.5), 2, ""),
+        StandingRow(2, "?", 0.5, (2.0, 0.0), 1, "removed"),
+    ]
