@@ -571,10 +571,6 @@ class NotEmpty(RuntimeError):
     """``copy-db`` into a database that already holds rows."""
 
 
-class _Refused(Exception):
-    """Raised inside a transaction to roll it back (a check failed)."""
-
-
 class StoreError(sqlite3.Error):
     """A database failure, whichever the backend: PostgreSQL's are raised as
     this, SQLite's are ``sqlite3.Error`` already, so ``except sqlite3.Error``
@@ -1809,36 +1805,31 @@ class Store(abc.ABC):
         byes: dict[int, float] | None = None,
     ) -> list[MatchRow] | None:
         """The current round paired again (the host's re-pair, before any of
-        its games is played): its matches replaced in one transaction, if
-        ``row.version`` is still the stored one and none of them has
-        finished. The matches removed (their tables are to be closed), or
-        ``None``: too late, or someone was first."""
-        try:
-            async with self._transaction() as tx:
-                n = await tx.execute(
-                    "UPDATE tournaments SET version = version + 1"
-                    " WHERE id = ? AND version = ? AND state = 'running'",
-                    (row.id, row.version),
-                )
-                if n != 1:
-                    return None
-                old = [
-                    _match(r)
-                    for r in await tx.fetch(
-                        f"SELECT {_MATCH_COLS} FROM tournament_matches"
-                        " WHERE tournament_id = ? AND round = ? ORDER BY number",
-                        (row.id, row.round),
-                    )
-                ]
-                if any(m.state == "finished" for m in old):
-                    raise _Refused  # rolls the version back too
-                await tx.execute(
-                    "DELETE FROM tournament_matches WHERE tournament_id = ? AND round = ?",
+        its games is played — the caller checks): its matches replaced in
+        one transaction, if ``row.version`` is still the stored one. The
+        matches removed (their tables are to be closed), or ``None``:
+        someone was first."""
+        async with self._transaction() as tx:
+            n = await tx.execute(
+                "UPDATE tournaments SET version = version + 1"
+                " WHERE id = ? AND version = ? AND state = 'running'",
+                (row.id, row.version),
+            )
+            if n != 1:
+                return None
+            old = [
+                _match(r)
+                for r in await tx.fetch(
+                    f"SELECT {_MATCH_COLS} FROM tournament_matches"
+                    " WHERE tournament_id = ? AND round = ? ORDER BY number",
                     (row.id, row.round),
                 )
-                await self._insert_matches(tx, row.id, row.round, pairings, byes or {})
-        except _Refused:
-            return None
+            ]
+            await tx.execute(
+                "DELETE FROM tournament_matches WHERE tournament_id = ? AND round = ?",
+                (row.id, row.round),
+            )
+            await self._insert_matches(tx, row.id, row.round, pairings, byes or {})
         row.version += 1
         return old
 
