@@ -45,7 +45,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("messages", ("bot.ui.present", "bot.ui.secrets", "bot.ui.replay")),
     # the one commit path and what it announces
     ("events", ("bot.events", "bot.results")),
-    ("service", ("bot.tables",)),
+    ("service", ("bot.tables", "bot.tournament.service")),
     ("ai", ("bot.ai", "bot.ai_worker")),
     # what reacts to a commit (they import the service, never the reverse)
     ("followers", ("bot.followers", "bot.followers.*")),
