@@ -285,3 +285,23 @@ def test_standing_rows_from_the_pairings_standings() -> None:
         StandingRow(1, "alice", 2.0, (3.0, 1.5), 2, ""),
         StandingRow(2, "?", 0.5, (2.0, 0.0), 1, "removed"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("ink", "ground"),
+    [
+        ("INK", "PANEL"),  # a name on a striped row or in a match box
+        ("INK_DIM", "PANEL"),  # a dropped player, a loser, "bye", "—", a seed
+        ("INK_DIM", "TABLE"),
+        ("HILITE", "PANEL"),  # the points
+        ("HILITE", "TABLE"),
+        ("HILITE", "WIN_ROW"),  # a match's winner and score
+        ("GOLD", "TABLE"),  # "Champion"
+        ("PAPER_INK", "GOLD"),  # the champion's name
+        ("PAPER_INK", "HILITE"),  # the round's pill
+    ],
+)
+def test_text_meets_wcag_aa(ink: str, ground: str) -> None:
+    from bot.render import _base as b
+
+    assert b.contrast(getattr(b, ink), getattr(b, ground)) >= b.AA
