@@ -10,7 +10,7 @@ and the table message edited (picture included). Two figures per press:
 
 - ``end-to-end``: the whole ``click()`` through SimCord (its simulated gateway
   and REST add their own cost);
-- ``bot``: the time inside :meth:`bot.tables.TableService.press` (load,
+- ``bot``: the time inside :meth:`bot.presses.Presses.press` (load,
   check, apply, commit, render, respond).
 
 SQL statements per press, counted at the store: the store's aiosqlite
@@ -151,15 +151,15 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(Store(Path(tmp) / "bench.sqlite3"))
         inner: list[float] = []
-        service = bot.tables
-        original = service.press
+        presses = bot.presses
+        original = presses.press
 
         async def timed(*args: Any, **kwargs: Any) -> None:
             t0 = time.perf_counter()
             await original(*args, **kwargs)
             inner.append(time.perf_counter() - t0)
 
-        service.press = timed  # type: ignore[method-assign]
+        presses.press = timed  # type: ignore[method-assign]
         async with running(bot) as env:
             guild = env.create_guild()
             alice = guild.add_member(env.create_user("alice"))

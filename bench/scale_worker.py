@@ -36,7 +36,7 @@ the whole bot has settled), so the clients here dispatch their
 interactions one level down, the way ``click`` does but without waiting
 for the world to settle: the interaction is emitted on the simulated
 gateway and the client waits for the bot's handler of that interaction
-(``TableService.press`` / ``open_lobby``) to return. A press is timed from
+(``Presses.press`` / ``Lobby.open_lobby``) to return. A press is timed from
 its dispatch to that return: the wait for the table lock, load, apply,
 commit and the table message's edit (its picture drawn) included; what the
 followers do afterwards in tasks of their own (computers, pings) is not.
@@ -322,8 +322,7 @@ class Driver:
         self.waiting: dict[int, asyncio.Future[None]] = {}
         self.emitted: dict[int, float] = {}
         self.queued: list[float] = []  # from the dispatch to the handler's start
-        service = bot.tables
-        press, open_lobby = service.press, service.open_lobby
+        press, open_lobby = bot.presses.press, bot.lobby.open_lobby
 
         async def pressed(interaction: Any, *args: Any, **kwargs: Any) -> None:
             emitted = self.emitted.pop(interaction.id, None)
@@ -340,8 +339,8 @@ class Driver:
             finally:
                 self._done(interaction.id)
 
-        service.press = pressed
-        service.open_lobby = opened
+        bot.presses.press = pressed
+        bot.lobby.open_lobby = opened
 
     def _done(self, interaction_id: int) -> None:
         fut = self.waiting.pop(interaction_id, None)

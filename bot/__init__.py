@@ -4,8 +4,9 @@
   the tests and a sandbox.
 - :mod:`bot.store` is the database (aiosqlite, numbered migrations); all SQL
   lives there.
-- :mod:`bot.tables` is the one path every press and command goes through:
-  load → check actor → apply → commit → present.
+- :mod:`bot.tables` is the one path every change goes through: load →
+  check → apply → commit → present; :mod:`bot.presses` interprets a press or
+  a ``/game`` command, :mod:`bot.lobby` opens and seats tables.
 - :mod:`bot.ui` holds slash commands, components and one small module per game
   mapping a view and the legal moves to buttons and selects.
 - :mod:`bot.i18n` holds every user-facing string (``en`` and ``ja``).

@@ -1,6 +1,7 @@
 """Building the bot: ``create_bot(store, …)`` for ``python -m bot``, the
-tests and the sandbox alike. Wiring only: the table service, the followers
-of its commits (in their order), the commands and the components."""
+tests and the sandbox alike. Wiring only: the table service, the lobby and
+the presses on it, the followers of its commits (in their order), the
+commands and the components."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
@@ -25,24 +26,26 @@ from bot.commands.rematch import Rematch
 from bot.commands.review import Reviews
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
+from bot.commands.tournament import Tournaments
 from bot.deploy import Shards
 from bot.followers.clock import Clocks, Sweeper
 from bot.followers.cpu import DELAY, ComputerPlayers
 from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
+from bot.followers.tournament import Desk, TournamentButton, TournamentSweep
+from bot.host import ResultHandler
 from bot.i18n import remember_commands, t
 from bot.i18n.translator import Translator
+from bot.lobby import Lobby
 from bot.ops import Operations
+from bot.presses import Presses
 from bot.store import Store
 from bot.tables import TableService
 from bot.ui.components import DYNAMIC_ITEMS
 from games.core import SeededSource, Source
 
 log = logging.getLogger(__name__)
-
-# a press of a button under a result message: (interaction, result id, arg)
-ResultHandler = Callable[[discord.Interaction[Any], int, str], Awaitable[None]]
 
 # when the slash commands are synced to Discord at start: when the command
 # tree changed (its hash, stored per application, differs: the default),
@@ -54,8 +57,9 @@ COMMANDS_KEY = "commands.{application}"  # the store's meta key of the tree's ha
 
 
 class ChabudaiBot(commands.Bot):
-    """The bot: a store, the table service and its followers, the commands
-    and the components."""
+    """The bot: a store, the table service (``tables``), the lobby
+    (``lobby``) and the presses (``presses``) on it, its followers, the
+    commands and the components (a :class:`bot.host.Host`)."""
 
     def __init__(
         self, tables: TableService, *, sync_commands: SyncMode | bool = "changed", **options: Any
@@ -72,6 +76,8 @@ class ChabudaiBot(commands.Bot):
             **options,  # shard_ids and shard_count for a ShardedChabudaiBot
         )
         self.tables = tables
+        self.lobby = Lobby(tables)
+        self.presses = Presses(tables, self.lobby)
         if isinstance(sync_commands, bool):
             sync_commands = "changed" if sync_commands else "never"
         self.sync_commands: SyncMode = sync_commands
@@ -87,8 +93,9 @@ class ChabudaiBot(commands.Bot):
         self.sweeper = Sweeper(self, tables, self.screen)
         self.computers = ComputerPlayers(self)
         self.sweeper.overdue = self.computers.kick  # a computer's turn left unplayed
+        self.tournaments = Desk(self, tables)  # tournaments: their matches are tables
         self.ops = Operations(self)  # /healthz and /metrics (CHABUDAI_HTTP)
-        tables.around_press = self.ops.around_press  # presses timed and counted
+        self.presses.around_press = self.ops.around_press  # presses timed and counted
         # the order of what follows a commit: the presser's answer and the
         # DMs first, then "Done", pings, the clock and the computers
         bus = tables.bus
@@ -98,6 +105,7 @@ class ChabudaiBot(commands.Bot):
         bus.subscribe(self.pings.on_commit, name="ping")
         bus.subscribe(self.sweeper.on_commit, name="clock")
         bus.subscribe(self.computers.on_commit, name="cpu")
+        bus.subscribe(self.tournaments.on_commit, name="tournament")  # a match ended
         bus.subscribe(self.ops.on_commit, name="ops")  # last: counts what was committed
         bus.on_failure = self.ops.follower_failed
         # one error handler for every slash command: an answer on any error
@@ -107,7 +115,7 @@ class ChabudaiBot(commands.Bot):
         store = self.tables.store
         if not store.is_open:
             await store.open()
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, TournamentButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Boards(self))  # /leaderboard, /stats
         await self.add_cog(Rules(self))
@@ -119,6 +127,9 @@ class ChabudaiBot(commands.Bot):
         await self.add_cog(History(self))  # result buttons, /history
         await self.add_cog(Reviews(self))  # the Review button, /review
         await self.add_cog(Rematch(self))  # the result's Rematch button
+        await self.add_cog(Tournaments(self))  # /tournament
+        if self.sync_commands != "only":
+            await self.add_cog(TournamentSweep(self.tournaments))  # start times, repairs
         await self.add_cog(Help(self))  # /help
         await self.tree.set_translator(Translator())
         if self.sync_commands != "never":
@@ -162,12 +173,13 @@ class ChabudaiBot(commands.Bot):
         log.info("slash commands synced: %d (%s)", len(synced), digest[:12])
         return True
 
-    def service_for(self, interaction: discord.Interaction[Any]) -> TableService:
-        """The table service that answers a press. One per process: each
-        process gets the interactions of its own shards from Discord (and
-        DMs on shard 0) and shares the database with the others. The test of
-        several processes in one simulated Discord routes them itself."""
-        return self.tables
+    def presses_for(self, interaction: discord.Interaction[Any]) -> Presses:
+        """What answers a press: this process's presses (on its table
+        service). One per process: each process gets the interactions of its
+        own shards from Discord (and DMs on shard 0) and shares the database
+        with the others. The test of several processes in one simulated
+        Discord routes them itself."""
+        return self.presses
 
     async def on_result_action(
         self, interaction: discord.Interaction[Any], result_id: int, action: str, arg: str

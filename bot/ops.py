@@ -4,7 +4,7 @@ and which Discord shards this process holds (``CHABUDAI_SHARDS``).
 Off unless ``CHABUDAI_HTTP`` (``host:port``, or ``:port`` for every
 interface) or ``CHABUDAI_METRICS_PORT`` (a port) is set. :class:`Operations`
 counts as the bot runs (a follower of the commit bus, a wrapper around
-:meth:`bot.tables.TableService.press`, the bus's failure hook) into a
+:meth:`bot.presses.Presses.press`, the bus's failure hook) into a
 registry of its own, so several bots in one process never share a metric;
 :meth:`Operations.start` serves them with aiohttp's web server on the bot's
 event loop, every sample labelled with the process and its shards. See
@@ -176,7 +176,7 @@ class Operations:
     # ------------------------------------------------------------ counting
 
     async def around_press(self, press: Awaitable[None]) -> None:
-        """One press, counted and timed (``TableService.around_press``)."""
+        """One press, counted and timed (``Presses.around_press``)."""
         outcome: list[str] = []
         token = _PRESS.set(outcome)
         start = time.perf_counter()

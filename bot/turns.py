@@ -32,6 +32,9 @@ CPU_OVERDUE = 15.0
 # A sweeper asks the database at least this often (seconds), so only a
 # deadline due sooner needs telling other processes about.
 RECHECK = 60.0
+# ui key: a table's own turn clock in seconds, over the server's (a
+# tournament's match: bot.lobby.Lobby.open_seated)
+TABLE_CLOCK = "turn_seconds"
 
 
 async def turn_seconds(store: Store, guild_id: int | None, game: str) -> int:
@@ -41,6 +44,15 @@ async def turn_seconds(store: Store, guild_id: int | None, game: str) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return registry.spec(game).turn_seconds
+
+
+async def table_seconds(store: Store, row: TableRow) -> int:
+    """The turn clock of one table: its own (``ui[TABLE_CLOCK]``, a
+    tournament's, set when it was opened), else the server's."""
+    own = row.ui.get(TABLE_CLOCK)
+    if isinstance(own, int) and not isinstance(own, bool) and own > 0:
+        return own
+    return await turn_seconds(store, row.guild_id, row.game)
 
 
 def arm(

@@ -3,7 +3,10 @@ games/, imports pointing down the layers of bot/, and no game named in bot/
 outside that game's own modules.
 
 Every import counts — at module level or inside a function — except those
-under ``if TYPE_CHECKING:`` (type hints only, never run).
+under ``if TYPE_CHECKING:`` (type hints only, never run); those count too
+for the import graph as a type checker sees it, which has no loop either:
+nothing below the app imports the app's modules even for a type hint (it
+types against :class:`bot.host.Host`).
 """
 
 from __future__ import annotations
@@ -45,7 +48,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("messages", ("bot.ui.present", "bot.ui.secrets", "bot.ui.replay")),
     # the one commit path and what it announces
     ("events", ("bot.events", "bot.results")),
-    ("service", ("bot.tables", "bot.tournament.service")),
+    # the service (the one write path), the lobby and the presses on it, and
+    # what the followers and commands see of the bot (bot.host: types only)
+    ("service", ("bot.tables", "bot.lobby", "bot.presses", "bot.host",
+                 "bot.tournament.service")),
     ("ai", ("bot.ai", "bot.ai_worker")),
     # what reacts to a commit (they import the service, never the reverse)
     ("followers", ("bot.followers", "bot.followers.*")),
@@ -69,11 +75,14 @@ def modules(*packages: str) -> dict[str, Path]:
     return out
 
 
-def runtime_imports(path: Path, mod: str, known: set[str]) -> set[str]:
-    """The modules of ``known`` that ``mod`` imports when it runs."""
+def runtime_imports(
+    path: Path, mod: str, known: set[str], *, type_hints: bool = False
+) -> set[str]:
+    """The modules of ``known`` that ``mod`` imports when it runs (with
+    ``type_hints``, those under ``if TYPE_CHECKING:`` as well)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip: set[int] = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(tree if not type_hints else ast.Module(body=[], type_ignores=[])):
         if isinstance(node, ast.If):
             test = node.test
             name = (
@@ -111,10 +120,13 @@ def runtime_imports(path: Path, mod: str, known: set[str]) -> set[str]:
     return out
 
 
-def graph(*packages: str) -> dict[str, set[str]]:
+def graph(*packages: str, type_hints: bool = False) -> dict[str, set[str]]:
     found = modules(*packages)
     known = set(found)
-    return {mod: runtime_imports(path, mod, known) for mod, path in found.items()}
+    return {
+        mod: runtime_imports(path, mod, known, type_hints=type_hints)
+        for mod, path in found.items()
+    }
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -184,6 +196,53 @@ def test_every_bot_module_has_a_layer() -> None:
         except LookupError:
             unplaced.append(mod)
     assert not unplaced, f"add these modules to LAYERS: {unplaced}"
+
+
+APP = ("bot.app", "bot.ops", "bot.__main__", "bot.sandbox")
+
+
+def _below_app(mod: str) -> bool:
+    """A module of bot/ below the app layer (one not placed yet counts:
+    test_every_bot_module_has_a_layer says so)."""
+    try:
+        return layer_of(mod) < layer_of("bot.app")
+    except LookupError:
+        return mod not in APP
+
+
+def test_nothing_below_the_app_imports_it_even_for_type_hints() -> None:
+    """Followers, commands and components type against bot.host.Host (and
+    bot.ui.components.ComponentHost), never bot.app's class."""
+    found = [
+        f"{mod} imports {dep}"
+        for mod, deps in graph("bot", type_hints=True).items()
+        if _below_app(mod)
+        for dep in sorted(deps)
+        if dep in APP
+    ]
+    assert not found, found
+
+
+def test_no_import_cycle_below_the_app_even_for_type_hints() -> None:
+    """The import graph as a type checker sees it: no loop through the
+    layers below the app (bot.app and bot.ops name each other, at the top)."""
+    edges = graph("bot", "games", type_hints=True)
+    below = {
+        mod: {dep for dep in deps if dep.startswith("games") or _below_app(dep)}
+        for mod, deps in edges.items()
+        if mod.startswith("games") or _below_app(mod)
+    }
+    assert cycles(below) == []
+
+
+def test_the_type_hint_graph_counts_type_checking_imports(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
+    )
+    known = {"a", "b"}
+    hints = {m: runtime_imports(tmp_path / f"{m}.py", m, known, type_hints=True) for m in known}
+    assert cycles(hints) == [["a", "b"]]
 
 
 def test_imports_point_down_the_layers() -> None:

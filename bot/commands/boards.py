@@ -25,13 +25,13 @@ from bot.ui.result_words import points_text
 from games import registry
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 
 class Boards(commands.Cog):
     """Leaderboards and players' statistics."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         offer_games(self)
 
@@ -109,7 +109,7 @@ class Boards(commands.Cog):
     @app_commands.autocomplete(scope=scopes)
     async def leaderboard(
         self,
-        interaction: discord.Interaction[ChabudaiBot],
+        interaction: discord.Interaction[Any],
         game: str,
         scope: str = "season",
         where: Literal["server", "global"] = "server",
@@ -223,7 +223,7 @@ class Boards(commands.Cog):
     @app_commands.autocomplete(scope=scopes)
     async def stats(
         self,
-        interaction: discord.Interaction[ChabudaiBot],
+        interaction: discord.Interaction[Any],
         user: discord.User | None = None,
         game: str | None = None,
         scope: str = "all",

@@ -31,7 +31,7 @@ from games import core, registry
 from games.core import RuleError
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 LANG_VALUES = ("auto", "en", "ja")
 
@@ -62,7 +62,7 @@ def validate_options(game: str, text: str) -> dict[str, Any]:
 class Config(commands.Cog):
     """Server settings."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         offer_games(self)
 
@@ -88,7 +88,7 @@ class Config(commands.Cog):
         return self.bot.tables.store
 
     @config.command(name="show", description="List this server's settings")
-    async def show(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
         if not await self._allowed(interaction):
             return
         assert interaction.guild_id is not None
@@ -124,7 +124,7 @@ class Config(commands.Cog):
     @config.command(name="language", description="The language of public table messages")
     @app_commands.describe(value="auto = the server's locale")
     @app_commands.choices(value=_lang_choices())
-    async def language(self, interaction: discord.Interaction[ChabudaiBot], value: str) -> None:
+    async def language(self, interaction: discord.Interaction[Any], value: str) -> None:
         if not await self._allowed(interaction):
             return
         assert interaction.guild_id is not None
@@ -146,7 +146,7 @@ class Config(commands.Cog):
     @config.command(name="clock", description="The turn clock of a game, in seconds")
     @app_commands.describe(game="The game", seconds="Seconds per turn (30–3600)")
     async def clock_(
-        self, interaction: discord.Interaction[ChabudaiBot], game: str, seconds: int
+        self, interaction: discord.Interaction[Any], game: str, seconds: int
     ) -> None:
         if not await self._allowed(interaction):
             return
@@ -176,7 +176,7 @@ class Config(commands.Cog):
         game="The game", options='e.g. "target=5000 start=500"; "default" clears them'
     )
     async def options(
-        self, interaction: discord.Interaction[ChabudaiBot], game: str, options: str
+        self, interaction: discord.Interaction[Any], game: str, options: str
     ) -> None:
         if not await self._allowed(interaction):
             return
@@ -208,7 +208,7 @@ class Config(commands.Cog):
         name="bots_rated", description="Whether games with computer players count for ratings"
     )
     @app_commands.describe(value="Yes: games with computer players count for ratings")
-    async def bots_rated(self, interaction: discord.Interaction[ChabudaiBot], value: bool) -> None:
+    async def bots_rated(self, interaction: discord.Interaction[Any], value: bool) -> None:
         if not await self._allowed(interaction):
             return
         assert interaction.guild_id is not None
@@ -224,7 +224,7 @@ class Config(commands.Cog):
     @app_commands.describe(value="monthly (the default), quarterly, or off: all time only")
     async def season(
         self,
-        interaction: discord.Interaction[ChabudaiBot],
+        interaction: discord.Interaction[Any],
         value: Literal["monthly", "quarterly", "off"],
     ) -> None:
         if not await self._allowed(interaction):

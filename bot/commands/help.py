@@ -24,7 +24,7 @@ from bot.i18n import command, has, lang_of, t
 from games import registry
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 EMBED_FIELD = 1024  # Discord's limit for one embed field value
 
@@ -121,14 +121,14 @@ def _clip(text: str) -> str:
 class Help(commands.Cog):
     """``/help``."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="help", description="What this bot does and how to play")
-    async def help(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
         embed = help_embed(lang_of(interaction.locale), command_paths(self.bot.tree))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def setup(bot: ChabudaiBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Help(bot))

@@ -23,7 +23,7 @@ from bot.i18n import t
 from games import registry
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -45,16 +45,16 @@ def hint_title(game: str, move: str, lang: Any, view: dict[str, Any]) -> str:
 class Coach(commands.Cog):
     """``/hint``."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="hint", description="The coach's move for your turn, with numbers")
     @app_commands.guild_only()
-    async def hint(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
         await ask(self.bot, interaction)
 
 
-async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
+async def ask(bot: Host, interaction: discord.Interaction[Any]) -> None:
     service = bot.tables
     assert interaction.channel_id is not None
     row = await service.store.table_in_channel(interaction.channel_id)
@@ -93,7 +93,7 @@ async def ask(bot: ChabudaiBot, interaction: discord.Interaction[Any]) -> None:
     await service.say(interaction, hint_text(row.game, advice, interaction.locale, view))
 
 
-async def mark(bot: ChabudaiBot, table_id: int, name: str) -> None:
+async def mark(bot: Host, table_id: int, name: str) -> None:
     """Remember that ``name`` used a hint at this table (``ui["hints"]``):
     that one key patched, under the table's lock, never the whole UI state
     (another process may be writing other keys of it)."""

@@ -38,7 +38,7 @@ from games import registry
 from games.core import seed_hash
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 SHOWN = 10  # games per /history answer
 CPU_NAME = re.compile(r"CPU\d+")  # a computer's own engine name (not a seat it took)
@@ -131,7 +131,7 @@ def entry_line(entry: dict[str, Any], loc: Any) -> str:
 class History(commands.Cog):
     """What is kept of finished games."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         offer_games(self)
         bot.result_actions["record"] = self.send_record
@@ -143,7 +143,7 @@ class History(commands.Cog):
     @app_commands.describe(user="Only games this player played", game="Only this game")
     async def history(
         self,
-        interaction: discord.Interaction[ChabudaiBot],
+        interaction: discord.Interaction[Any],
         user: discord.User | None = None,
         game: str | None = None,
     ) -> None:
@@ -197,7 +197,7 @@ class History(commands.Cog):
         )
 
     async def send_record(
-        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+        self, interaction: discord.Interaction[Any], result_id: int, arg: str
     ) -> None:
         result = await self.bot.tables.store.get_result(result_id)
         if result is None:
@@ -214,7 +214,7 @@ class History(commands.Cog):
         )
 
     async def open_replay(
-        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+        self, interaction: discord.Interaction[Any], result_id: int, arg: str
     ) -> None:
         """``arg`` empty: open the viewer at the deal (a new ephemeral
         message); else ``<step>[:<slot>]``: show that step in place."""

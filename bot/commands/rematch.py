@@ -1,6 +1,6 @@
 """The "Rematch" button under a finished game's result (``cr:<result>:rematch``).
 
-It opens a new lobby in the same channel through the table service's
+It opens a new lobby in the same channel through the lobby's
 ``open_lobby``: the same game and house options, a new seed (its hash on the
 lobby), the same host, the computers seated again at their levels, and the
 people of the game invited — each presses Join to confirm (the presser
@@ -17,12 +17,12 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.lobby import Again
 from bot.model import human_seat, is_cpu
-from bot.tables import Again
 from games import registry
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 
 CPU_NAME = re.compile(r"CPU\d+")  # a computer's seat name (bot.model.cpu_seat)
@@ -48,12 +48,12 @@ def seats_of(result: dict[str, Any]) -> list[dict[str, Any]]:
 class Rematch(commands.Cog):
     """The same players again, at a new table in the same channel."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         bot.result_actions["rematch"] = self.rematch
 
     async def rematch(
-        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+        self, interaction: discord.Interaction[Any], result_id: int, arg: str
     ) -> None:
         tables = self.bot.tables
         result = await tables.store.get_result(result_id)
@@ -105,8 +105,8 @@ class Rematch(commands.Cog):
             ],
             order=order,
         )
-        await tables.open_lobby(interaction, result["game"], None, again=again)
+        await self.bot.lobby.open_lobby(interaction, result["game"], None, again=again)
 
 
-async def setup(bot: ChabudaiBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Rematch(bot))

@@ -56,7 +56,7 @@ from games.review import (
 )
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -333,7 +333,7 @@ def chunks(text: str, limit: int = 2000) -> list[str]:
 class Reviews(commands.Cog):
     """The Review button and ``/review``."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.cache: OrderedDict[int, Review] = OrderedDict()
         self.computed = 0  # reviews computed (not served from the cache)
@@ -341,14 +341,14 @@ class Reviews(commands.Cog):
         bot.result_actions["review"] = self.on_button
 
     async def on_button(
-        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+        self, interaction: discord.Interaction[Any], result_id: int, arg: str
     ) -> None:
         await self.answer(interaction, result_id)
 
     @app_commands.command(name="review", description="How well everyone played a finished game")
     @app_commands.describe(result="The game's result number (default: your last game here)")
     async def review(
-        self, interaction: discord.Interaction[ChabudaiBot], result: int | None = None
+        self, interaction: discord.Interaction[Any], result: int | None = None
     ) -> None:
         if result is None:
             found = await self.bot.tables.store.history(

@@ -34,7 +34,7 @@ from bot.ui.present import SHORT_HASH
 from games import core, registry
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -111,13 +111,13 @@ async def rules_embed(
 class Rules(commands.Cog):
     """``/rules``."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         offer_games(self)
         bot.result_actions["fair"] = self.send_seed
 
     async def send_seed(
-        self, interaction: discord.Interaction[ChabudaiBot], result_id: int, arg: str
+        self, interaction: discord.Interaction[Any], result_id: int, arg: str
     ) -> None:
         """The 🔑 Seed button under a result: the seed of that game, to the
         presser alone (the game is over: the seed is no secret any more)."""
@@ -138,7 +138,7 @@ class Rules(commands.Cog):
         name="rules", description="How to play a game: rules, scoring, house options"
     )
     @app_commands.describe(game="The game")
-    async def rules(self, interaction: discord.Interaction[ChabudaiBot], game: str) -> None:
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         lang = lang_of(interaction.locale)
         tables = self.bot.tables
         server = await tables.server_options(interaction.guild_id, game)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -13,12 +13,13 @@ from bot.commands.choices import offer_games
 from bot.model import LEVELS
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
+
 
 class Tables(commands.Cog):
     """Playing at tables and looking at results."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         offer_games(self)
 
@@ -36,30 +37,30 @@ class Tables(commands.Cog):
     @app_commands.guild_only()
     async def play(
         self,
-        interaction: discord.Interaction[ChabudaiBot],
+        interaction: discord.Interaction[Any],
         game: str,
         options: str | None = None,
         vs: str | None = None,
     ) -> None:
         if vs is None:
-            await self.bot.tables.open_lobby(interaction, game, options)
+            await self.bot.lobby.open_lobby(interaction, game, options)
         else:
             level = vs.removeprefix("cpu_")
-            await self.bot.tables.play_computer(interaction, game, options, level)
+            await self.bot.lobby.play_computer(interaction, game, options, level)
 
     @game_group.command(name="status", description="Who is playing and whose turn it is")
-    async def status(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
-        await self.bot.tables.status(interaction)
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await self.bot.presses.status(interaction)
 
     @game_group.command(name="leave", description="Leave the game here (a forfeit)")
-    async def leave(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
-        await self.bot.tables.leave(interaction)
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self.bot.presses.leave(interaction)
 
     @game_group.command(
         name="end", description="End the game (host or Manage Server), or agree to end it"
     )
-    async def end(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
-        await self.bot.tables.end(interaction)
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        await self.bot.presses.end(interaction)
 
     @game_group.command(
         name="kick", description="Remove a player from the table here (host or Manage Server)"
@@ -71,7 +72,7 @@ class Tables(commands.Cog):
     @app_commands.guild_only()
     async def kick(
         self,
-        interaction: discord.Interaction[ChabudaiBot],
+        interaction: discord.Interaction[Any],
         player: discord.Member,
         replace_with_cpu: bool = False,
     ) -> None:
@@ -79,9 +80,9 @@ class Tables(commands.Cog):
 
     @game_group.command(name="list", description="The live tables of this server (Manage Server)")
     @app_commands.guild_only()
-    async def list_tables(self, interaction: discord.Interaction[ChabudaiBot]) -> None:
+    async def list_tables(self, interaction: discord.Interaction[Any]) -> None:
         await admin.list_tables(self.bot.tables, interaction)
 
 
-async def setup(bot: ChabudaiBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Tables(bot))

@@ -49,7 +49,7 @@ from bot.turns import (
 from games import core, registry
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -279,7 +279,7 @@ class Sweeper:
             row.deadline = None
             await service.commit(before, row, origin="clock", rearm=False)
             return
-        seconds = await turns.turn_seconds(service.store, row.guild_id, row.game)
+        seconds = await turns.table_seconds(service.store, row)
         since = row.ui.get(UNREACHABLE)
         if since is not None:
             # nobody can see or reach the table: never play it out (and rate
@@ -323,7 +323,7 @@ class Clocks(commands.Cog):
     """Runs the sweeper while the bot is up (a ``discord.ext.tasks`` loop; its
     first run at start-up fires whatever fell due while the bot was down)."""
 
-    def __init__(self, bot: ChabudaiBot, sweeper: Sweeper) -> None:
+    def __init__(self, bot: Host, sweeper: Sweeper) -> None:
         self.bot = bot
         self.sweeper = sweeper
 

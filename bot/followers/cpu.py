@@ -32,7 +32,7 @@ from bot.turns import next_cpu
 from games import registry
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ MAX_CHAIN = 400  # computer moves one kick may play in a row
 class ComputerPlayers(commands.Cog):
     """Plays the computer players' moves of this bot process."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.service = bot.tables
         self._tasks: dict[int, asyncio.Task[None]] = {}

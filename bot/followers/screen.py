@@ -94,8 +94,10 @@ class Screen:
         """The new lobby, as the answer to ``/play``. If it cannot be posted,
         the lobby is removed so the channel is free, and the user told."""
         row, interaction = change.after, change.interaction
-        assert interaction is not None
         msg = present.lobby_message(row, row.ui.get("lang", "en"))
+        if interaction is None:  # a table opened seated (bot.lobby): posted in its channel
+            await self.post_seated(row, msg)
+            return
         try:
             await interaction.response.send_message(**msg.send_kwargs())
         except discord.HTTPException as err:
@@ -120,6 +122,22 @@ class Screen:
         await self.store.set_message(row.id, original.id)
         self.service.mark_shown(row.id, row.version)
         log.info("table %d: lobby for %s in channel %d", row.id, row.game, row.channel_id)
+
+    async def post_seated(self, row: TableRow, msg: present.TableMessage) -> None:
+        """A table opened with no interaction (its seats taken; it starts
+        next): posted in its channel. If it cannot be, it is removed."""
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        try:
+            sent = await channel.send(**msg.send_kwargs())
+        except discord.HTTPException as err:
+            log.warning("table %d: the table could not be posted (%s/%s)", row.id, err.status,
+                        err.code)  # fmt: skip
+            await self.service.commit(ev.snapshot(row), row, origin="command", kind=ev.CANCELLED)
+            return
+        row.message_id = sent.id
+        await self.store.set_message(row.id, sent.id)
+        self.service.mark_shown(row.id, row.version)
+        log.info("table %d: %s seated in channel %d", row.id, row.game, row.channel_id)
 
     async def draw(self, change: TableCommitted) -> present.TableMessage:
         row = change.after
@@ -238,7 +256,7 @@ class Screen:
         row.ui[UNREACHABLE] = self.service.clock()
         await self.store.patch_ui({row.id: {UNREACHABLE: row.ui[UNREACHABLE]}})
         if row.phase == "playing":  # ends unrated after one turn clock: say by when
-            seconds = await turns.turn_seconds(self.store, row.guild_id, row.game)
+            seconds = await turns.table_seconds(self.store, row)
             ends = f"<t:{int(row.ui[UNREACHABLE] + seconds)}:t>"
             await self.tell_players(row, "table.lost", time=ends)
 

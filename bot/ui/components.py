@@ -14,20 +14,18 @@ from, and the action — never a secret:
 
 Both classes are registered with the client at start-up, so a message sent
 before a restart keeps working; every press goes to
-:meth:`bot.tables.TableService.press`.
+:meth:`bot.presses.Presses.press` (of the process that answers it:
+``presses_for``). What they need of the bot is :class:`ComponentHost`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.ui.controls import RESULT_ACTIONS, Button, Control, Select
-
-if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -35,6 +33,45 @@ _STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+
+
+class Replies(Protocol):
+    async def reply(self, interaction: discord.Interaction[Any], key: str, **args: Any) -> None:
+        """An ephemeral answer in the user's language."""
+        ...
+
+
+class Presser(Protocol):
+    async def press(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        action: str,
+        values: list[str],
+    ) -> None:
+        """A button or select on a table message (or a private message)."""
+        ...
+
+
+class ComponentHost(Protocol):
+    """What the buttons and selects need of the bot (``interaction.client``):
+    :class:`bot.host.Host` extends it; :class:`bot.app.ChabudaiBot` is one."""
+
+    @property
+    def tables(self) -> Replies: ...
+
+    def presses_for(self, interaction: discord.Interaction[Any]) -> Presser:
+        """What answers a press on a table (the process's own presses)."""
+        ...
+
+    async def on_result_action(
+        self, interaction: discord.Interaction[Any], result_id: int, action: str, arg: str
+    ) -> None: ...
+
+    async def on_press_failed(
+        self, interaction: discord.Interaction[Any], what: str, error: BaseException
+    ) -> None: ...
 
 
 def custom_id(kind: str, table_id: int, version: int, action: str) -> str:
@@ -47,11 +84,12 @@ def custom_id(kind: str, table_id: int, version: int, action: str) -> str:
 
 async def guarded(interaction: discord.Interaction[Any], what: str, work: Awaitable[None]) -> None:
     """Run a press's handler; if it raises, the app's one failure handler
-    logs it and answers the presser (``ChabudaiBot.on_press_failed``)."""
+    logs it and answers the presser (``ComponentHost.on_press_failed``)."""
     try:
         await work
     except Exception as err:
-        await interaction.client.on_press_failed(interaction, what, err)
+        client: ComponentHost = interaction.client
+        await client.on_press_failed(interaction, what, err)
 
 
 class TableButton(
@@ -85,11 +123,11 @@ class TableButton(
         return cls(int(match["table"]), int(match["version"]), match["action"], item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client: ChabudaiBot = interaction.client
-        service = client.service_for(interaction)
+        client: ComponentHost = interaction.client
+        presses = client.presses_for(interaction)
         await guarded(
             interaction, f"table {self.table_id} button {self.action}",
-            service.press(interaction, self.table_id, self.version, self.action, []),
+            presses.press(interaction, self.table_id, self.version, self.action, []),
         )  # fmt: skip
 
 
@@ -126,11 +164,11 @@ class TableSelect(
         return cls(int(match["table"]), int(match["version"]), match["action"], item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client: ChabudaiBot = interaction.client
+        client: ComponentHost = interaction.client
         values = list(self.item.values)
         await guarded(
             interaction, f"table {self.table_id} select {self.action}",
-            client.service_for(interaction).press(
+            client.presses_for(interaction).press(
                 interaction, self.table_id, self.version, self.action, values
             ),
         )  # fmt: skip
@@ -192,7 +230,7 @@ class ResultButton(
         return cls(int(match["result"]), match["action"], match["arg"] or "", item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client: ChabudaiBot = interaction.client
+        client: ComponentHost = interaction.client
         await guarded(
             interaction, f"result {self.result_id} button {self.action}",
             client.on_result_action(interaction, self.result_id, self.action, self.arg),
@@ -242,7 +280,7 @@ class ResultSelect(
         await guarded(interaction, what, self._picked(interaction))
 
     async def _picked(self, interaction: discord.Interaction[Any]) -> None:
-        client: ChabudaiBot = interaction.client
+        client: ComponentHost = interaction.client
         value = str(self.item.values[0]) if self.item.values else ""
         if self.result_id == 0:  # a pick among several results: the value is one
             if not value.isdigit():

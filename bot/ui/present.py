@@ -41,7 +41,7 @@ DEPARTURES = ("forfeit", "kicked", "kicked_cpu", "timeout_removed")
 SAYS_FORFEIT = ("kicked", "timeout_removed")  # notes whose forfeit needs no line of its own
 PASSIVE = ("start", "turn", *DEPARTURES)  # events that name a player who did not act
 
-# /game end of a running game (bot.tables.TableService.end): who agreed, and how it ended
+# /game end of a running game (bot.presses.Presses.end): who agreed, and how it ended
 END_VOTES = "end_votes"  # ui: user id → when they agreed to end the game
 END_WINDOW = LOBBY_IDLE  # seconds an agreement stands
 ENDED = "ended"  # ui: how /game end ended the game

@@ -261,7 +261,7 @@ async def test_a_command_that_fails_says_so(game_night, monkeypatch, caplog):
         async def broken(interaction):
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr(night.bot.tables, "status", broken)
+        monkeypatch.setattr(night.bot.presses, "status", broken)
         res = await table.command(night.alice, "game status")
         assert answered(res, "error.command_failed"), res
         assert night.env.errors
@@ -279,7 +279,7 @@ async def test_a_press_that_fails_says_so(game_night, monkeypatch, caplog):
         async def broken(*args, **kwargs):
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr(night.bot.tables, "press", broken)
+        monkeypatch.setattr(night.bot.presses, "press", broken)
         res = await table.play(by=table.mover)
         assert answered(res, "error.command_failed"), res
         assert any(r.exc_info and "button" in r.getMessage() or "select" in r.getMessage()

@@ -48,12 +48,12 @@ def route(gateway: ChabudaiBot, stacks: dict[int | None, Any]) -> Counter[int]:
     (no server) to the stack of shard 0. Counts the presses per stack."""
     routed: Counter[int] = Counter()
 
-    def service_for(interaction: Any) -> Any:
+    def presses_for(interaction: Any) -> Any:
         bot = stacks[interaction.guild_id]
         routed[id(bot)] += 1
-        return bot.tables
+        return bot.presses
 
-    gateway.service_for = service_for  # type: ignore[method-assign]
+    gateway.presses_for = presses_for  # type: ignore[method-assign]
     return routed
 
 

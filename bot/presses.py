@@ -1,0 +1,432 @@
+"""What a press or a ``/game`` command means: a button or select on a table
+message (or a private message), ``/game status``, ``/game leave`` and
+``/game end``.
+
+A press carries the table id and the row version its message was drawn
+from. :class:`Presses` takes the table's lock, loads the row, checks that
+the press belongs to the table (its channel, or a seated player's DM) and
+that the user may act (seated? their turn?), applies the move through the
+game's engine and commits it with the table service's one write path
+(:meth:`bot.tables.TableService.commit`); a lobby's buttons are the lobby's
+(:class:`bot.lobby.Lobby`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.events import ABANDONED, CANCELLED
+from bot.games import plugin
+from bot.games.base import CONFIRMED, DISMISS
+from bot.i18n import lang_of, linked, rule_error, t
+from bot.lobby import Lobby
+from bot.model import humans, is_manager, message_link
+from bot.store import TableRow
+from bot.tables import TableService
+from bot.ui import present
+from bot.ui import secrets as hidden
+from games import core, registry
+from games.core import RuleError
+
+log = logging.getLogger(__name__)
+
+MAX_ID = 2**63 - 1  # SQLite's largest integer
+MEMBER_TTL = 300.0  # seconds a server membership, once checked, is trusted
+
+
+class Presses:
+    """The presses and ``/game`` commands of one bot process."""
+
+    def __init__(self, service: TableService, lobby: Lobby) -> None:
+        self.service = service
+        self.lobby = lobby
+        self._members: dict[tuple[int, int], float] = {}  # (server, user) → known until
+        # wraps every press (the operations endpoint times and counts them)
+        self.around_press: Callable[[Awaitable[None]], Awaitable[None]] | None = None
+
+    # ------------------------------------------------------------------ press
+
+    async def press(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        action: str,
+        values: list[str],
+    ) -> None:
+        """A button or select on a table message (or a private message)."""
+        work = self._answered(self._press(interaction, table_id, version, action, values))
+        if self.around_press is None:
+            await work
+        else:
+            await self.around_press(work)
+        await self.service.tell_owed(interaction)
+
+    async def _answered(self, press: Awaitable[None]) -> None:
+        """A press whose own answer Discord refused (too late: 10062; a 5xx;
+        a 429) — a refusal, "Show my hand", a question: nothing to repair
+        (a committed move's followers answer for themselves)."""
+        try:
+            await press
+        except discord.HTTPException as err:
+            log.warning("an answer to a press failed (%s/%s)", err.status, err.code)
+
+    async def _press(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        action: str,
+        values: list[str],
+    ) -> None:
+        service = self.service
+        if table_id > MAX_ID:  # a crafted custom id: no table has such an id
+            await service.reply(interaction, "error.no_table")
+            return
+        async with service.lock(table_id):
+            loaded = await service.load(table_id)
+            if loaded is None:
+                if not await self._result_behind(interaction, table_id):
+                    await service.reply(interaction, "error.no_table")
+                return
+            before, row = loaded
+            if not self._pressed_here(interaction, row):
+                await service.reply(interaction, "error.no_table")
+                return
+            if interaction.guild_id is None and not await self._still_member(interaction, row):
+                await service.reply(interaction, "error.not_in_game")
+                return
+            message = interaction.message
+            if row.message_id is None and message is not None and on_message(interaction, row):
+                # the lobby was posted but its id never stored: adopt it
+                row.message_id = message.id
+                await service.store.set_message(row.id, message.id)
+            if row.version != version:
+                await self._stale(interaction, before, row, action)
+                return
+            if row.phase == "lobby":
+                await self.lobby.action(interaction, before, row, action)
+            else:
+                await self._game_action(interaction, before, row, action, values)
+
+    async def _result_behind(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """A press on a finished game's table message that still shows the
+        game (its end was never shown): it is redrawn with the result, as
+        the answer. Whether it was."""
+        service = self.service
+        if interaction.guild_id is None or interaction.message is None:
+            return False
+        for result_id, screen in (await service.store.unshown_results(service.clock())).items():
+            row = screen.get("row") or {}
+            if row.get("id") == table_id and service.result_behind(result_id):
+                if (row.get("channel_id"), row.get("message_id")) == (
+                    interaction.channel_id,
+                    interaction.message.id,
+                ):
+                    await service.repair_result(result_id, screen, origin="press",
+                                                interaction=interaction)  # fmt: skip
+                    return True
+        return False
+
+    def _pressed_here(self, interaction: discord.Interaction[Any], row: TableRow) -> bool:
+        """A press belongs to its table: on the table's channel, or (private
+        controls) in a DM of a seated player. A crafted payload naming
+        another channel's or server's table is refused."""
+        if interaction.guild_id is None:
+            return row.phase == "playing" and row.seat_of(interaction.user.id) is not None
+        return interaction.channel_id == row.channel_id and interaction.guild_id == row.guild_id
+
+    async def _still_member(self, interaction: discord.Interaction[Any], row: TableRow) -> bool:
+        """A press from a DM: is the player still a member of the table's
+        server? (Asked of Discord, remembered for a few minutes.)"""
+        clock = self.service.clock
+        key = (row.guild_id or 0, interaction.user.id)
+        if self._members.get(key, 0.0) > clock():
+            return True
+        guild = interaction.client.get_guild(row.guild_id) if row.guild_id else None
+        try:
+            if guild is not None:
+                await guild.fetch_member(interaction.user.id)
+            else:
+                await interaction.client.http.get_member(row.guild_id or 0, interaction.user.id)
+        except discord.NotFound:
+            self._members.pop(key, None)
+            return False
+        except discord.HTTPException:
+            return True  # Discord could not say: do not lock a player out
+        self._members[key] = clock() + MEMBER_TTL
+        return True
+
+    async def _stale(
+        self, interaction: discord.Interaction[Any], before: TableRow, row: TableRow, action: str
+    ) -> None:
+        """A press from an older version of a message. If the table message
+        itself is behind the database, it is redrawn at once (the presser is
+        told); otherwise the press was a double click or an old window."""
+        service = self.service
+        if service.behind(row) and on_message(interaction, row):
+            await service.repair(before, row, origin="press", interaction=interaction)
+            return
+        spec = registry.spec(row.game)
+        if row.phase == "lobby" and action == "join" and len(row.seats) >= spec.max_players:
+            # the last seat went
+            await service.reply(interaction, "lobby.full", max=spec.max_players)
+            return
+        await service.reply(interaction, "error.stale")
+
+    async def _game_action(
+        self,
+        interaction: discord.Interaction[Any],
+        before: TableRow,
+        row: TableRow,
+        action: str,
+        values: list[str],
+    ) -> None:
+        service = self.service
+        if action == "show":  # "Show my hand/dice": private content, ephemerally
+            await hidden.show(interaction, row, service.ephemerals)
+            return
+        if action == DISMISS:  # "no" to a question (Cancel): nothing changes
+            await hidden.dismiss(interaction)
+            return
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            await service.reply(interaction, "error.not_in_game")
+            return
+        assert row.state is not None
+        eng = registry.engine(row.game)
+        state = eng.from_json(row.state)
+        name = seat["name"]
+        legal = eng.legal_moves(state, name)
+        if not legal:
+            await service.reply(interaction, "error.not_your_turn")
+            return
+        the = plugin(row.game)
+        mapped = the.action_move(action)  # a game's own action that plays a move
+        confirmed = action.startswith(CONFIRMED)  # "yes" to the game's question
+        if mapped is not None:
+            move = mapped
+        elif confirmed:
+            move = action[len(CONFIRMED) :]
+        elif action.startswith("m:"):
+            move = action[2:]
+        elif (action == "m" or action.startswith("m.")) and values:  # a select
+            move = values[0]
+        else:
+            new_ui = the.ui_action(action, eng.view(state, name), name, row.ui)
+            if new_ui is None:
+                await service.reply(interaction, "error.unknown_action")
+                return
+            row.ui = new_ui
+            await service.commit(before, row, origin="press", interaction=interaction, rearm=False)
+            return
+        lang = lang_of(interaction.locale)
+        question = None if confirmed else the.confirm(state, name, move, lang)
+        if question is not None:  # asked of the player alone; nothing changes yet
+            await hidden.ask(interaction, row, *question)
+            return
+        try:
+            events = eng.apply(state, name, move)
+            # what follows a move in the same commit (Bluff: a Roll looks under the cup)
+            events += the.after_apply(state, name, move, action)
+        except RuleError as err:
+            await service.say(interaction, rule_error(err, interaction.locale))
+            return
+        if confirmed:  # the question keeps its words, loses its buttons
+            try:
+                await hidden.answered(interaction)
+            except discord.HTTPException as err:  # the move stands all the same
+                log.warning("table %d: the question's answer failed (%s/%s)", row.id,
+                            err.status, err.code)  # fmt: skip
+        await service.commit(
+            before, row, origin="press", state=state, events=events,
+            interaction=interaction, actor=name,
+        )  # fmt: skip
+
+    # --------------------------------------------------------- /game commands
+
+    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableRow | None:
+        assert interaction.channel_id is not None
+        row = await self.service.store.table_in_channel(interaction.channel_id)
+        if row is None:
+            await self.service.reply(interaction, "error.no_table_here")
+        return row
+
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """``/game status``: the channel's table, privately."""
+        row = await self._channel_table(interaction)
+        if row is None:
+            return
+        loc = interaction.locale
+        sep = t("list.sep", loc)
+        players = sep.join(s["display"] for s in row.seats)
+        game = t(f"game.{row.game}", loc)
+        url = message_link(row.guild_id, row.channel_id, row.message_id)
+        link = linked("link.table", loc, url, game=game)
+        # the fair-dice line as the table shows it (the same short hash)
+        seed = ["\n" + present.seed_line(row, lang_of(loc))] if row.seed else []
+        if row.phase == "lobby":
+            text = t("status.lobby", loc, game=game, players=players, link=link)
+            await self.service.say(interaction, "".join([text, *seed]))
+            return
+        assert row.state is not None
+        eng = registry.engine(row.game)
+        shown = {s["name"]: s.get("display") or s["name"] for s in row.seats}
+        movers = sep.join(shown.get(m, m) for m in eng.to_move(eng.from_json(row.state)))
+        text = t("status.playing", loc, game=game, players=players, turn=movers, link=link)
+        # the whole history the table keeps (the table message shows the last few)
+        history = present.log_lines(row, lang_of(loc), limit=None)
+        if history:
+            seed += ["\n" + t("status.history", loc), *("\n" + line for line in history)]
+        await self.service.say(interaction, "".join([text, *seed]))
+
+    async def _locked_channel_table(
+        self, interaction: discord.Interaction[Any], row: TableRow
+    ) -> tuple[TableRow, TableRow] | None:
+        loaded = await self.service.load(row.id)
+        if loaded is None:
+            await self.service.reply(interaction, "error.no_table_here")
+        return loaded
+
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """``/game leave``: a lobby's seat is freed; a game's seat forfeits."""
+        service = self.service
+        row = await self._channel_table(interaction)
+        if row is None:
+            return
+        async with service.lock(row.id):
+            loaded = await self._locked_channel_table(interaction, row)
+            if loaded is None:
+                return
+            before, row = loaded
+            seat = row.seat_of(interaction.user.id)
+            if seat is None:
+                await service.reply(interaction, "error.not_in_game")
+                return
+            if row.phase == "lobby":
+                await self.lobby.leave(interaction, before, row, seat)
+                return
+            assert row.state is not None
+            eng = registry.engine(row.game)
+            state = eng.from_json(row.state)
+            try:
+                events = eng.forfeit(state, seat["name"])
+            except RuleError as err:
+                await service.say(interaction, rule_error(err, interaction.locale))
+                return
+            if row.host_id == seat["id"]:
+                # who left is no longer the host: the next seated person is
+                # (or, with none, the server's managers alone)
+                others = [s for s in humans(row.seats) if s["id"] != seat["id"]]
+                row.host_id = others[0]["id"] if others else 0
+            await service.commit(
+                before, row, origin="command", state=state, events=events, interaction=interaction
+            )
+
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """``/game end``. A lobby: the host (or Manage Server) closes it. A
+        running game ends with a result only when every person still playing
+        agrees — each runs ``/game end`` within :data:`present.END_WINDOW`
+        — and the last agreement ends it, settled and rated as usual; the
+        host (or Manage Server) alone ends it at once as **no contest**: the
+        standings as they stood are shown, nobody wins, nothing is settled
+        and no rating changes. A player who is neither only agrees."""
+        service = self.service
+        row = await self._channel_table(interaction)
+        if row is None:
+            return
+        user_id = interaction.user.id
+        may_end = user_id == row.host_id or is_manager(interaction)
+        if not may_end and (row.phase == "lobby" or row.seat_of(user_id) is None):
+            await service.reply(interaction, "error.end_not_allowed")
+            return
+        async with service.lock(row.id):
+            loaded = await self._locked_channel_table(interaction, row)
+            if loaded is None:
+                return
+            before, row = loaded
+            if row.phase != "lobby":
+                assert row.state is not None
+                agreed = await self._agree_to_end(interaction, before, row, may_end=may_end)
+                if agreed is None:
+                    return  # an agreement noted (or refused); the game goes on
+                if not agreed:
+                    row.ui[present.ENDED] = present.NO_CONTEST
+            if row.phase == "lobby":
+                await service.commit(
+                    before,
+                    row,
+                    origin="command",
+                    kind=CANCELLED,
+                    interaction=interaction,
+                    by=user_id,
+                )
+                return
+            assert row.state is not None
+            eng = registry.engine(row.game)
+            state = eng.from_json(row.state)
+            early = core.ends_early(eng)  # a settlement "as it stands" (Six Dice)
+            if early is not None:
+                events = early.end_game(state)
+                await service.commit(
+                    before, row, origin="command", state=state, events=events,
+                    interaction=interaction, by=user_id,
+                )  # fmt: skip
+                return
+            # No settlement "as it stands" in this game's rules: the game is
+            # abandoned without a result; the seed is revealed all the same.
+            await service.commit(
+                before, row, origin="command", kind=ABANDONED, interaction=interaction, by=user_id
+            )
+
+    async def _agree_to_end(
+        self,
+        interaction: discord.Interaction[Any],
+        before: TableRow,
+        row: TableRow,
+        *,
+        may_end: bool,
+    ) -> bool | None:
+        """``/game end`` of a running game: the caller's agreement. ``True``:
+        everyone still playing agrees (end it with a result); ``False``: the
+        host or a manager ends it without everyone (no contest); ``None``:
+        the agreement was noted and the game goes on (the caller is told)."""
+        service = self.service
+        assert row.state is not None
+        eng = registry.engine(row.game)
+        view = eng.view(eng.from_json(row.state), None)
+        people = present.must_agree(row, view)
+        now = service.clock()
+        votes = present.standing_votes(row, now)
+        user_id = interaction.user.id
+        if any(s["id"] == user_id for s in people):
+            votes[str(user_id)] = now
+        elif not may_end:  # seated, but no longer playing (they left)
+            await service.reply(interaction, "error.end_not_allowed")
+            return None
+        if all(str(s["id"]) in votes for s in people):
+            row.ui[present.ENDED] = present.AGREED
+            return True
+        if may_end:
+            return False
+        row.ui[present.END_VOTES] = votes  # on the table while they stand
+        agreed = sum(1 for s in people if str(s["id"]) in votes)
+        await service.reply(interaction, "end.agreed", n=agreed, m=len(people))
+        await service.commit(before, row, origin="command", interaction=interaction, rearm=False)
+        return None
+
+
+def on_message(interaction: discord.Interaction[Any], row: TableRow) -> bool:
+    """Whether the press came from the table message (not a DM)."""
+    message = interaction.message
+    return (
+        interaction.type is discord.InteractionType.component
+        and message is not None
+        and interaction.guild_id is not None
+        and interaction.channel_id == row.channel_id
+        and (row.message_id is None or message.id == row.message_id)
+    )
