@@ -651,9 +651,9 @@ def _knockout_pairs(round_no: int, players: list[int], past: list[Match]) -> lis
     if len(played) < round_no:
         return []  # a round is missing from the history
     slots = played[round_no - 1]
-    if sum(p is not None for p in slots) <= 1:
-        return []  # decided
     active = set(players)
+    if sum(p is not None and p in active for p in slots) <= 1:
+        return []  # decided: one player left (or none)
     out = []
     for j in range(0, len(slots), 2):
         here = [p for p in slots[j : j + 2] if p is not None and p in active]
@@ -695,15 +695,19 @@ def _knockout_tables(
         if len(winners) <= 1:
             return []  # decided
         going = sorted((p for p in winners if p in seed), key=seed.__getitem__)
+        if len(going) <= 1:
+            return []  # decided: the only winner still in is the champion
         if len(going) < min_seats:
-            # a final short of seats: the best runners-up fill it
-            points, scores = _totals(last)
-            rest = [p for m in last for p in m.seats if p in seed and p not in winners]
-            rest.sort(key=lambda p: (-points[p], -scores[p], seed[p]))
+            # a final short of seats: the best runners-up fill it (those
+            # out latest, then by their points and score in that match)
+            out_in: dict[int, tuple[int, float, float]] = {}
+            for match in sorted(past, key=lambda m: m.round):
+                for p, pts, score in zip(match.seats, match.points, match.scores, strict=True):
+                    out_in[p] = (match.round, pts, score)
+            rest = [p for p in players if p not in winners]
+            rest.sort(key=lambda p: (*(-x for x in out_in.get(p, (0, 0.0, 0.0))), seed[p]))
             going += rest[: min_seats - len(going)]
             going.sort(key=seed.__getitem__)
-        if len(going) < 2:
-            return []
         ranked = going
     else:
         ranked = list(players)
@@ -835,15 +839,24 @@ def standings(
 
 
 def finished(
-    format: str, round_no: int, rounds: int, players: Sequence[int], history: Sequence[Match]
+    format: str,
+    round_no: int,
+    rounds: int,
+    players: Sequence[int],
+    history: Sequence[Match],
+    *,
+    min_seats: int = 2,
 ) -> bool:
     """Whether the event is over once round ``round_no`` has ended (0: before
-    the first round): its last round played, fewer than two active
-    ``players`` left, or — a knockout — a single winner left standing."""
+    the first round): its last round played, too few active ``players`` left
+    to seat a table (fewer than two, or than ``min_seats`` — the game's
+    minimum — at tables), or — a knockout — a single winner left standing.
+    While it says False, :func:`pair_round` has a table for the next round.
+    """
     if format not in FORMATS:
         raise ValueError(f"format {format!r}")
     active = set(players)
-    if len(active) < 2:
+    if len(active) < max(2, min_seats):
         return True
     if format != "knockout":
         return round_no >= rounds
