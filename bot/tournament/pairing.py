@@ -47,6 +47,11 @@ WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 # pairing of 10 players is 945 nodes at most.
 SEARCH_BUDGET = 20_000
 
+# How far down the standings a Swiss round of tables may reach to seat
+# players who have not met, in tables' worth: a table of four takes its
+# seats from the next eight by standing.
+REACH = 2
+
 Table = tuple[int, ...]
 
 
@@ -744,11 +749,22 @@ def _standing_tables(
     points, scores = _totals(past)
     ranked = sorted(players, key=lambda p: (-points[p], -scores[p], seed[p]))
     rank = {p: i for i, p in enumerate(ranked)}
+    met = _met(past)
+    left = list(ranked)
     out: list[Table] = []
-    start = 0
     for size in sizes:
-        out.append(_seat_order(ranked[start : start + size], rank, past))
-        start += size
+        # the best-placed player left heads the table; each further seat goes
+        # to whoever of the next few by standing has met this table least
+        table = [left.pop(0)]
+        while len(table) < size:
+            window = left[: REACH * size]
+            pick = min(
+                window,
+                key=lambda p: (sum(met[frozenset((p, q))] for q in table), rank[p]),
+            )
+            table.append(pick)
+            left.remove(pick)
+        out.append(_seat_order(table, rank, past))
     return out
 
 

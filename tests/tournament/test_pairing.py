@@ -505,6 +505,21 @@ def test_a_nine_player_event_of_tables_of_three() -> None:
     assert table[0].tiebreaks == (32.0,) and table[0].place == 1 and table[1].place == 2
 
 
+def test_swiss_tables_seat_players_who_have_not_met() -> None:
+    """Grouped by standing, but each seat goes to whoever of the next few by
+    standing has met the table least: 16 players, tables of 4, 4 rounds
+    (96 meetings) repeat 9.5 meetings on average over 30 events, against 27.0
+    when the standings were cut into tables as they stand."""
+    repeats = 0
+    for seed in range(30):
+        met: Counter[frozenset[int]] = Counter()
+        for m in play_out("swiss", 16, table_size=4, rounds=4, seed=seed):
+            met.update(frozenset(pair) for pair in itertools.combinations(m.seats, 2))
+        assert sum(met.values()) == 96
+        repeats += sum(n - 1 for n in met.values())
+    assert repeats / 30 < 12
+
+
 def test_tables_never_fall_below_the_games_minimum() -> None:
     assert pair_round("swiss", 1, [1, 2], [], table_size=4, min_seats=3) == []
     assert pair_round("swiss", 1, [1, 2, 3, 4, 5], [], table_size=4, min_seats=3) == [
