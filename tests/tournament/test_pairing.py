@@ -6,6 +6,7 @@ everyone once, a knockout's byes and its seeds 1 and 2 — and plain examples.
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import math
 import random
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.tournament import pairing
 from bot.tournament.pairing import (
     FORMATS,
     Match,
@@ -630,3 +632,7 @@ def test_bad_input_is_refused() -> None:
         Match(1, (1, 2), (1.0,), (0.0, 0.0))
     assert rounds_for("swiss", 1, 2, None) == 0
     assert pair_round("swiss", 1, [1], [], table_size=2, min_seats=2) == []
+
+
+def test_the_docstring_examples_hold() -> None:
+    assert doctest.testmod(pairing).failed == 0
