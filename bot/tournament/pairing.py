@@ -349,14 +349,18 @@ def pair_round(
     seeds 1 and 2 in opposite halves), the bracket filled to a power of two
     with byes for the top seeds; later rounds pair the winners of
     neighbouring matches (:func:`knockout_winner`); a winner who dropped
-    gives the opponent a bye. Seats in seed order. At tables: each table's
-    winner goes through and the winners are seated again by seed; a final
-    short of ``min_seats`` is filled with the best runners-up.
+    gives the opponent a bye. Seats in seed order. The bracket is read from
+    round 1's matches in ``history`` in their order, so round 1 must be there
+    whole (byes included). At tables: each table's winner goes through and
+    the winners are seated again by seed; a final short of ``min_seats`` is
+    filled with the best of those out (latest out first).
 
     Tables (3+ seats) — :func:`table_sizes` tables; round 1 by seed snake
-    (1, 2, 3 / 3, 2, 1 … across the tables), later rounds by standing (the
-    leaders at the first table). Seat order rotates the first seat to whoever
-    sat early least often.
+    (1, 2, 3 / 3, 2, 1 … across the tables), later rounds by standing: the
+    best-placed player left heads each table, each further seat goes to
+    whoever of the next :data:`REACH` tables' worth by standing has met that
+    table least. Seat order gives the first seat to whoever sat early least
+    often.
     """
     _check(format, table_size)
     if round_no < 1:
