@@ -26,12 +26,14 @@ from bot.commands.rematch import Rematch
 from bot.commands.review import Reviews
 from bot.commands.rules import Rules
 from bot.commands.tables import Tables
+from bot.commands.tournament import Tournaments
 from bot.deploy import Shards
 from bot.followers.clock import Clocks, Sweeper
 from bot.followers.cpu import DELAY, ComputerPlayers
 from bot.followers.ping import Pings
 from bot.followers.private import Private
 from bot.followers.screen import Screen
+from bot.followers.tournament import Desk, TournamentButton, TournamentSweep
 from bot.host import ResultHandler
 from bot.i18n import remember_commands, t
 from bot.i18n.translator import Translator
@@ -91,6 +93,7 @@ class ChabudaiBot(commands.Bot):
         self.sweeper = Sweeper(self, tables, self.screen)
         self.computers = ComputerPlayers(self)
         self.sweeper.overdue = self.computers.kick  # a computer's turn left unplayed
+        self.tournaments = Desk(self, tables)  # tournaments: their matches are tables
         self.ops = Operations(self)  # /healthz and /metrics (CHABUDAI_HTTP)
         self.presses.around_press = self.ops.around_press  # presses timed and counted
         # the order of what follows a commit: the presser's answer and the
@@ -102,6 +105,7 @@ class ChabudaiBot(commands.Bot):
         bus.subscribe(self.pings.on_commit, name="ping")
         bus.subscribe(self.sweeper.on_commit, name="clock")
         bus.subscribe(self.computers.on_commit, name="cpu")
+        bus.subscribe(self.tournaments.on_commit, name="tournament")  # a match ended
         bus.subscribe(self.ops.on_commit, name="ops")  # last: counts what was committed
         bus.on_failure = self.ops.follower_failed
         # one error handler for every slash command: an answer on any error
@@ -111,7 +115,7 @@ class ChabudaiBot(commands.Bot):
         store = self.tables.store
         if not store.is_open:
             await store.open()
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, TournamentButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Boards(self))  # /leaderboard, /stats
         await self.add_cog(Rules(self))
@@ -123,6 +127,9 @@ class ChabudaiBot(commands.Bot):
         await self.add_cog(History(self))  # result buttons, /history
         await self.add_cog(Reviews(self))  # the Review button, /review
         await self.add_cog(Rematch(self))  # the result's Rematch button
+        await self.add_cog(Tournaments(self))  # /tournament
+        if self.sync_commands != "only":
+            await self.add_cog(TournamentSweep(self.tournaments))  # start times, repairs
         await self.add_cog(Help(self))  # /help
         await self.tree.set_translator(Translator())
         if self.sync_commands != "never":

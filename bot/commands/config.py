@@ -9,6 +9,7 @@ restarts:
 | ``clock.<game>`` | turn clock in seconds (30–3600) | 90, Sixty-Six 120 (:mod:`bot.turns`) |
 | ``options.<game>`` | default house options (``/play … options`` still wins) | the rules' defaults |
 | ``bots_rated`` | games with computer players count for ratings | off |
+| ``tournament_role`` | a role whose members may create tournaments (``/tournament create``) | none: Manage Server only |
 | ``season`` | the season length of leaderboards and ratings (:mod:`bot.seasons`): ``monthly``, ``quarterly`` or ``off`` | monthly |
 
 Every answer is ephemeral, in the user's language; an invalid value is
@@ -107,6 +108,9 @@ class Config(commands.Cog):
         lines.append(
             t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc))
         )
+        role = await self.store.guild_setting(gid, "tournament_role")
+        if role is not None:
+            lines.append(t("config.show.tournament_role", loc, role=f"<@&{role}>"))
         for game in registry.names():
             seconds = await turns.turn_seconds(self.store, gid, game)
             options = await self.bot.tables.server_options(gid, game)
@@ -240,4 +244,24 @@ class Config(commands.Cog):
             return
         await self._say(
             interaction, "config.saved.season", value=t(f"choice.{value}", interaction.locale)
+        )
+
+    @config.command(name="tournament_role", description="A role whose members may create tournaments")
+    @app_commands.describe(role="The role (left out: Manage Server only)")
+    async def tournament_role(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        if not await self._allowed(interaction):
+            return
+        assert interaction.guild_id is not None
+        await self.store.set_guild_setting(
+            interaction.guild_id, "tournament_role", None if role is None else role.id
+        )
+        if role is None:
+            await self._say(interaction, "config.saved.tournament_role_off")
+            return
+        await interaction.response.send_message(
+            t("config.saved.tournament_role", interaction.locale, role=role.mention),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )

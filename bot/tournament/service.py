@@ -284,7 +284,8 @@ class TournamentService:
             return None
         players = [e.user_id for e in await self.active(row)]
         history = history_of(await self.store.matches(row.id))
-        done = pairing.finished(row.format, row.round, row.rounds, players, history)
+        done = pairing.finished(row.format, row.round, row.rounds, players, history,
+                                min_seats=self.min_seats(row))
         if done:
             if await self.store.update_tournament(row, state="finished", finished_at=self.clock()):
                 return "finished"

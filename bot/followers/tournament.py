@@ -1,0 +1,683 @@
+"""Tournaments on Discord: the sign-up message, a thread and a seated table
+per match, the standings message, and the commits of the matches' tables.
+
+The :class:`Desk` is a follower of the table service's commits: when a
+table whose ``ui`` has ``"tournament"`` is removed — finished, or abandoned
+(the turn clock ends a game nobody plays; a no-show forfeits through the
+clock first) — the match's points are recorded once, the standings message
+is redrawn in place, and when the round is complete the next round is
+paired (exactly once across processes: :mod:`bot.tournament.service`) and
+opened, or the event finishes with its final standings and a podium.
+
+Pairings are stored before anything is opened; a match found ``paired``
+with no table (a crash between the two, or another process still opening
+it) is opened by the repair at start-up and by the sweep
+(:meth:`Desk.sweep`, every :data:`SWEEP_EVERY` seconds), which also starts
+events whose start time came and closes check-in windows. A thread made
+for a match is stored before its table is opened, so a repair uses it
+again rather than making another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.events import ABANDONED, FINISHED, TableCommitted
+from bot.i18n import lang_of, t
+from bot.model import human_seat, is_cpu
+from bot.render import tournament as drawing
+from bot.store import MatchRow, TournamentRow
+from bot.tables import TableService
+from bot.tournament import pairing
+from bot.tournament.service import ACTIVE, Outcome, TournamentService, history_of, two_player
+from games import core, registry
+
+if TYPE_CHECKING:
+    from bot.host import Host
+
+log = logging.getLogger(__name__)
+
+SWEEP_EVERY = 5.0  # seconds between looks for start times and stranded matches
+REPAIR_EVERY = 30.0  # seconds between looks for stranded matches
+CUSTOM = "ct:{tournament}:{action}"  # the sign-up message's buttons
+MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+PODIUM = ("🥇", "🥈", "🥉")
+
+
+def fmt_points(value: float) -> str:
+    """1.0 → "1", 0.5 → "0.5", 2.5 → "2.5"."""
+    return f"{value:g}"
+
+
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ct:(?P<tournament>[0-9]+):(?P<action>[a-z_]+)",
+):
+    """Join / Leave / Check in / Start on a sign-up message: only the
+    tournament's id and the action (no secret)."""
+
+    def __init__(self, tournament_id: int, action: str, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.tournament_id = tournament_id
+        self.action = action
+
+    @classmethod
+    def build(cls, tournament_id: int, action: str, label: str, style: str) -> TournamentButton:
+        styles = {
+            "success": discord.ButtonStyle.success,
+            "secondary": discord.ButtonStyle.secondary,
+            "primary": discord.ButtonStyle.primary,
+        }
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label[:80],
+            style=styles[style],
+            custom_id=CUSTOM.format(tournament=tournament_id, action=action),
+        )
+        return cls(tournament_id, action, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> TournamentButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["tournament"]), match["action"], item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        desk: Desk | None = getattr(interaction.client, "tournaments", None)
+        if desk is None:
+            return
+        try:
+            await desk.press(interaction, self.tournament_id, self.action)
+        except Exception as err:
+            await interaction.client.on_press_failed(
+                interaction, f"tournament {self.tournament_id} button {self.action}", err
+            )
+
+
+class Desk:
+    """Runs the tournaments of one bot process."""
+
+    def __init__(self, client: Host, tables: TableService) -> None:
+        self.client = client
+        self.tables = tables
+        self.store = tables.store
+        self.service = TournamentService(tables.store, tables.clock)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._opening: set[int] = set()  # matches this process is opening now
+        self.repaired_at: float | None = None
+
+    def lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    # ------------------------------------------------------------ messages
+
+    async def signup_message(self, row: TournamentRow) -> tuple[str, discord.ui.View | None]:
+        """The sign-up message: what the event is and who is in; the buttons
+        while it takes players."""
+        lang = row.lang
+        entrants = [e for e in await self.store.entrants(row.id) if e.status in ACTIVE]
+        game = t(f"game.{row.game}", lang)
+        lines = [
+            t("tournament.title", lang, game=game, format=t(f"tournament.format.{row.format}", lang)),
+            t("tournament.host", lang, host=f"<@{row.host_id}>"),
+        ]
+        if row.rounds:
+            lines.append(t("tournament.rounds", lang, count=row.rounds))
+        else:
+            lines.append(t("tournament.rounds_auto", lang))
+        if not two_player(row):
+            lines.append(t("tournament.tables_of", lang, count=row.table_size))
+        eng = registry.engine(row.game)
+        changed = {
+            k: v for k, v in row.options.items() if v != core.parse_options(eng.OPTIONS, {}).get(k)
+        }
+        if changed:
+            text = " ".join(f"{k}={_opt(v)}" for k, v in changed.items())
+            lines.append(t("tournament.options", lang, options=text))
+        if row.clock_seconds:
+            lines.append(t("tournament.clock", lang, seconds=row.clock_seconds))
+        if row.cpu_fill:
+            lines.append(t("tournament.cpu_fill", lang))
+        if row.state == "signup":
+            if row.starts_at is not None:
+                lines.append(t("tournament.starts_at", lang, when=f"<t:{int(row.starts_at)}:R>"))
+            else:
+                lines.append(t("tournament.starts_by_host", lang, host=f"<@{row.host_id}>"))
+            if row.checkin_seconds:
+                lines.append(t("tournament.checkin_rule", lang, minutes=row.checkin_seconds // 60))
+        elif row.state == "checkin":
+            until = int((row.starts_at or 0) + row.checkin_seconds)
+            lines.append(t("tournament.checkin_open", lang, when=f"<t:{until}:R>"))
+        elif row.state == "running":
+            lines.append(t("tournament.running", lang, round=row.round, rounds=row.rounds))
+        else:
+            lines.append(t(f"tournament.{row.state}", lang))
+        if entrants:
+            names = t("list.sep", lang).join(
+                f"<@{e.user_id}>" + (" ✅" if e.status == "checked_in" else "") for e in entrants
+            )
+            lines.append(t("tournament.players", lang, count=len(entrants), players=names))
+        else:
+            lines.append(t("tournament.players_none", lang))
+        lines.append(t("tournament.id", lang, id=row.id))
+        view = None
+        if row.state in ("signup", "checkin"):
+            view = discord.ui.View(timeout=None)
+            view.add_item(TournamentButton.build(row.id, "join", t("tournament.btn.join", lang), "success"))
+            view.add_item(TournamentButton.build(row.id, "leave", t("tournament.btn.leave", lang), "secondary"))
+            if row.state == "checkin":
+                view.add_item(TournamentButton.build(row.id, "checkin", t("tournament.btn.checkin", lang), "success"))
+            view.add_item(TournamentButton.build(row.id, "start", t("tournament.btn.start", lang), "primary"))
+        return "\n".join(lines), view
+
+    async def refresh_signup(self, row: TournamentRow) -> None:
+        """The sign-up message, edited in place."""
+        if row.message_id is None:
+            return
+        content, view = await self.signup_message(row)
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        try:
+            await channel.get_partial_message(row.message_id).edit(
+                content=content, view=view, allowed_mentions=MENTIONS
+            )
+        except discord.HTTPException as err:
+            log.warning("tournament %d: the sign-up message could not be edited (%s/%s)",
+                        row.id, err.status, err.code)  # fmt: skip
+
+    async def standings_message(
+        self, row: TournamentRow, *, final: bool = False, lang: str | None = None
+    ) -> tuple[str, list[discord.File]]:
+        """The standings in words (and the picture when there is one), in
+        the event's language unless ``lang`` is given."""
+        lang = lang_of(lang) if lang is not None else row.lang
+        table = await self.service.standings(row)
+        names = await self.names(row)
+        title = "tournament.standings.final" if final else "tournament.standings.title"
+        lines = [t(title, lang, game=t(f"game.{row.game}", lang), round=row.round)]
+        for s in table:
+            lines.append(
+                t("tournament.standings.line", lang, place=s.place, name=names.get(s.player, "?"),
+                  points=fmt_points(s.points), games=s.games)  # fmt: skip
+            )
+        files = await self.standings_files(row, table, names, lang, final=final)
+        return "\n".join(lines)[:2000], files
+
+    async def standings_files(
+        self,
+        row: TournamentRow,
+        table: Sequence[pairing.Standing],
+        names: dict[int, str],
+        lang: str,
+        *,
+        final: bool,
+    ) -> list[discord.File]:
+        """The standings picture (and a knockout's bracket), with alt text."""
+        entrants = {e.user_id: e for e in await self.store.entrants(row.id)}
+        rows = drawing.rows_from(table, names, {u: e.status for u, e in entrants.items()})
+        labels = pairing.tiebreak_names(row.format, pairing.two_player(row.table_size))
+        game = t(f"game.{row.game}", lang)
+        title = t("tournament.picture.title", lang, game=game)
+        subtitle = t("tournament.picture.subtitle", lang,
+                     format=t(f"tournament.format.{row.format}", lang), id=row.id)  # fmt: skip
+        seeds = {u: e.seed for u, e in entrants.items() if e.seed is not None}
+        stored = await self.store.matches(row.id)
+        history = history_of(stored)
+        paired: list[list[tuple[int, ...]]] = []
+        for m in stored:
+            while len(paired) < m.round:
+                paired.append([])
+            paired[m.round - 1].append(tuple(m.seats))
+
+        def draw() -> list[Any]:
+            pictures = [drawing.standings_picture(title, subtitle, rows, labels, lang,
+                                                  round_no=row.round, rounds=row.rounds,
+                                                  final=final)]  # fmt: skip
+            if row.format == "knockout" and pairing.two_player(row.table_size):
+                rounds = drawing.bracket_from(paired, history, seeds, names)
+                if rounds:
+                    pictures.append(drawing.bracket_picture(title, rounds, lang))
+            return pictures
+
+        try:
+            pictures = await asyncio.to_thread(draw)
+        except Exception:
+            log.exception("tournament %d: the standings picture failed", row.id)
+            return []
+        return [
+            discord.File(io.BytesIO(p.png), filename=p.filename, description=p.alt[:1000])
+            for p in pictures
+        ]
+
+    async def names(self, row: TournamentRow) -> dict[int, str]:
+        return {e.user_id: e.name for e in await self.store.entrants(row.id)}
+
+    async def refresh_standings(self, row: TournamentRow) -> None:
+        """The standings message, edited in place (posted the first time)."""
+        content, files = await self.standings_message(row)
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        try:
+            if row.standings_message_id is None:
+                sent = await channel.send(content=content, files=files, allowed_mentions=MENTIONS)
+                row.standings_message_id = sent.id
+                await self.store.set_tournament_message(row.id, standings=sent.id)
+            else:
+                await channel.get_partial_message(row.standings_message_id).edit(
+                    content=content, attachments=files, allowed_mentions=MENTIONS
+                )
+        except discord.HTTPException as err:
+            log.warning("tournament %d: the standings could not be shown (%s/%s)",
+                        row.id, err.status, err.code)  # fmt: skip
+
+    async def say(self, row: TournamentRow, text: str, files: list[discord.File] | None = None) -> None:
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        try:
+            await channel.send(content=text, files=files or [], allowed_mentions=MENTIONS)
+        except discord.HTTPException as err:
+            log.warning("tournament %d: could not post in its channel (%s/%s)",
+                        row.id, err.status, err.code)  # fmt: skip
+
+    # ------------------------------------------------------------ presses
+
+    async def press(self, interaction: discord.Interaction[Any], tournament_id: int, action: str) -> None:
+        row = await self.store.get_tournament(tournament_id)
+        if row is None or row.guild_id != interaction.guild_id:
+            await self.reply(interaction, "tournament.error.not_found")
+            return
+        user = interaction.user
+        async with self.lock(row.id):
+            row = await self.store.get_tournament(tournament_id)
+            assert row is not None
+            if action == "join":
+                outcome = await self.service.join(row, user.id, user.display_name)
+            elif action == "leave":
+                outcome = await self.service.leave(row, user.id)
+            elif action == "checkin":
+                outcome = await self.service.check_in(row, user.id)
+            elif action == "start":
+                if not await self.may_run(interaction, row):
+                    await self.reply(interaction, "tournament.error.host_only")
+                    return
+                outcome = await self.begin(row, force=True)
+            else:
+                outcome = Outcome("error.unknown_action")
+            if outcome.changed and action != "start":
+                content, view = await self.signup_message(row)
+                try:
+                    await interaction.response.edit_message(
+                        content=content, view=view, allowed_mentions=MENTIONS
+                    )
+                except discord.HTTPException:
+                    await self.refresh_signup(row)
+                else:
+                    await interaction.followup.send(
+                        t(outcome.key, interaction.locale, **(outcome.args or {})), ephemeral=True
+                    )
+                    return
+        await self.reply(interaction, outcome.key, **(outcome.args or {}))
+
+    async def reply(self, interaction: discord.Interaction[Any], key: str, **args: Any) -> None:
+        text = t(key, interaction.locale, **args)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def may_run(self, interaction: discord.Interaction[Any], row: TournamentRow | None) -> bool:
+        """The host of ``row``, Manage Server, or the role the server names
+        (``/config tournament_role``)."""
+        if row is not None and interaction.user.id == row.host_id:
+            return True
+        perms = getattr(interaction, "permissions", None)
+        if perms is not None and perms.manage_guild:
+            return True
+        if interaction.guild_id is None:
+            return False
+        role = await self.store.guild_setting(interaction.guild_id, "tournament_role")
+        roles = getattr(interaction.user, "roles", [])
+        return role is not None and any(r.id == int(role) for r in roles)
+
+    # ------------------------------------------------------------ the start
+
+    async def begin(self, row: TournamentRow, *, force: bool = False) -> Outcome:
+        """At the start time (or the host's Start): the check-in window
+        opens, if the event has one; else round 1 is paired and opened."""
+        if row.state == "signup" and row.checkin_seconds and not force:
+            if await self.service.open_checkin(row):
+                await self.refresh_signup(row)
+                await self.say(row, t("tournament.checkin_call", row.lang, id=row.id,
+                                      minutes=max(1, row.checkin_seconds // 60)))  # fmt: skip
+                return Outcome("tournament.ok.checkin", changed=True)
+            return Outcome("tournament.error.started")
+        outcome = await self.service.start(row)
+        if outcome.changed:
+            log.info("tournament %d: started (%s, %d rounds)", row.id, row.format, row.rounds)
+            await self.refresh_signup(row)
+            await self.open_round(row)
+        elif outcome.key == "tournament.error.too_few" and not force:
+            # nobody to play with at the start time: the event is called off
+            if await self.store.update_tournament(row, state="ended", finished_at=self.tables.clock()):
+                await self.refresh_signup(row)
+                await self.say(row, t("tournament.called_off", row.lang, id=row.id, **(outcome.args or {})))
+        return outcome
+
+    # ------------------------------------------------------------ rounds
+
+    async def open_round(self, row: TournamentRow) -> None:
+        """Open every paired match of the current round and say who plays
+        whom (the byes too)."""
+        matches = await self.store.matches(row.id, round=row.round)
+        names = await self.names(row)
+        lang = row.lang
+        lines = [t("tournament.round.title", lang, round=row.round, rounds=row.rounds,
+                   count=sum(len(m.seats) > 1 for m in matches))]  # fmt: skip
+        for m in matches:
+            if m.state == "bye":
+                lines.append(t("tournament.round.bye", lang, player=f"<@{m.seats[0]}>",
+                               points=fmt_points(m.points.get(m.seats[0], 1.0))))  # fmt: skip
+        await self.say(row, "\n".join(lines))
+        for m in matches:
+            if m.state == "paired":
+                await self.open_match(row, m, names)
+        await self.refresh_standings(row)
+
+    async def open_match(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> None:
+        """A thread under the tournament channel and a seated, started table
+        in it; the players are pinged there. Idempotent across processes:
+        the thread is stored before the table is opened, the table's
+        channel takes one table, and the match is marked open once."""
+        if match.id in self._opening:
+            return
+        self._opening.add(match.id)
+        try:
+            await self._open_match(row, match, names)
+        finally:
+            self._opening.discard(match.id)
+
+    async def _open_match(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> None:
+        lang = row.lang
+        thread_id = match.thread_id
+        if thread_id is None:
+            thread_id = await self.make_thread(row, match, names)
+            if thread_id is None:
+                return
+            await self.store.set_match_thread(match.id, thread_id)
+            stored = await self.store.get_match(match.id)
+            if stored is None or stored.thread_id != thread_id:  # another made one first
+                await self.delete_channel(thread_id)
+                if stored is None or stored.thread_id is None:
+                    return  # re-paired meanwhile
+                thread_id = stored.thread_id
+            if stored.state != "paired":
+                return  # opened meanwhile
+        existing = await self.store.table_in_channel(thread_id)
+        if existing is not None:
+            if existing.ui.get("tournament", {}).get("match") == match.id:
+                await self.store.open_match(match.id, thread_id=thread_id, table_id=existing.id)
+            return
+        seats = self.seats_of(row, match, names)
+        table = await self.client.lobby.open_seated(
+            guild_id=row.guild_id, channel_id=thread_id, game=row.game, host_id=row.host_id,
+            seats=seats, options=dict(row.options), lang=lang, clock_seconds=row.clock_seconds,
+            ui={"tournament": {"id": row.id, "match": match.id, "round": match.round}},
+        )  # fmt: skip
+        if table is None:
+            log.warning("tournament %d: match %d could not be opened", row.id, match.id)
+            return
+        if not await self.store.open_match(match.id, thread_id=thread_id, table_id=table.id):
+            return
+        people = t("list.sep", lang).join(f"<@{u}>" for u in match.seats)
+        text = t("tournament.match.ping", lang, players=people, round=match.round,
+                 number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
+        channel = self.client.get_partial_messageable(thread_id, guild_id=row.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=MENTIONS)
+        except discord.HTTPException as err:
+            log.warning("tournament %d: could not ping match %d (%s/%s)", row.id, match.id,
+                        err.status, err.code)  # fmt: skip
+
+    def seats_of(
+        self, row: TournamentRow, match: MatchRow, names: dict[int, str]
+    ) -> list[dict[str, Any]]:
+        """The match's seats: its people (in the pairing's order: the first
+        moves first, colours balanced by the pairing) and, with cpu_fill,
+        computers in the empty seats up to the table's size."""
+        taken: set[str] = set()
+        seats: list[dict[str, Any]] = []
+        for user_id in match.seats:
+            person = _Person(user_id, names.get(user_id, str(user_id)))
+            seat = human_seat(person, taken, row.lang)
+            taken.add(seat["name"])
+            seats.append(seat)
+        low, high = registry.spec(row.game).min_players, registry.spec(row.game).max_players
+        want = max(low, min(high, row.table_size)) if row.cpu_fill else low
+        while len(seats) < want:
+            seats.append({"bot": True, "level": "normal"})
+        return seats
+
+    async def make_thread(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> int | None:
+        name = t("tournament.thread", row.lang, round=match.round, number=match.number)
+        try:
+            thread = await self.client.http.start_thread_without_message(
+                row.channel_id, name=name[:100], auto_archive_duration=1440, type=11
+            )
+        except discord.HTTPException as err:
+            log.warning("tournament %d: no thread for match %d (%s/%s)", row.id, match.id,
+                        err.status, err.code)  # fmt: skip
+            return None
+        return int(thread["id"])
+
+    async def delete_channel(self, channel_id: int) -> None:
+        try:
+            await self.client.http.delete_channel(channel_id)
+        except discord.HTTPException:
+            log.warning("a spare thread %d could not be deleted", channel_id)
+
+    # ------------------------------------------------------------ results
+
+    async def on_commit(self, change: TableCommitted) -> None:
+        """A tournament table ended: record its match, then go on."""
+        if change.kind not in (FINISHED, ABANDONED):
+            return
+        mark = change.after.ui.get("tournament") or change.before.ui.get("tournament")
+        if not mark:
+            return
+        await self.match_ended(int(mark["id"]), int(mark["match"]), change.result_id)
+
+    async def match_ended(self, tournament_id: int, match_id: int, result_id: int | None) -> None:
+        row = await self.store.get_tournament(tournament_id)
+        match = await self.store.get_match(match_id)
+        if row is None or match is None or match.tournament_id != row.id:
+            return  # re-paired meanwhile: that table is no match any more
+        result = await self.store.get_result(result_id) if result_id is not None else None
+        if not await self.service.record(row, match, result):
+            return  # recorded already (another process, a repair)
+        log.info("tournament %d: match %d (round %d) recorded", row.id, match.id, match.round)
+        await self.go_on(row.id)
+
+    async def go_on(self, tournament_id: int) -> None:
+        """After a match: the standings redrawn; the next round, or the end."""
+        async with self.lock(tournament_id):
+            row = await self.store.get_tournament(tournament_id)
+            if row is None or row.state != "running":
+                return
+            advanced = await self.service.advance(row)
+            if advanced == "paired":
+                log.info("tournament %d: round %d paired", row.id, row.round)
+                await self.refresh_signup(row)
+                await self.open_round(row)
+            elif advanced == "finished":
+                await self.finish(row)
+            else:
+                await self.refresh_standings(row)
+
+    async def finish(self, row: TournamentRow) -> None:
+        """The final standings and the podium (posted once: the event was
+        finished by one versioned write)."""
+        log.info("tournament %d: finished after %d rounds", row.id, row.round)
+        await self.refresh_signup(row)
+        await self.refresh_standings(row)
+        content, files = await self.standings_message(row, final=True)
+        table = await self.service.standings(row)
+        places = [f"{PODIUM[i]} <@{s.player}>" for i, s in enumerate(table[:3])]
+        podium = t("tournament.podium", row.lang, game=t(f"game.{row.game}", row.lang),
+                   places=" ".join(places))  # fmt: skip
+        await self.say(row, podium + "\n" + content, files)
+
+    async def repair_round(self, row: TournamentRow) -> Outcome:
+        """The host's re-pair of the current round (call under the
+        tournament's lock): the tables of the old pairings closed (no
+        result), the new ones opened."""
+
+        async def started(match: MatchRow) -> bool:
+            if match.table_id is None:
+                return False
+            return any(line["origin"] == "press" for line in await self.store.ledger(match.table_id))
+
+        outcome = await self.service.repair(row, started)
+        if not outcome.changed:
+            return outcome
+        old: list[MatchRow] = (outcome.args or {}).pop("old", [])
+        for match in old:
+            if match.table_id is None:
+                continue
+            async with self.tables.lock(match.table_id):
+                loaded = await self.tables.load(match.table_id)
+                if loaded is None:
+                    continue
+                before, table = loaded
+                await self.tables.commit(before, table, origin="command", kind=ABANDONED)
+        log.info("tournament %d: round %d paired again", row.id, row.round)
+        await self.say(row, t("tournament.repaired", row.lang, round=row.round))
+        await self.open_round(row)
+        return outcome
+
+    # ------------------------------------------------------------ people
+
+    async def forfeit(self, row: TournamentRow, user_id: int) -> None:
+        """``user_id``'s game of the current round is forfeited (they
+        dropped out or were kicked); a match not opened yet is recorded as
+        their loss."""
+        for match in await self.store.matches(row.id, round=row.round):
+            if user_id not in match.seats or match.state in ("finished", "bye"):
+                continue
+            if match.table_id is None:
+                continue
+            async with self.tables.lock(match.table_id):
+                loaded = await self.tables.load(match.table_id)
+                if loaded is None:
+                    continue
+                before, table = loaded
+                seat = table.seat_of(user_id)
+                if seat is None or table.state is None or is_cpu(seat):
+                    continue
+                eng = registry.engine(table.game)
+                state = eng.from_json(table.state)
+                try:
+                    events = eng.forfeit(state, seat["name"])
+                except core.RuleError:
+                    continue
+                await self.tables.commit(before, table, origin="command", state=state, events=events)
+
+    # ------------------------------------------------------------ the sweep
+
+    async def sweep(self) -> None:
+        """Start events whose time came, close check-in windows, and open
+        the matches a crash left paired (or record those whose table ended
+        unrecorded): at start-up, then every :data:`REPAIR_EVERY` seconds."""
+        now = self.tables.clock()
+        for row in await self.store.live_tournaments():
+            try:
+                if row.state == "signup" and row.starts_at is not None and row.starts_at <= now:
+                    async with self.lock(row.id):
+                        fresh = await self.store.get_tournament(row.id)
+                        if fresh is not None and fresh.state == "signup":
+                            await self.begin(fresh)
+                elif row.state == "checkin" and (row.starts_at or 0) + row.checkin_seconds <= now:
+                    async with self.lock(row.id):
+                        fresh = await self.store.get_tournament(row.id)
+                        if fresh is not None and fresh.state == "checkin":
+                            await self.begin(fresh)
+            except sqlite3.Error:
+                raise
+            except Exception:
+                log.exception("tournament %d: the start failed", row.id)
+        if self.repaired_at is not None and now - self.repaired_at < REPAIR_EVERY:
+            return
+        self.repaired_at = now
+        await self.repair()
+
+    async def repair(self) -> None:
+        for match in await self.store.stranded_matches():
+            if match.id in self._opening:
+                continue
+            try:
+                async with self.lock(match.tournament_id):
+                    row = await self.store.get_tournament(match.tournament_id)
+                    fresh = await self.store.get_match(match.id)
+                    if row is None or fresh is None or row.round != fresh.round:
+                        continue
+                    if fresh.state == "paired":
+                        log.info("tournament %d: match %d was paired, not opened: opening it",
+                                 row.id, match.id)  # fmt: skip
+                        await self.open_match(row, fresh, await self.names(row))
+                        continue
+                    if fresh.state != "open" or fresh.table_id is None:
+                        continue
+                    if await self.store.get_table(fresh.table_id) is not None:
+                        continue
+                    # its table ended with nobody recording it (a crash)
+                    result_id = await self.store.result_of_table(fresh.table_id)
+                    result = None if result_id is None else await self.store.get_result(result_id)
+                    recorded = await self.service.record(row, fresh, result)
+                if recorded:
+                    await self.go_on(match.tournament_id)
+            except sqlite3.Error:
+                raise
+            except Exception:
+                log.exception("tournament %d: match %d could not be repaired",
+                              match.tournament_id, match.id)  # fmt: skip
+
+
+class _Person:
+    """A player as :func:`bot.model.human_seat` reads one."""
+
+    def __init__(self, user_id: int, name: str) -> None:
+        self.id = user_id
+        self.display_name = name
+
+
+def _opt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+class TournamentSweep(commands.Cog):
+    """Runs the desk's sweep while the bot is up (its first run at start-up
+    is the repair)."""
+
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
+    async def cog_load(self) -> None:
+        self.sweep_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.sweep_loop.cancel()
+
+    @tasks.loop(seconds=SWEEP_EVERY)
+    async def sweep_loop(self) -> None:
+        try:
+            await self.desk.sweep()
+        except sqlite3.Error as err:
+            log.warning("the tournaments' sweep could not use the database (%s)", err)
+        except Exception:
+            log.exception("the tournaments' sweep failed")
