@@ -119,11 +119,8 @@ def table_picture(
     shown = shown_view(view, names=names, ui=ui)
 
     def draw() -> Picture | None:
-        drawn = plugin(game).table_image(shown, lang)
-        if drawn is None:
-            return None
-        img, alt = drawn
-        return Picture(b.encode(img, kind=f"{game}-table"), alt, f"{game}-table.png")
+        drawn = b.drawn(f"{game}-table", lambda: plugin(game).table_image(shown, lang))
+        return None if drawn is None else Picture(*drawn, f"{game}-table.png")
 
     return _kept_or_drawn(["table", shown, lang], draw)
 
@@ -137,11 +134,8 @@ def hand_picture(
     shown = named(view, names)
 
     def draw() -> Picture | None:
-        drawn = plugin(game).hand_image(shown, lang)
-        if drawn is None:
-            return None
-        img, alt = drawn
-        return Picture(b.encode(img, kind=f"{game}-hand"), alt, f"{game}-hand.png")
+        drawn = b.drawn(f"{game}-hand", lambda: plugin(game).hand_image(shown, lang))
+        return None if drawn is None else Picture(*drawn, f"{game}-hand.png")
 
     return _kept_or_drawn(["hand", shown, lang], draw)
 

@@ -3,13 +3,14 @@ helpers and PNG encoding. Loaded once at import; everything is cached."""
 
 from __future__ import annotations
 
-import io
 import math
 import os
 import struct
 import threading
 import unicodedata
-from collections.abc import Iterator, Mapping
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
@@ -17,6 +18,11 @@ from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
+
+try:  # ISA-L deflates a picture 6-8× faster than zlib's fastest level, files as small
+    from isal import isal_zlib as _deflate
+except ImportError:  # pragma: no cover - a platform without its wheel: zlib, same PNGs to the eye
+    _deflate = zlib  # type: ignore[assignment]
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 FONT_PATH = ASSETS / "fonts" / "ipaexg.ttf"
@@ -354,8 +360,13 @@ def draw_text(
     if _has_emoji(text):
         _draw_with_emoji(d, xy, text, size, fill, anchor, 1 if bold else 0)
         return
-    mask, left, top = _text_mask(text, size, anchor, 1 if bold else 0)
-    d.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
+    stroke = 1 if bold else 0
+    mask, left, top = _text_mask(text, size, anchor, stroke)
+    at = (round(xy[0]) + left, round(xy[1]) + top)
+    if isinstance(d, _PaletteDraw):
+        d.on.paste(mask, at, ("t", text, size, anchor, stroke, fill), fill)
+    else:
+        d.bitmap(at, mask, fill=fill)
 
 
 def _draw_with_emoji(
@@ -381,19 +392,61 @@ def _draw_with_emoji(
     for (is_emoji, run), width in zip(runs, widths, strict=True):
         if is_emoji:
             pic = _emoji_image(run, size)
-            image.paste(pic, (round(x), round(middle - pic.height / 2)), pic)
+            paste(image, pic, (round(x), round(middle - pic.height / 2)))
         elif run.strip():
             mask, left, top_ = _text_mask(run, size, line, stroke)
-            d.bitmap((round(x) + left, round(xy[1]) + top_), mask, fill=fill)
+            at = (round(x) + left, round(xy[1]) + top_)
+            if isinstance(d, _PaletteDraw):
+                d.on.paste(mask, at, ("t", run, size, line, stroke, fill), fill)
+            else:
+                d.bitmap(at, mask, fill=fill)
         x += width
 
 
-def canvas(height: int, width: int = WIDTH, colour: Color = TABLE) -> Image.Image:
-    """A fresh opaque picture with the table background and a thin edge."""
-    img = Image.new("RGB", (width, height), colour)
-    d = ImageDraw.Draw(img)
+def canvas(
+    height: int, width: int = WIDTH, colour: Color = TABLE, *, rgb: bool = False
+) -> Image.Image:
+    """A fresh opaque picture with the table background and a thin edge:
+    drawn on the kind's kept palette while :func:`drawn` draws a picture
+    there (``rgb``: in full colour all the same, e.g. a layer to be kept)."""
+    on = None if rgb else _drawing_now()
+    if on is not None:
+        img = on.new_canvas((width, height), colour)
+    else:
+        img = Image.new("RGB", (width, height), colour)
+    d = draw(img)
     d.rectangle((0, 0, width - 1, height - 1), outline=TABLE_EDGE, width=3)
     return img
+
+
+def layer(img: Image.Image) -> Image.Image:
+    """A copy of a kept full-colour picture (``img``, e.g. the table with
+    the empty bowl) to draw on: on the kind's palette while :func:`drawn`
+    draws there, mapped once per palette."""
+    on = _drawing_now()
+    return img.copy() if on is None else on.from_layer(img)
+
+
+def draw(img: Image.Image) -> ImageDraw.ImageDraw:
+    """The ImageDraw of ``img``: a picture drawn on a palette
+    (:func:`canvas` within :func:`drawn`) takes colours as RGB tuples all
+    the same."""
+    on = _drawing_now()
+    if on is not None and img is on.canvas:
+        return _PaletteDraw(img, on)
+    return ImageDraw.Draw(img)
+
+
+def paste(img: Image.Image, sprite: Image.Image, xy: tuple[float, float], keep: bool = True) -> None:
+    """Paste an RGBA ``sprite`` by its alpha with its top-left at ``xy``
+    (``keep``: a sprite that is drawn again, kept by the caller's cache — its
+    mapping onto a palette is kept too)."""
+    at = (round(xy[0]), round(xy[1]))
+    on = _drawing_now()
+    if on is not None and img is on.canvas:
+        on.paste(sprite, at, ("s", id(sprite)) if keep else None, None, sprite)
+    else:
+        img.paste(sprite, at, sprite)
 
 
 # Colours that must come out exact (pips, suits, marks); the renderers add
@@ -422,12 +475,18 @@ KEY_COLOURS: list[Color] = [
 
 
 SAMPLE = 5  # a picture's own palette is found on every SAMPLE-th pixel each way
-COMPRESS = 1  # zlib's level: 3 took 0.2-0.6 ms more a picture for 3-7 % smaller files
+# deflate's level (ISA-L's 0-3; zlib's 1 where ISA-L is missing): ISA-L's 1 packs a
+# table picture in 0.1-0.2 ms (zlib's 1 took 0.6-1.4 ms) into files 5-10 % smaller
+COMPRESS = 1
 
 
 FIT = 24  # a kept palette fits a picture whose sampled pixels map this close…
 MISFIT = 0.002  # …but for this share of them (the golden tests allow 0.2 % off by > 40)
 WORSE = 0.2  # …and on average no further than this beyond how it maps its own sample (0.6-1.2)
+
+
+# a piece drawn on a palette: its pixels, how far each is off, where it drew, what it holds
+_Piece = tuple[Image.Image, Image.Image, Image.Image, Any]
 
 
 class Palette:
@@ -446,6 +505,17 @@ class Palette:
         self.lock = threading.Lock()
         self.sample = sample
         self.own: tuple[float, float] | None = None  # how it maps the sample it was found on
+        # drawing on it (:func:`drawn`): its colours, and the colours of lines
+        # and fills it maps too far, added after them (the same index for
+        # every picture drawn on it, so that mapped pieces stay valid)
+        self.colours = list(colours)
+        self.base = len(colours) // 3
+        self.index: dict[tuple[int, ...], int] = {}  # a line's or fill's colour → its entry
+        self.offs: dict[tuple[int, ...], int] = {}  # … and how far off that entry is
+        self.extra: list[int] = []
+        self.pieces: OrderedDict[Any, _Piece] = OrderedDict()
+        self.pieces_size = 0  # bytes the pieces and their keys hold
+        self.layers: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
 
     def off(self, sample: Image.Image) -> tuple[float, float]:
         """The share of ``sample``'s pixels mapped further than :data:`FIT`
@@ -467,9 +537,74 @@ class Palette:
         more than the palette's own sample (0.75 in any case)."""
         if self.own is None:
             self.own = self.off(self.sample)
-        own_far, own_mean = self.own
-        far, mean = self.off(sample)
-        return far <= max(MISFIT, 2 * own_far) and mean <= max(0.75, own_mean + WORSE)
+        if self.own is None:
+            self.own = self.off(self.sample)
+        return _near(self.off(sample), self.own)
+
+    def close(self, far: float, mean: float) -> bool:
+        """Whether a picture drawn on the palette whose sampled pixels are
+        ``far`` (share) and ``mean`` (average) off their colours looks as
+        drawn (as :meth:`fits` asks)."""
+        if self.own is None:
+            self.own = self.off(self.sample)
+        return _near((far, mean), self.own)
+
+    def ink(self, colour: tuple[int, ...]) -> int:
+        """The entry a line or fill of ``colour`` is drawn with: the one a
+        picture drawn in full colour maps it to, or where that is off by
+        more than :data:`FILL_OFF`, the colour itself added after the palette's
+        (:class:`Misfit` when 256 are taken)."""
+        rgb = tuple(colour[:3])
+        got = self.index.get(rgb)
+        if got is not None:
+            return got
+        mapped = self.map(Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
+        assert isinstance(mapped, int)
+        near = self.colours[3 * mapped : 3 * mapped + 3]
+        off = max(abs(a - b_) for a, b_ in zip(near, rgb, strict=True))
+        with self.lock:
+            got = self.index.get(rgb)
+            if got is None:
+                got = mapped
+                if off > FILL_OFF:
+                    got, off = self.base + len(self.extra) // 3, 0
+                    if got > 255:
+                        raise Misfit(f"no room for {rgb}")
+                    self.extra.extend(rgb)
+                self.offs[rgb] = off
+                self.index[rgb] = got
+            return got
+
+    def ink_off(self, colour: tuple[int, ...]) -> int:
+        """How far off its colour a line or fill of ``colour`` is drawn."""
+        rgb = tuple(colour[:3])
+        if rgb not in self.offs:
+            self.ink(rgb)
+        return self.offs[rgb]
+
+    def piece(self, key: Any) -> _Piece | None:
+        with self.lock:
+            got = self.pieces.get(key)
+            if got is not None:
+                self.pieces.move_to_end(key)
+            return got
+
+    def keep_piece(self, key: Any, got: _Piece) -> None:
+        size = len(key[1]) + 3 * got[0].width * got[0].height + 200
+        with self.lock:
+            if key in self.pieces:
+                return
+            self.pieces[key] = got
+            self.pieces_size += size
+            while self.pieces_size > PIECES_BYTES and self.pieces:
+                old_key, (old, *_rest) = self.pieces.popitem(last=False)
+                self.pieces_size -= len(old_key[1]) + 3 * old.width * old.height + 200
+
+
+def _near(off: tuple[float, float], own: tuple[float, float]) -> bool:
+    far, mean = off
+    own_far, own_mean = own
+    return far <= max(MISFIT, 2 * own_far) and mean <= max(0.75, own_mean + WORSE)
 
 
 def palette_of(sample: Image.Image, colours: int = 160) -> Palette:
@@ -487,8 +622,264 @@ def palette_of(sample: Image.Image, colours: int = 160) -> Palette:
 _kept_palettes: dict[str, Palette] = {}
 _palettes_lock = threading.Lock()
 
+PIECES_BYTES = 4 << 20  # a palette's mapped pieces (text and sprites on what lay under them)
+FILL_OFF = 6  # a line or fill mapped further off than this gets its own colour
 
-def encode(img: Image.Image, colours: int = 160, kind: str | None = None) -> bytes:
+
+class Misfit(Exception):
+    """A picture drawn on a kept palette would not look as drawn in full
+    colour (or its palette has no room for a colour): drawn again in full
+    colour, with a palette of its own."""
+
+
+class _OnPalette:
+    """A picture being drawn on a kind's kept palette (:func:`drawn`).
+
+    Lines and fills take the entry a picture drawn in full colour maps
+    their colour to (:meth:`Palette.ink`). Text and sprites are
+    anti-aliased: each is drawn in full colour over the pixels it lands on
+    and mapped onto the palette, and that piece is kept by (what is drawn,
+    what lay under it), so the next picture pastes it as it is. Beside the
+    picture an ``L`` image holds how far each pixel is off its colour, so
+    that :meth:`close` checks the whole picture as :meth:`Palette.fits`
+    checks a sample."""
+
+    def __init__(self, palette: Palette) -> None:
+        self.palette = palette
+        self.canvas: Image.Image | None = None
+        self.pixels: np.ndarray | None = None  # the canvas's own pixels (shared memory)
+        self.errors: Image.Image | None = None  # how far each pixel is off (L)
+        self.colours = 0  # entries the canvas's palette has
+
+    def _new(self, pixels: np.ndarray, errors: Image.Image) -> Image.Image:
+        if self.canvas is not None:
+            raise Misfit("a second canvas")
+        h, w = pixels.shape
+        img = Image.frombuffer("P", (w, h), pixels, "raw", "P", 0, 1)
+        img.readonly = 0  # drawn on in place: self.pixels sees every change
+        self.canvas, self.pixels, self.errors = img, pixels, errors
+        self.sync()
+        return img
+
+    def sync(self) -> None:
+        """The canvas's palette: the palette's colours and those added."""
+        pal = self.palette
+        if self.canvas is not None and self.colours != pal.base + len(pal.extra) // 3:
+            self.colours = pal.base + len(pal.extra) // 3
+            self.canvas.putpalette(pal.colours + pal.extra)
+
+    def new_canvas(self, size: tuple[int, int], colour: Color) -> Image.Image:
+        pal = self.palette
+        pixels = np.full((size[1], size[0]), pal.ink(colour), np.uint8)
+        return self._new(pixels, Image.new("L", size, pal.ink_off(colour)))
+
+    def from_layer(self, img: Image.Image) -> Image.Image:
+        pal = self.palette
+        got = pal.layers.get(id(img))
+        if got is None or got[2] is not img:
+            rgb = img.convert("RGB")
+            mapped = pal.map(rgb)
+            off = _off(np.asarray(mapped.convert("RGB")), np.asarray(rgb))
+            got = (mapped, Image.fromarray(off), img)
+            pal.layers[id(img)] = got
+        mapped, errors, _img = got
+        return self._new(np.array(mapped, np.uint8), errors.copy())
+
+    def paste(
+        self,
+        source: Image.Image,
+        at: tuple[int, int],
+        key: Any,
+        fill: Color | None,
+        sprite: Image.Image | None = None,
+    ) -> None:
+        """Draw ``source`` (an L mask in ``fill``, or an RGBA sprite by its
+        alpha) with its top-left at ``at``."""
+        assert self.canvas is not None and self.pixels is not None and self.errors is not None
+        x0, y0 = at
+        w, h = source.size
+        H, W = self.pixels.shape
+        box = (max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        if box != (x0, y0, x0 + w, y0 + h):  # partly off the picture
+            cut = (box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0)
+            source = source.crop(cut)
+            key = None if key is None else (*key, cut)
+        under = self.pixels[box[1] : box[3], box[0] : box[2]].tobytes()
+        full = None if key is None else (key, under)
+        got = None if full is None else self.palette.piece(full)
+        if got is None:
+            got = self._compose(source, box, fill, sprite)
+            if full is not None:
+                self.palette.keep_piece(full, got)
+        piece, errors, where, _ = got
+        self.canvas.im.paste(piece.im, box)
+        self.errors.im.paste(errors.im, box, where.im)
+
+    def _compose(
+        self, source: Image.Image, box: tuple[int, int, int, int], fill: Color | None, keep: Any
+    ) -> _Piece:
+        """The piece: what lies under ``box`` with ``source`` drawn on it in
+        full colour, mapped onto the palette where it drew; how far those
+        pixels are off; and where it drew."""
+        assert self.canvas is not None
+        self.sync()
+        piece = self.canvas.crop(box)
+        rgb = piece.convert("RGB")
+        if fill is None:
+            rgb.paste(source, (0, 0), source)
+            touched = source.getchannel("A")
+        else:
+            rgb.paste(fill, (0, 0, *source.size), source)
+            touched = source
+        mapped = self.palette.map(rgb)
+        where = touched.point(_TOUCHED)
+        piece.paste(mapped, (0, 0), where)
+        errors = Image.fromarray(_off(np.asarray(mapped.convert("RGB")), np.asarray(rgb)))
+        return piece, errors, where, keep
+
+    def off(self) -> tuple[float, float]:
+        """The share of the picture's pixels further than :data:`FIT` off
+        their colour (each channel), and the mean distance, on the sample
+        :func:`encode` takes of a picture in full colour."""
+        assert self.errors is not None
+        w, h = self.errors.size
+        sample = self.errors.resize(
+            (max(1, w // SAMPLE), max(1, h // SAMPLE)), Image.Resampling.NEAREST
+        )
+        counts = sample.histogram()
+        area = sample.width * sample.height
+        return sum(counts[FIT + 1 :]) / area, sum(i * n for i, n in enumerate(counts) if n) / area
+
+    def close(self) -> bool:
+        """Whether the picture looks as drawn in full colour: its pixels as
+        near their colours as :meth:`Palette.fits` wants a sample's."""
+        return self.palette.close(*self.off())
+
+
+_TOUCHED = [0] + [255] * 255  # a mask's touched pixels
+
+
+def _off(mapped: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """How far each mapped pixel is off its colour: the largest of its
+    three channel differences."""
+    d = np.maximum(mapped, wanted) - np.minimum(mapped, wanted)  # |a - b|, in bytes
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+
+
+class _PaletteDraw(ImageDraw.ImageDraw):
+    """ImageDraw on a canvas drawn on a palette: RGB colours become their
+    entries (:meth:`Palette.ink`), and each shape is drawn on the picture's
+    errors too, in how far its colour is off."""
+
+    def __init__(self, img: Image.Image, on: _OnPalette) -> None:
+        super().__init__(img)
+        self.on = on
+        assert on.errors is not None
+        self.shadow = ImageDraw.Draw(on.errors)
+
+    def text(self, *args: Any, **kwargs: Any) -> None:
+        raise Misfit("text drawn without draw_text")  # its anti-aliasing would blend entries
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        if isinstance(ink, (tuple, list)):
+            ink = self.on.palette.ink(tuple(ink))
+        if isinstance(fill, (tuple, list)):
+            fill = self.on.palette.ink(tuple(fill))
+        self.on.sync()
+        return super()._getink(ink, fill)
+
+    def bitmap(self, xy: Any, bitmap: Image.Image, fill: Any = None) -> None:
+        if not isinstance(fill, tuple):
+            raise Misfit("a bitmap without its colour")
+        self.on.paste(bitmap, (round(xy[0]), round(xy[1])), None, fill)
+
+
+def _shadowed(name: str) -> Callable[..., None]:
+    drawn = getattr(ImageDraw.ImageDraw, name)
+
+    def shape(self: _PaletteDraw, xy: Any, *args: Any, **kwargs: Any) -> None:
+        drawn(self, xy, *args, **kwargs)
+        if kwargs.get("fill") is None and not any(isinstance(a, tuple) for a in args):
+            return  # lines and outlines: too thin to count
+        off = self.on.palette.ink_off
+        args = tuple(off(a) if isinstance(a, tuple) else a for a in args)
+        for k in ("fill", "outline"):
+            if isinstance(kwargs.get(k), (tuple, list)):
+                kwargs[k] = off(tuple(kwargs[k]))
+        getattr(self.shadow, name)(xy, *args, **kwargs)
+
+    shape.__name__ = name
+    return shape
+
+
+for _shape in ("chord", "ellipse", "pieslice", "polygon", "rectangle", "regular_polygon",
+               "rounded_rectangle"):  # fmt: skip
+    setattr(_PaletteDraw, _shape, _shadowed(_shape))
+
+
+_drawing = threading.local()  # the picture this thread draws on a palette, if any
+
+
+def _drawing_now() -> _OnPalette | None:
+    return getattr(_drawing, "now", None)
+
+
+def _shares_memory() -> bool:
+    """Whether a picture made on numpy's pixels draws into them (Pillow's
+    frombuffer), as :class:`_OnPalette` needs."""
+    try:
+        pixels = np.zeros((2, 3), np.uint8)
+        img = Image.frombuffer("P", (3, 2), pixels, "raw", "P", 0, 1)
+        img.readonly = 0
+        ImageDraw.Draw(img).point((2, 1), fill=7)
+        img.paste(Image.new("P", (1, 1), 5), (0, 0))
+        return int(pixels[1, 2]) == 7 and int(pixels[0, 0]) == 5
+    except Exception:  # pragma: no cover - another Pillow
+        return False
+
+
+ON_PALETTE = _shares_memory()  # draw table and hand pictures on their kind's palette
+
+
+def drawn(
+    kind: str, render: Callable[[], tuple[Image.Image, str] | None]
+) -> tuple[bytes, str] | None:
+    """``render()``'s picture as PNG bytes, and its alt text (``None``:
+    no picture). While ``kind`` keeps a palette (:func:`encode`), the
+    picture is drawn on it: no mapping of the whole picture, and text and
+    sprites pasted as mapped before. Where that would not look as drawn
+    in full colour (:meth:`_OnPalette.close`), the picture is drawn again
+    in full colour and gets a palette of its own."""
+    palette = _kept_palettes.get(kind) if ON_PALETTE else None
+    if palette is not None:
+        on = _OnPalette(palette)
+        _drawing.now = on
+        try:
+            made = render()
+            if made is None:
+                return None
+            img, alt = made
+            if img is on.canvas and on.close():
+                on.sync()
+                return png(img), alt
+            if img is not on.canvas and img.mode != "P":
+                return encode(img, kind=kind), alt
+        except Misfit:
+            pass
+        finally:
+            _drawing.now = None
+    made = render()
+    if made is None:
+        return None
+    img, alt = made
+    return encode(img, kind=kind, fresh=palette is not None), alt
+
+
+def encode(
+    img: Image.Image, colours: int = 160, kind: str | None = None, fresh: bool = False
+) -> bytes:
     """PNG bytes, as an 8-bit palette picture (fast to encode, small file).
 
     The palette is found on a sparse sample of the picture (every
@@ -508,15 +899,39 @@ def encode(img: Image.Image, colours: int = 160, kind: str | None = None) -> byt
     if kind is None:
         palette = palette_of(sample, colours)
     else:
-        palette = _kept_palettes.get(kind)  # type: ignore[assignment]
+        palette = None if fresh else _kept_palettes.get(kind)  # type: ignore[assignment]
         if palette is None or not palette.fits(sample):
             palette = palette_of(sample, colours)
             with _palettes_lock:
                 _kept_palettes[kind] = palette
-    out = palette.map(img)
-    buf = io.BytesIO()
-    out.save(buf, "PNG", compress_level=COMPRESS)
-    return buf.getvalue()
+    return png(palette.map(img))
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
+
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png(img: Image.Image) -> bytes:
+    """An 8-bit palette picture (mode ``"P"``) as PNG bytes: every row
+    unfiltered (a picture of flat areas packs as small), deflated by ISA-L
+    (:data:`COMPRESS`; Pillow's own writer only knows zlib, 5-8× slower)."""
+    w, h = img.size
+    rows = np.empty((h, w + 1), np.uint8)
+    rows[:, 0] = 0  # filter type None
+    rows[:, 1:] = np.asarray(img)
+    plte = bytes(img.getpalette() or [0, 0, 0])
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", plte),
+            _chunk(b"IDAT", _deflate.compress(rows, COMPRESS)),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def forget_palettes() -> None:

@@ -145,8 +145,14 @@ def back(width: int) -> Image.Image:
     return out
 
 
+@lru_cache(maxsize=8)
+def back_turned(width: int) -> Image.Image:
+    """A card back lying across (a trick pile)."""
+    return back(width).rotate(90, expand=True)
+
+
 def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
-    canvas.paste(sprite, (round(xy[0]), round(xy[1])), sprite)
+    b.paste(canvas, sprite, xy)
 
 
 @lru_cache(maxsize=64)

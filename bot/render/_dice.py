@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render._base import GOLD, KEY_COLOURS, Color
+from bot.render._base import GOLD, KEY_COLOURS, Color, paste
 
 SS = 4  # supersampling factor
 
@@ -83,7 +83,7 @@ def paste_die(
     sprite = die(face, size, style, angle)
     x = round(centre[0] - sprite.width / 2)
     y = round(centre[1] - sprite.height / 2)
-    canvas.paste(sprite, (x, y), sprite)
+    paste(canvas, sprite, (x, y))
 
 
 def blank_die(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
@@ -57,6 +57,13 @@ def cup() -> Image.Image:
     return b.shrink(img, (w, h))
 
 
+@lru_cache(maxsize=1)
+def small_cup() -> Image.Image:
+    """The cup at two thirds of its size (the hand picture's)."""
+    cp = cup()
+    return cp.resize((cp.width * 2 // 3, cp.height * 2 // 3), Image.Resampling.LANCZOS)
+
+
 def _showing_reveal(view: dict[str, Any]) -> bool:
     """A reveal is on the table until someone announces in the next game."""
     return bool(view.get("last_reveal")) and (view.get("finished") or not view.get("announcements"))
@@ -78,7 +85,7 @@ def _game_number(view: dict[str, Any], reveal: dict[str, Any] | None) -> int:
 
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     img = b.canvas(HEIGHT)
-    d = ImageDraw.Draw(img)
+    d = b.draw(img)
     b.draw_text(d, (16, 10), tr(lang, "bluff"), b.LARGE, b.INK, bold=True)
     holder = view.get("holder")
     reveal = view.get("last_reveal") if _showing_reveal(view) else None
@@ -114,7 +121,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         )
     else:
         cp = cup()
-        img.paste(cp, (cx - cp.width // 2, cy - cp.height // 2 + 10), cp)
+        b.paste(img, cp, (cx - cp.width // 2, cy - cp.height // 2 + 10))
         if holder:
             b.draw_text(
                 d,
@@ -263,7 +270,7 @@ def _alt(view: dict[str, Any], lang: str, reveal: dict[str, Any] | None) -> str:
 def hand(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     """The dice under the cup as this player saw them (or that they did not look)."""
     img = b.canvas(200)
-    d = ImageDraw.Draw(img)
+    d = b.draw(img)
     b.draw_text(d, (16, 12), tr(lang, "your_dice"), b.BODY, b.INK, bold=True)
     seen = view.get("cup_seen")
     if seen:
@@ -274,9 +281,8 @@ def hand(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         text = tr(lang, "you_saw", value=value)
         b.draw_text(d, (b.WIDTH - 20, 112), value, b.HUGE, b.HILITE, anchor="rm", bold=True)
     else:
-        cp = cup()
-        small = cp.resize((cp.width * 2 // 3, cp.height * 2 // 3), Image.Resampling.LANCZOS)
-        img.paste(small, (b.WIDTH // 2 - small.width // 2, 60), small)
+        small = small_cup()
+        b.paste(img, small, (b.WIDTH // 2 - small.width // 2, 60))
         text = tr(lang, "not_seen")
         b.draw_text(d, (b.WIDTH - 20, 112), text, b.BODY, b.INK_DIM, anchor="rm")
     return img, alt([tr(lang, "bluff") + ("." if lang == "en" else "。"), text], lang)

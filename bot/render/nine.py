@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.render import _base as b
 from bot.render._dice import paste_die
@@ -55,7 +55,7 @@ def card(value: int, up: bool) -> Image.Image:
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     players: list[str] = list(view.get("order") or view["players"])
     img = b.canvas(HEADER + ROW * len(players) + 12)
-    d = ImageDraw.Draw(img)
+    d = b.draw(img)
     b.draw_text(d, (16, 12), tr(lang, "nine"), b.LARGE, b.INK, bold=True)
     turn = view.get("turn")
     winner = view.get("winner")
@@ -115,7 +115,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                 b.draw_text(d, (x0 + 10 + 3 * 14, y + 44), f"×{n}", b.SMALL, b.GOLD, anchor="lm")
         for c in range(9):
             up = bool(cards[p][c])
-            img.paste(card(c + 1, up), (164 + c * (CARD_W + 3), y + 5), card(c + 1, up))
+            b.paste(img, card(c + 1, up), (164 + c * (CARD_W + 3), y + 5))
         b.draw_text(
             d, (548, y + 28), str(remaining.get(p, 0)), b.LARGE, b.INK, anchor="mm", bold=True
         )

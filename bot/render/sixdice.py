@@ -60,7 +60,7 @@ def bowl() -> Image.Image:
 @lru_cache(maxsize=8)
 def _background(height: int) -> Image.Image:
     """The table with the empty bowl on it (copied for every picture)."""
-    img = b.canvas(height)
+    img = b.canvas(height, rgb=True)
     bw = bowl()
     img.paste(bw, (BOWL_C[0] - bw.width // 2, BOWL_C[1] - bw.height // 2), bw)
     return img
@@ -104,11 +104,8 @@ def _stamp(img: Image.Image, text: str, colour: b.Color, whose: str = "") -> Non
     if whose:
         b.draw_text(d, (w / 2, h - 14 - small / 2), whose, small, colour, anchor="mm")
     layer = layer.rotate(12, resample=Image.Resampling.BICUBIC, expand=True)
-    img.paste(
-        layer,
-        (round(BOWL_C[0] - layer.width / 2), round(BOWL_C[1] + 100 - layer.height / 2)),
-        layer,
-    )
+    at = (round(BOWL_C[0] - layer.width / 2), round(BOWL_C[1] + 100 - layer.height / 2))
+    b.paste(img, layer, at, keep=False)
 
 
 def _remove(dice: list[int], taken: list[int]) -> list[int]:
@@ -122,8 +119,8 @@ def _remove(dice: list[int], taken: list[int]) -> list[int]:
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     players: list[str] = list(view.get("order") or view["players"])
     height = max(HEIGHT, 236 + 32 * len(players) + 12)
-    img = _background(height).copy()
-    d = ImageDraw.Draw(img)
+    img = b.layer(_background(height))
+    d = b.draw(img)
     turn = view.get("turn_player")
     last = view.get("last_roll")
     roll = view.get("roll")

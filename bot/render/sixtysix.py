@@ -57,7 +57,7 @@ def _marriage(
 
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     img = b.canvas(HEIGHT)
-    d = ImageDraw.Draw(img)
+    d = b.draw(img)
     players: list[str] = list(view["players"])
     target = view.get("options", {}).get("target", 7)
     b.draw_text(d, (16, 10), tr(lang, "sixtysix"), b.LARGE, b.INK, bold=True)
@@ -185,7 +185,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         # trick pile
         t = tricks.get(p, 0)
         for k in range(min(t, 6)):
-            c.paste(img, c.back(24).rotate(90, expand=True), (px + k * 2, y + 94 - k * 2))
+            c.paste(img, c.back_turned(24), (px + k * 2, y + 94 - k * 2))
         b.draw_text(d, (px + 50, y + 108), tr(lang, "tricks_n", n=t), b.SMALL, b.INK, anchor="lm")
         mx2 = b.WIDTH - 18  # marriages shown this deal, right-aligned: "♦ 20"
         for m in marriages:
@@ -242,7 +242,7 @@ def hand(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     moves: list[str] = list(view.get("moves") or [])
     playable = {m.split()[1] for m in moves if m.startswith(("play ", "marry "))}
     img = b.canvas(230)
-    d = ImageDraw.Draw(img)
+    d = b.draw(img)
     me = next((p for p in view["players"] if view.get("hand_sizes", {}).get(p) == len(cards)), "")
     title = tr(lang, "sixtysix")
     b.draw_text(d, (16, 12), title, b.BODY, b.INK, bold=True)

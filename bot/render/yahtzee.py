@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.i18n import t
 from bot.render import _base as b
@@ -81,7 +81,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     band_h = ROW * rows + 16
     height = HEADER + band_h * len(bands)
     img = b.canvas(height, width)
-    d = ImageDraw.Draw(img)
+    d = b.draw(img)
     turn = view.get("turn")
     gone = set(view.get("seat_marks") or {})  # seats out of the game: their column greyed
     # header: title, whose turn, round, the dice with keep marks

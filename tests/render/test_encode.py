@@ -22,13 +22,13 @@ def _rgb(png: bytes) -> np.ndarray:
 
 def test_an_unchanged_view_is_not_drawn_again(monkeypatch):
     drawn: list[str | None] = []
-    encode = _base.encode
+    draw = _base.drawn
 
-    def counted(img, colours=160, kind=None):
+    def counted(kind, render):
         drawn.append(kind)
-        return encode(img, colours, kind)
+        return draw(kind, render)
 
-    monkeypatch.setattr(_base, "encode", counted)
+    monkeypatch.setattr(_base, "drawn", counted)
     pictures.forget_pictures()
     view = bench_views()["bluff"]
     first = pictures.table_picture(view)
