@@ -292,10 +292,13 @@ class ResultSelect(
 
 
 def result_view(result_id: int, labels: dict[str, str]) -> discord.ui.View:
-    """The buttons under a result message (:data:`RESULT_ACTIONS`), labelled
-    from ``labels`` (action → translated label)."""
+    """The buttons under a result message (:data:`RESULT_ACTIONS`, in their
+    order) that ``labels`` labels (action → translated label): an action
+    left out is not offered."""
     view = discord.ui.View(timeout=None)
     for spec in RESULT_ACTIONS:
+        if spec.action not in labels:
+            continue
         view.add_item(
             ResultButton.build(result_id, spec.action, labels[spec.action], style=spec.style)
         )

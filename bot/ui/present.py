@@ -41,6 +41,11 @@ DEPARTURES = ("forfeit", "kicked", "kicked_cpu", "timeout_removed")
 SAYS_FORFEIT = ("kicked", "timeout_removed")  # notes whose forfeit needs no line of its own
 PASSIVE = ("start", "turn", *DEPARTURES)  # events that name a player who did not act
 
+# a tournament's match (ui key, bot.lobby.Lobby.open_seated): its result
+# offers none of these buttons (the next match is the event's to pair)
+TOURNAMENT = "tournament"
+NOT_IN_EVENT = ("rematch",)
+
 # /game end of a running game (bot.presses.Presses.end): who agreed, and how it ended
 END_VOTES = "end_votes"  # ui: user id → when they agreed to end the game
 END_WINDOW = LOBBY_IDLE  # seconds an agreement stands
@@ -312,8 +317,9 @@ async def result_message(
         files = await result_files(row, view, eng.outcome(state), lang)
     view_ = None
     if result_id is not None:  # the buttons under the result (record, rematch…)
-        labels = {a.action: t(a.label_key, lang) for a in RESULT_ACTIONS}
-        view_ = result_view(result_id, labels)
+        left_out = NOT_IN_EVENT if TOURNAMENT in row.ui else ()
+        offered = [a for a in RESULT_ACTIONS if a.action not in left_out]
+        view_ = result_view(result_id, {a.action: t(a.label_key, lang) for a in offered})
     return TableMessage("\n".join(lines), files, view_)
 
 
