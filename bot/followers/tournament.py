@@ -152,9 +152,9 @@ class Desk:
             else:
                 lines.append(t("tournament.starts_by_host", lang, host=f"<@{row.host_id}>"))
             if row.checkin_seconds:
-                lines.append(t("tournament.checkin_rule", lang, minutes=row.checkin_seconds // 60))
+                lines.append(t("tournament.checkin_rule", lang, count=row.checkin_seconds // 60))
         elif row.state == "checkin":
-            until = int((row.starts_at or 0) + row.checkin_seconds)
+            until = int(row.starts_at or 0)
             lines.append(t("tournament.checkin_open", lang, when=f"<t:{until}:R>"))
         elif row.state == "running":
             lines.append(t("tournament.running", lang, round=row.round, rounds=row.rounds))
@@ -347,13 +347,16 @@ class Desk:
     # ------------------------------------------------------------ the start
 
     async def begin(self, row: TournamentRow, *, force: bool = False) -> Outcome:
-        """At the start time (or the host's Start): the check-in window
-        opens, if the event has one; else round 1 is paired and opened."""
-        if row.state == "signup" and row.checkin_seconds and not force:
+        """The check-in window opens (an event with one, still taking
+        sign-ups: its length before the start time, or from the host's
+        Start); else round 1 is paired and opened — at the start time, or
+        at once when the host presses Start (``force``)."""
+        if row.state == "signup" and row.checkin_seconds:
             if await self.service.open_checkin(row):
                 await self.refresh_signup(row)
+                minutes = max(1, round(((row.starts_at or 0) - self.tables.clock()) / 60))
                 await self.say(row, t("tournament.checkin_call", row.lang, id=row.id,
-                                      minutes=max(1, row.checkin_seconds // 60)))  # fmt: skip
+                                      minutes=minutes))  # fmt: skip
                 return Outcome("tournament.ok.checkin", changed=True)
             return Outcome("tournament.error.started")
         outcome = await self.service.start(row)
@@ -595,12 +598,13 @@ class Desk:
         now = self.tables.clock()
         for row in await self.store.live_tournaments():
             try:
-                if row.state == "signup" and row.starts_at is not None and row.starts_at <= now:
+                opens = (row.starts_at or 0) - row.checkin_seconds
+                if row.state == "signup" and row.starts_at is not None and opens <= now:
                     async with self.lock(row.id):
                         fresh = await self.store.get_tournament(row.id)
                         if fresh is not None and fresh.state == "signup":
                             await self.begin(fresh)
-                elif row.state == "checkin" and (row.starts_at or 0) + row.checkin_seconds <= now:
+                elif row.state == "checkin" and (row.starts_at or 0) <= now:
                     async with self.lock(row.id):
                         fresh = await self.store.get_tournament(row.id)
                         if fresh is not None and fresh.state == "checkin":

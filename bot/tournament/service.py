@@ -174,8 +174,14 @@ class TournamentService:
     # ------------------------------------------------------------ the start
 
     async def open_checkin(self, row: TournamentRow) -> bool:
-        """Sign-ups close and the check-in window opens (once)."""
-        return await self.store.update_tournament(row, state="checkin", starts_at=self.clock())
+        """Sign-ups close and the check-in window opens (once): it runs
+        until the start time (the host's Start with none set: for the
+        window's length from now)."""
+        if row.starts_at is not None and row.starts_at > self.clock():
+            starts_at = row.starts_at
+        else:
+            starts_at = self.clock() + row.checkin_seconds
+        return await self.store.update_tournament(row, state="checkin", starts_at=starts_at)
 
     async def start(self, row: TournamentRow) -> Outcome:
         """Seed the players (by rating) and pair round 1, exactly once.

@@ -404,3 +404,97 @@ async def test_two_processes_finish_a_rounds_last_two_matches_at_once(game_night
             assert any(set(m.seats) == winners for m in second)
         finally:
             await stop_stack(other)
+
+
+async def test_a_round_paired_but_not_opened_is_opened_at_start_up(game_night):
+    """The pairings are stored before any thread is made: when Discord
+    refuses the threads (or the process dies) between the two, the matches
+    wait 'paired', and the next start's repair opens them — each once."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:4]]
+        hall = night.guild.create_text_channel("crash")
+        signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
+                              rounds=1, options="target=1")  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        night.env.inject_error("POST", f"/channels/{hall.id}/threads", status=403, code=50001,
+                               message="Missing Access", times=None)  # fmt: skip
+        await press(people[0], signup, 1, "start")
+        assert [m.state for m in await matches(night, 1)] == ["paired", "paired"]
+        assert hall.threads == []
+        night.env.backend.faults.clear()
+        await night.restart()
+        await night.wait(6)  # the sweep's first run: the start-up repair
+        opened = await matches(night, 1)
+        assert [m.state for m in opened] == ["open", "open"]
+        assert len(hall.threads) == 2
+        await night.wait(60)  # later sweeps find nothing to open
+        assert len(hall.threads) == 2
+        for m in opened:
+            await play_match(night, m, "sixtysix")
+        assert (await event(night)).state == "finished"
+
+
+async def test_a_start_time_and_a_check_in_window(game_night):
+    """``starts_at: 30m`` with ``checkin: 10``: the check-in opens ten
+    minutes before the start; who has not checked in by then is dropped and
+    round 1 pairs the others."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:5]]
+        hall = night.guild.create_text_channel("later")
+        signup = await create(night, people[0], hall, game="sixtysix", format="round-robin",
+                              options="target=1", starts_at="30m", checkin=10)  # fmt: skip
+        assert says(signup.content, "tournament.checkin_rule", count=10)
+        for user in people:
+            await press(user, signup, 1, "join")
+        assert "ct:1:checkin" not in str(signup.components)  # no check-in before its time
+        await night.wait(19 * 60)
+        assert (await event(night)).state == "signup"
+        await night.wait(90)
+        assert (await event(night)).state == "checkin"
+        assert posts(hall, "tournament.checkin_call", id=1)
+        for user in people[:4]:  # erin does not check in
+            await press(user, signup, 1, "checkin")
+        await night.wait(10 * 60)
+        row = await event(night)
+        assert (row.state, row.round, row.rounds) == ("running", 1, 3)  # round robin of 4
+        erin = night.member("erin")
+        statuses = {e.user_id: e.status for e in await night.store.entrants(1)}
+        assert statuses[erin.id] == "dropped"
+        assert erin.id not in {u for m in await matches(night, 1) for u in m.seats}
+
+
+async def test_bad_values_are_refused_and_change_nothing(game_night):
+    async with game_night(managers=["alice"], locales={"bob": "ja"}) as night:
+        alice, bob = night.alice, night.bob
+        hall = night.guild.create_text_channel("bad")
+        cases = [
+            ({"game": "nine", "format": "swiss", "table_size": 9}, "tournament.error.bad_table_size"),
+            ({"game": "sixtysix", "format": "swiss", "table_size": 3},
+             "tournament.error.bad_table_size"),
+            ({"game": "nine", "format": "knockout", "table_size": 3},
+             "tournament.error.knockout_two"),
+            ({"game": "sixtysix", "format": "swiss", "rounds": 99}, "tournament.error.bad_rounds"),
+            ({"game": "sixtysix", "format": "swiss", "clock": 5}, "tournament.error.bad_clock"),
+            ({"game": "sixtysix", "format": "swiss", "starts_at": "soon"},
+             "tournament.error.bad_start"),
+            ({"game": "sixtysix", "format": "swiss", "options": "target=99"}, "error.bad_options"),
+            ({"game": "sixtysix", "format": "swiss", "checkin": 500},
+             "tournament.error.bad_checkin"),
+        ]  # fmt: skip
+        for options, key in cases:
+            res = await alice.slash(hall, "tournament create", **options)
+            assert res.response.ephemeral and says(res.response.content, key), (options, res)
+        res = await bob.slash(hall, "tournament create", game="sixtysix", format="swiss")
+        assert says(res.response.content, "tournament.error.no_permission", "ja")
+        res = await bob.slash(hall, "tournament drop")
+        assert says(answer(res), "tournament.error.none_here", "ja")
+        res = await bob.slash(hall, "tournament standings", id=77)
+        assert says(answer(res), "tournament.error.not_found", "ja")
+        assert await night.store.guild_tournaments(night.guild.id) == []
+        # a role the server names may create them (/config tournament_role)
+        role = night.guild.create_role("organisers")
+        await night.settings(tournament_role=role.id)
+        carol = night.guild.add_member(night.env.create_user("carol"), roles=[role])
+        signup = await create(night, carol, hall, game="sixtysix", format="swiss")
+        assert says(signup.content, "tournament.host", host=carol.mention)
