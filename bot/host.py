@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.http import HTTPClient
 
 from bot.ui.components import ComponentHost
 
@@ -62,6 +63,22 @@ class Host(ComponentHost, Protocol):
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...
 
+    @property
+    def http(self) -> HTTPClient:
+        """Discord's REST (a thread made, a member asked for)."""
+        ...
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
     def get_user(self, id: int, /) -> discord.User | None: ...
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
     async def add_cog(self, cog: commands.Cog, /, *, override: bool = False) -> None: ...
