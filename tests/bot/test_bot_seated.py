@@ -157,3 +157,16 @@ async def test_seats_the_game_cannot_take_change_nothing(game_night):
             await open_seated(night, match, "nine", seats=seats(alice) * 2)  # twice
         assert await night.store.table_in_channel(match.id) is None
         assert not posted(night, match)
+
+
+async def test_a_seated_table_that_cannot_be_posted_is_removed(game_night):
+    async with game_night(dice=DICE, aux=[6, 2]) as night:
+        match = thread(night, "table 4")
+        night.env.inject_error(
+            "POST", f"/channels/{match.id}/messages", status=403, code=50013,
+            message="Missing Permissions", times=1,
+        )  # fmt: skip
+        row = await open_seated(night, match, "nine", seats=seats(night.alice, night.bob))
+        assert row is None
+        assert await night.store.table_in_channel(match.id) is None  # the thread is free
+        assert await open_seated(night, match, "nine", seats=seats(night.alice)) is not None
