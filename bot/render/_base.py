@@ -9,7 +9,6 @@ import struct
 import threading
 import unicodedata
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
@@ -485,8 +484,9 @@ MISFIT = 0.002  # …but for this share of them (the golden tests allow 0.2 % of
 WORSE = 0.2  # …and on average no further than this beyond how it maps its own sample (0.6-1.2)
 
 
-# a piece drawn on a palette: its pixels, how far each is off, where it drew, what it holds
-_Piece = tuple[Image.Image, Image.Image, Image.Image, Any]
+# a piece drawn on a palette (Pillow's core images): its pixels, how far each is off, where
+# it drew; the bytes it holds with its key; what it was drawn from (kept alive: keyed by id)
+_Piece = tuple[Any, Any, Any, int, Any]
 
 
 class Palette:
@@ -513,7 +513,7 @@ class Palette:
         self.index: dict[tuple[int, ...], int] = {}  # a line's or fill's colour → its entry
         self.offs: dict[tuple[int, ...], int] = {}  # … and how far off that entry is
         self.extra: list[int] = []
-        self.pieces: OrderedDict[Any, _Piece] = OrderedDict()
+        self.pieces: dict[Any, _Piece] = {}  # looked up without the lock (one dict get)
         self.pieces_size = 0  # bytes the pieces and their keys hold
         self.layers: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
 
@@ -582,23 +582,15 @@ class Palette:
             self.ink(rgb)
         return self.offs[rgb]
 
-    def piece(self, key: Any) -> _Piece | None:
-        with self.lock:
-            got = self.pieces.get(key)
-            if got is not None:
-                self.pieces.move_to_end(key)
-            return got
-
     def keep_piece(self, key: Any, got: _Piece) -> None:
-        size = len(key[1]) + 3 * got[0].width * got[0].height + 200
+        """Keep a piece (the oldest go past :data:`PIECES_BYTES`)."""
         with self.lock:
             if key in self.pieces:
                 return
             self.pieces[key] = got
-            self.pieces_size += size
+            self.pieces_size += got[3]
             while self.pieces_size > PIECES_BYTES and self.pieces:
-                old_key, (old, *_rest) = self.pieces.popitem(last=False)
-                self.pieces_size -= len(old_key[1]) + 3 * old.width * old.height + 200
+                self.pieces_size -= self.pieces.pop(next(iter(self.pieces)))[3]
 
 
 def _near(off: tuple[float, float], own: tuple[float, float]) -> bool:
@@ -649,6 +641,8 @@ class _OnPalette:
         self.canvas: Image.Image | None = None
         self.pixels: np.ndarray | None = None  # the canvas's own pixels (shared memory)
         self.errors: Image.Image | None = None  # how far each pixel is off (L)
+        self.core: Any = None  # the canvas's and the errors' Pillow cores
+        self.errors_core: Any = None
         self.colours = 0  # entries the canvas's palette has
 
     def _new(self, pixels: np.ndarray, errors: Image.Image) -> Image.Image:
@@ -658,6 +652,7 @@ class _OnPalette:
         img = Image.frombuffer("P", (w, h), pixels, "raw", "P", 0, 1)
         img.readonly = 0  # drawn on in place: self.pixels sees every change
         self.canvas, self.pixels, self.errors = img, pixels, errors
+        self.core, self.errors_core = img.im, errors.im  # Pillow's own, pasted on directly
         self.sync()
         return img
 
@@ -698,27 +693,33 @@ class _OnPalette:
         assert self.canvas is not None and self.pixels is not None and self.errors is not None
         x0, y0 = at
         w, h = source.size
+        x1, y1 = x0 + w, y0 + h
         H, W = self.pixels.shape
-        box = (max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H))
-        if box[0] >= box[2] or box[1] >= box[3]:
-            return
-        if box != (x0, y0, x0 + w, y0 + h):  # partly off the picture
+        box = (x0, y0, x1, y1)
+        if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # partly off the picture
+            box = (x0 if x0 > 0 else 0, y0 if y0 > 0 else 0, x1 if x1 < W else W, y1 if y1 < H else H)
+            if box[0] >= box[2] or box[1] >= box[3]:
+                return
             cut = (box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0)
             source = source.crop(cut)
             key = None if key is None else (*key, cut)
         under = self.pixels[box[1] : box[3], box[0] : box[2]].tobytes()
         full = None if key is None else (key, under)
-        got = None if full is None else self.palette.piece(full)
+        got = None if full is None else self.palette.pieces.get(full)
         if got is None:
-            got = self._compose(source, box, fill, sprite)
+            got = self._compose(source, box, fill, sprite, len(under))
             if full is not None:
                 self.palette.keep_piece(full, got)
-        piece, errors, where, _ = got
-        self.canvas.im.paste(piece.im, box)
-        self.errors.im.paste(errors.im, box, where.im)
+        self.core.paste(got[0], box)
+        self.errors_core.paste(got[1], box, got[2])
 
     def _compose(
-        self, source: Image.Image, box: tuple[int, int, int, int], fill: Color | None, keep: Any
+        self,
+        source: Image.Image,
+        box: tuple[int, int, int, int],
+        fill: Color | None,
+        keep: Any,
+        size: int,
     ) -> _Piece:
         """The piece: what lies under ``box`` with ``source`` drawn on it in
         full colour, mapped onto the palette where it drew; how far those
@@ -737,7 +738,7 @@ class _OnPalette:
         where = touched.point(_TOUCHED)
         piece.paste(mapped, (0, 0), where)
         errors = Image.fromarray(_off(np.asarray(mapped.convert("RGB")), np.asarray(rgb)))
-        return piece, errors, where, keep
+        return piece.im, errors.im, where.im, 4 * size + 200, keep
 
     def off(self) -> tuple[float, float]:
         """The share of the picture's pixels further than :data:`FIT` off

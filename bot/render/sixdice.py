@@ -90,6 +90,14 @@ def _slots(n: int, seed: int) -> list[tuple[float, float, int]]:
 def _stamp(img: Image.Image, text: str, colour: b.Color, whose: str = "") -> None:
     """A tilted hanko-style stamp across the bowl; ``whose`` (a name, already
     drawable) on a second line says whose roll it was."""
+    layer = _stamp_layer(text, colour, whose, b.emoji_drawn())
+    at = (round(BOWL_C[0] - layer.width / 2), round(BOWL_C[1] + 100 - layer.height / 2))
+    b.paste(img, layer, at)
+
+
+@lru_cache(maxsize=32)
+def _stamp_layer(text: str, colour: b.Color, whose: str, _emoji: bool) -> Image.Image:
+    """The stamp, tilted (kept: the same stamp stays on the table a while)."""
     size = 64 if len(text) <= 5 else 44
     small = b.BODY
     whose = b.fit(whose, small, 300) if whose else ""
@@ -103,9 +111,7 @@ def _stamp(img: Image.Image, text: str, colour: b.Color, whose: str = "") -> Non
     b.draw_text(d, (w / 2, 17 + size / 2), text, size, colour, anchor="mm", bold=True)
     if whose:
         b.draw_text(d, (w / 2, h - 14 - small / 2), whose, small, colour, anchor="mm")
-    layer = layer.rotate(12, resample=Image.Resampling.BICUBIC, expand=True)
-    at = (round(BOWL_C[0] - layer.width / 2), round(BOWL_C[1] + 100 - layer.height / 2))
-    b.paste(img, layer, at, keep=False)
+    return layer.rotate(12, resample=Image.Resampling.BICUBIC, expand=True)
 
 
 def _remove(dice: list[int], taken: list[int]) -> list[int]:

@@ -1,12 +1,15 @@
 """Pictures cost less CPU (issue 25): a table or hand picture whose view did
-not change is not drawn again, and a kind of picture keeps its PNG palette
-while it fits — the same pixels to the eye as a palette of its own."""
+not change is not drawn again, a kind of picture keeps its PNG palette
+while it fits — the same pixels to the eye as a palette of its own — and
+its next pictures are drawn on that palette, never mapped as a whole."""
 
 from __future__ import annotations
 
 import io
+import zlib
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from bot import pictures
@@ -78,3 +81,89 @@ def test_a_kind_keeps_its_palette_while_it_fits(monkeypatch):
     _base.encode(other, kind="test-nine")
     _base.encode(other, kind="test-nine")
     assert len(found) == before + 1
+
+
+def _table_and_hand_cases() -> list[str]:
+    return sorted(n for n, case in golden_cases().items() if case[0] in ("table", "hand"))
+
+
+@pytest.mark.parametrize("name", _table_and_hand_cases())
+def test_a_table_is_drawn_on_its_kinds_palette(monkeypatch, name):
+    """The next picture of a kind is drawn on the palette its last one kept:
+    no whole picture is mapped onto the palette (the bulk of the old
+    encoding), and it looks as the picture drawn in full colour does."""
+    kind, view, _outcome, _history = golden_cases()[name]
+    lang = "ja" if name.endswith(("_result", "_reveal", "_ja")) else "en"
+    draw = pictures.table_picture if kind == "table" else pictures.hand_picture
+    _base.forget_palettes()
+    pictures.forget_pictures()
+    with _base.emoji(False):
+        first = draw(view, lang=lang)  # in full colour: its kind's palette is found
+    assert first is not None
+    size = Image.open(io.BytesIO(first.png)).size
+    mapped: list[tuple[int, int]] = []
+    map_onto = _base.Palette.map
+
+    def counted(self, img):
+        mapped.append(img.size)
+        return map_onto(self, img)
+
+    pictures.forget_pictures()
+    with _base.emoji(False):  # on the palette: its pieces mapped (Six Dice: its bowl too)
+        draw(view, lang=lang)
+    monkeypatch.setattr(_base.Palette, "map", counted)
+    pictures.forget_pictures()
+    with _base.emoji(False):
+        again = draw(view, lang=lang)
+    assert again is not None
+    assert mapped == []  # drawn on the palette: nothing mapped, least of all the whole
+    a, b = _rgb(again.png), _rgb(first.png)
+    off = np.abs(a - b).max(axis=2)
+    assert (off > 40).mean() < 0.0005 and off.mean() < 0.2, (name, off.mean())
+    assert again.alt == first.alt and len(again.png) <= 150 * 1024
+
+
+def test_a_picture_its_kinds_palette_does_not_fit_is_drawn_in_full_colour():
+    """A picture unlike the one its kind's palette was found for (here a
+    Six Dice table after a Nine one) is drawn again in full colour and gets
+    a palette of its own, which the kind keeps."""
+    _base.forget_palettes()
+    nine = bench_views()["nine"]
+    sixdice = bench_views()["sixdice"]
+    _base.drawn("test-kind", lambda: plugin("nine").table_image(nine, "en"))
+    kept = _base._kept_palettes["test-kind"]
+    png, _alt = _base.drawn("test-kind", lambda: plugin("sixdice").table_image(sixdice, "en"))
+    assert _base._kept_palettes["test-kind"] is not kept
+    raw = np.asarray(plugin("sixdice").table_image(sixdice, "en")[0], dtype=np.int16)
+    off = np.abs(_rgb(png) - raw).max(axis=2)
+    assert (off > 40).mean() < 0.002 and off.mean() < 1.5
+    # drawn on its own palette next
+    again, _alt = _base.drawn("test-kind", lambda: plugin("sixdice").table_image(sixdice, "en"))
+    assert np.abs(_rgb(again) - _rgb(png)).max(axis=2).mean() < 0.2
+
+
+def test_png_holds_exactly_the_palette_pictures_pixels(monkeypatch):
+    """The bot writes the PNG itself (deflated by ISA-L, or zlib where that
+    is missing): it decodes to the very entries and colours drawn."""
+    img = plugin("nine").table_image(bench_views()["nine"], "en")[0]
+    mapped = _base.palette_of(img.resize((128, 58))).map(img)
+    for deflate in (_base._deflate, zlib):
+        monkeypatch.setattr(_base, "_deflate", deflate)
+        back = Image.open(io.BytesIO(_base.png(mapped)))
+        assert back.mode == "P" and back.size == mapped.size
+        assert np.array_equal(np.asarray(back), np.asarray(mapped))
+        assert back.getpalette() == mapped.getpalette()
+
+
+def test_a_palettes_pieces_are_bounded(monkeypatch):
+    """The pieces a palette keeps (text and sprites mapped over what lay
+    under them) stay within PIECES_BYTES; the oldest go first."""
+    monkeypatch.setattr(_base, "PIECES_BYTES", 40_000)
+    _base.forget_palettes()
+    pictures.forget_pictures()
+    for moves in range(10, 40, 3):  # a game going on: its text and dice move about
+        e, s = play("nine", ["alice", "bob", "carol"], moves, 1)
+        pictures.table_picture(e.view(s, None))
+    palette = _base._kept_palettes["nine-table"]
+    assert 0 < palette.pieces_size <= 40_000
+    assert palette.pieces_size == sum(p[3] for p in palette.pieces.values())
