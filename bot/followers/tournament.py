@@ -200,7 +200,12 @@ class Desk:
         lang = lang_of(lang) if lang is not None else row.lang
         table = await self.service.standings(row)
         names = await self.names(row)
-        title = "tournament.standings.final" if final else "tournament.standings.title"
+        if final:
+            title = "tournament.standings.final"
+        elif row.state == "running" and not await self.service.round_complete(row):
+            title = "tournament.standings.live"  # the round is being played
+        else:
+            title = "tournament.standings.title"
         lines = [t(title, lang, game=t(f"game.{row.game}", lang), round=row.round)]
         for s in table:
             lines.append(
