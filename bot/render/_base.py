@@ -676,6 +676,8 @@ class _OnPalette:
             mapped = pal.map(rgb)
             off = _off(np.asarray(mapped.convert("RGB")), np.asarray(rgb))
             got = (mapped, Image.fromarray(off), img)
+            if len(pal.layers) >= 8:  # a renderer's few kept layers (Six Dice: a height each)
+                pal.layers.clear()
             pal.layers[id(img)] = got
         mapped, errors, _img = got
         return self._new(np.array(mapped, np.uint8), errors.copy())
@@ -889,10 +891,10 @@ def encode(
     keeps the palette found for one of its pictures while it fits the next
     picture's sample (:meth:`Palette.fits`: nearly as close as the
     picture's own palette would be); a picture it does not fit has a
-    palette found for it, kept in its stead.
-    Every pixel maps to its nearest entry without dithering, and zlib packs
-    it at its fastest level (:data:`COMPRESS`: the files stay 15-35 KB, the
-    budget is 150 KB).
+    palette found for it, kept in its stead (``fresh``: found in any case).
+    Every pixel maps to its nearest entry without dithering, and the file
+    is written by :func:`png` (15-35 KB, the budget is 150 KB). A table or
+    hand picture is drawn on its kind's palette instead (:func:`drawn`).
     """
     sample = img.resize(
         (max(1, img.width // SAMPLE), max(1, img.height // SAMPLE)), Image.Resampling.NEAREST
