@@ -538,6 +538,13 @@ COPIED: dict[str, tuple[tuple[str, ...], str]] = {
         "guild_id, season, game, user_id",
     ),
     "guild_settings": (("guild_id", "key", "value"), "guild_id, key"),
+    # tournaments (migration 9): an event before its players and matches
+    "tournaments": (tuple(_TOURNAMENT_COLS.replace(" ", "").split(",")), "id"),
+    "tournament_players": (
+        ("tournament_id", "user_id", "name", "rating", "seed", "status", "joined_at"),
+        "tournament_id, user_id",
+    ),
+    "tournament_matches": (tuple(_MATCH_COLS.split(", ")), "id"),
     "moves": (
         ("table_id", "version", "actor", "move", "origin", "process", "at"),
         "table_id, version",
@@ -549,6 +556,21 @@ COPIED: dict[str, tuple[tuple[str, ...], str]] = {
 JSON_COLUMNS = frozenset(
     {"seats", "options", "state", "ui", "clock", "record", "outcome", "settlement", "value"}
 )
+# … and those of the tournaments' tables, named with their table (their
+# ``state`` is a word, ``tournament_matches.points`` a document while
+# ``result_players.points`` is a number)
+TOURNAMENT_JSON = frozenset(
+    {"tournaments.options", "tournament_matches.seats", "tournament_matches.points",
+     "tournament_matches.scores"}
+)
+
+
+def _is_json(table: str, column: str) -> bool:
+    """Whether ``table.column`` holds a JSON document."""
+    if table.startswith("tournament"):
+        return f"{table}.{column}" in TOURNAMENT_JSON
+    return column in JSON_COLUMNS
+
 
 #: every row of a database, by table: what :meth:`Store.export_rows` gives
 Rows = dict[str, list[tuple[Any, ...]]]
@@ -738,7 +760,7 @@ class Store(abc.ABC):
                 rows = await tx.fetch(f"SELECT {', '.join(columns)} FROM {name} ORDER BY {order}")
                 out[name] = [
                     tuple(
-                        json.loads(v) if col in JSON_COLUMNS and v is not None else v
+                        json.loads(v) if _is_json(name, col) and v is not None else v
                         for col, v in zip(columns, r, strict=True)
                     )
                     for r in rows
@@ -760,7 +782,7 @@ class Store(abc.ABC):
             for name, (columns, _order) in COPIED.items():
                 batch = [
                     tuple(
-                        _dumps(v) if col in JSON_COLUMNS and v is not None else v
+                        _dumps(v) if _is_json(name, col) and v is not None else v
                         for col, v in zip(columns, row, strict=True)
                     )
                     for row in rows.get(name, [])

@@ -230,7 +230,7 @@ DUE_CHANNEL = "chabudai_due"
 SETTINGS_CHANNEL = "chabudai_settings"
 
 # the tables whose ``id`` is an identity column (copy-db moves their counters)
-IDENTITY_TABLES = ("tables", "results")
+IDENTITY_TABLES = ("tables", "results", "tournaments", "tournament_matches")
 
 
 @functools.lru_cache(maxsize=512)

@@ -329,7 +329,7 @@ def downgrade_to_v1(path: Any) -> None:
             " AND name NOT LIKE 'sqlite_autoindex%'"
         ).fetchall():
             if name not in first:
-                db.execute(f"DROP {kind.upper()} {name}")
+                db.execute(f"DROP {kind.upper()} IF EXISTS {name}")  # its table's went with it
         for table in ("tables", "results", "result_players", "ratings", "guild_settings"):
             body = re.search(rf"CREATE TABLE {table} \((.*?)\n    \);", MIGRATIONS[0], re.S)
             assert body, table

@@ -110,3 +110,31 @@ async def test_a_round_left_paired_is_found_and_a_repair_replaces_it(new_databas
         assert [t.id for t in await store.guild_tournaments(2**62 + 1)] == [row.id]
     finally:
         await store.close()
+
+
+@on_both_databases
+async def test_copy_db_carries_tournaments(new_database):
+    """``copy-db`` moves an event, its players and its matches (points and
+    scores as documents), ids kept; a new event after it gets a new id."""
+    source = await _opened(await new_database())
+    target = await _opened(await new_database())
+    try:
+        row = await _event(source)
+        for user in (11, 12, 13):
+            await source.join_tournament(row.id, user, f"p{user}", None, now=NOW)
+        assert await source.claim_round(row, [(11, 12), (13,)], byes={13: 1.0})
+        first = (await source.matches(row.id))[0]
+        await source.record_match(first.id, points={11: 0.5, 12: 0.5}, scores={11: 33},
+                                  result_id=None)  # fmt: skip
+        counts = await target.import_rows(await source.export_rows())
+        assert (counts["tournaments"], counts["tournament_players"],
+                counts["tournament_matches"]) == (1, 3, 2)  # fmt: skip
+        copied = await target.get_tournament(row.id)
+        assert copied is not None and (copied.round, copied.options) == (1, {"target": 3})
+        assert [(m.seats, m.points, m.scores) for m in await target.matches(row.id)] == [
+            ([11, 12], {11: 0.5, 12: 0.5}, {11: 33}), ([13], {13: 1.0}, {}),
+        ]  # fmt: skip
+        assert (await _event(target)).id == row.id + 1
+    finally:
+        await source.close()
+        await target.close()
