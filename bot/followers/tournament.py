@@ -176,7 +176,7 @@ class Desk:
             if row.state == "checkin":
                 view.add_item(TournamentButton.build(row.id, "checkin", t("tournament.btn.checkin", lang), "success"))
             view.add_item(TournamentButton.build(row.id, "start", t("tournament.btn.start", lang), "primary"))
-        return "\n".join(lines), view
+        return "\n".join(lines)[:2000], view
 
     async def refresh_signup(self, row: TournamentRow) -> None:
         """The sign-up message, edited in place."""

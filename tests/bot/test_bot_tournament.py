@@ -58,6 +58,14 @@ async def table_of(night: Night, match: MatchRow, game: str) -> Table:
     return Table(night, ResponseMessage(night.env, stored), game, thread)
 
 
+async def table_of_result(night: Night, match: MatchRow) -> Any:
+    """The message of a finished match's table (its result now)."""
+    result = await night.store.get_result(match.result_id)
+    assert result is not None and result["message_id"] is not None
+    stored = night.env.backend.get_message(result["channel_id"], result["message_id"])
+    return ResponseMessage(night.env, stored)
+
+
 def _threads(night: Night) -> list[Any]:
     return [t for c in night.guild.channels.values() for t in c.threads]
 
@@ -228,6 +236,9 @@ async def test_a_six_player_knockout_with_byes_for_the_top_seeds(game_night):
         assert row.state == "finished"
         final = (await matches(night, 3))[0]
         assert final.state == "finished" and len(final.seats) == 2
+        ended = await table_of_result(night, final)
+        ids = [c["custom_id"] for c in _controls(ended)]
+        assert ids and not any(i.endswith(":rematch") for i in ids)  # no Rematch in an event
         champion = next(u for u, p in final.points.items() if p == 1.0)
         table = await night.bot.tournaments.service.standings(row)
         assert table[0].player == champion and table[0].place == 1
