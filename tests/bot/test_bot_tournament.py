@@ -156,6 +156,14 @@ async def test_an_eight_player_swiss_sixty_six_to_the_final_standings(game_night
         first = await matches(night, 1)
         assert len(first) == 4 and all(m.state == "open" and m.thread_id for m in first)
         assert len({m.thread_id for m in first}) == 4  # a thread per match
+        for m in first:  # seated, started, on the event's turn clock, the players pinged
+            live = await night.store.get_table(m.table_id)
+            assert live is not None and live.phase == "playing"
+            assert [s["id"] for s in live.seats] == m.seats
+            assert live.deadline is not None and live.deadline - night.clock() <= CLOCK
+            thread = next(c for c in hall.threads if c.id == m.thread_id)
+            pinged = posts(thread, "tournament.match.ping", round=1, number=m.number)
+            assert len(pinged) == 1 and all(f"<@{u}>" in pinged[0].content for u in m.seats)
         for m in first:
             await play_match(night, m, "sixtysix")
         assert (await event(night)).round == 2
