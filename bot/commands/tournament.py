@@ -94,8 +94,16 @@ class Tournaments(commands.Cog):
         parent = getattr(channel, "parent_id", None)
         if parent is not None:
             ids.add(parent)
-        for row in await self.desk.store.guild_tournaments(interaction.guild_id, limit=50):
+        store = self.desk.store
+        for row in await store.guild_tournaments(interaction.guild_id, limit=50):
             if row.channel_id in ids and row.state in LIVE:
+                return row
+        # a match's thread the client did not say the parent of: its table says
+        table = await store.table_in_channel(interaction.channel_id or 0)
+        mark = table.ui.get("tournament") if table is not None else None
+        if mark:
+            row = await store.get_tournament(int(mark["id"]))
+            if row is not None and row.guild_id == interaction.guild_id and row.state in LIVE:
                 return row
         return None
 

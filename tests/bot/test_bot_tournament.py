@@ -284,7 +284,9 @@ async def test_nine_at_tables_of_three_with_computers_in_the_empty_seats(game_ni
         ivan = night.member("ivan")
         second = await matches(night, 2)
         assert ivan.id in {u for m in second for u in m.seats}  # paired before he went
-        res = await ivan.slash(hall, "tournament drop")
+        at = next(m for m in second if ivan.id in m.seats)  # from his match's thread
+        thread = next(c for c in hall.threads if c.id == at.thread_id)
+        res = await ivan.slash(thread, "tournament drop")
         assert says(answer(res), "tournament.ok.dropped", user=ivan.mention, id=1)
         for m in await matches(night, 2):
             if m.state == "open":
