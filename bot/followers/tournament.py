@@ -310,6 +310,8 @@ class Desk:
                 if not await self.may_run(interaction, row):
                     await self.reply(interaction, "tournament.error.host_only")
                     return
+                # opening a round takes longer than Discord waits for an answer
+                await interaction.response.defer(ephemeral=True, thinking=True)
                 outcome = await self.begin(row, force=True)
             else:
                 outcome = Outcome("error.unknown_action")
