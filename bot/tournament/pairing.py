@@ -109,7 +109,7 @@ def two_player(table_size: int) -> bool:
 
 def _check(format: str, table_size: int) -> None:
     if format not in FORMATS:
-        raise ValueError(f"format {format!r}: one of {', '.join(FORMATS)}")
+        raise ValueError(f"format {format!r}: one of {FORMATS}")  # a developer's error, not read by players
     if table_size < 2:
         raise ValueError(f"table_size {table_size}: at least 2")
 
