@@ -436,7 +436,9 @@ def draw(img: Image.Image) -> ImageDraw.ImageDraw:
     return ImageDraw.Draw(img)
 
 
-def paste(img: Image.Image, sprite: Image.Image, xy: tuple[float, float], keep: bool = True) -> None:
+def paste(
+    img: Image.Image, sprite: Image.Image, xy: tuple[float, float], keep: bool = True
+) -> None:
     """Paste an RGBA ``sprite`` by its alpha with its top-left at ``xy``
     (``keep``: a sprite that is drawn again, kept by the caller's cache — its
     mapping onto a palette is kept too)."""
@@ -699,7 +701,12 @@ class _OnPalette:
         H, W = self.pixels.shape
         box = (x0, y0, x1, y1)
         if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # partly off the picture
-            box = (x0 if x0 > 0 else 0, y0 if y0 > 0 else 0, x1 if x1 < W else W, y1 if y1 < H else H)
+            box = (
+                x0 if x0 > 0 else 0,
+                y0 if y0 > 0 else 0,
+                x1 if x1 < W else W,
+                y1 if y1 < H else H,
+            )
             if box[0] >= box[2] or box[1] >= box[3]:
                 return
             cut = (box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0)
@@ -902,16 +909,38 @@ def encode(
     if kind is None:
         palette = palette_of(sample, colours)
     else:
-        palette = None if fresh else _kept_palettes.get(kind)  # type: ignore[assignment]
+        kept = _kept_palettes.get(kind)
+        palette = None if fresh else kept  # type: ignore[assignment]
         if palette is None or not palette.fits(sample):
-            palette = palette_of(sample, colours)
+            # found on this picture's sample and the kind's earlier ones: a
+            # kind's palette comes to hold all its colours and is kept longer
+            palette = palette_of(sample if kept is None else _stacked(kept.sample, sample), colours)
             with _palettes_lock:
                 _kept_palettes[kind] = palette
     return png(palette.map(img))
 
 
+SAMPLES_HIGH = 4 * 600 // SAMPLE  # a kind's palette is found on samples this high at most
+
+
+def _stacked(older: Image.Image, newer: Image.Image) -> Image.Image:
+    """``newer`` under ``older`` (the oldest rows dropped past
+    :data:`SAMPLES_HIGH`); where one is narrower, the table's colour."""
+    width = max(older.width, newer.width)
+    keep = max(0, min(older.height, SAMPLES_HIGH - newer.height))
+    out = Image.new("RGB", (width, keep + newer.height), TABLE)
+    out.paste(older.crop((0, older.height - keep, older.width, older.height)), (0, 0))
+    out.paste(newer, (0, keep))
+    return out
+
+
 def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
+    return (
+        struct.pack(">I", len(data))
+        + tag
+        + data
+        + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
+    )
 
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
