@@ -65,6 +65,52 @@ REMIND_EVERY = 300.0
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
+class Backoff:
+    """A sweep that writes, while the database cannot be written (a full
+    disk, a read-only file) or read: it waits :data:`BACKOFF` seconds, then
+    twice as long as it has been failing (at most :data:`BACKOFF_MAX`),
+    before it tries again, and the operator is told once — one ERROR naming
+    the cause and what to do — then reminded every :data:`REMIND_EVERY`
+    seconds, and told when writes work again. ``what`` waits (for the
+    log); ``resumed`` says what goes on again. Used by the turn-clock
+    sweeper and the tournaments' sweep."""
+
+    def __init__(self, what: str, resumed: str, logger: logging.Logger | None = None) -> None:
+        self.what = what
+        self.resumed = resumed
+        self.log = logger or log
+        self.since: float | None = None  # failing since (None: writes work)
+        self.retry_at = 0.0
+        self.reminded_at = 0.0
+
+    def waiting(self, now: float) -> bool:
+        """Whether the next try is still to come (skip this sweep)."""
+        return self.since is not None and now < self.retry_at
+
+    def failed(self, now: float, err: sqlite3.Error) -> None:
+        """A sweep could not write: wait longer each time, and tell the
+        operator once (then every :data:`REMIND_EVERY` seconds), not per sweep."""
+        if self.since is None:
+            self.since = self.reminded_at = now
+            wait = BACKOFF
+            self.log.error("the database cannot be written (%s): %s wait until it can; free disk"
+                           " space or make the database writable", err, self.what)  # fmt: skip
+        else:
+            wait = min(BACKOFF_MAX, max(BACKOFF, 2 * (now - self.since)))
+            if now - self.reminded_at >= REMIND_EVERY:
+                self.reminded_at = now
+                self.log.error("the database still cannot be written after %.0f s (%s): %s are"
+                               " waiting", now - self.since, err, self.what)  # fmt: skip
+        self.retry_at = now + wait
+
+    def worked(self, now: float) -> None:
+        """A sweep went through: say so once if it had been failing."""
+        if self.since is not None:
+            self.log.warning("the database can be written again (after %.0f s); %s",
+                             now - self.since, self.resumed)  # fmt: skip
+            self.since = None
+
+
 def play_for(game: str, state: Any, player: str) -> tuple[list[core.Event], list[str]]:
     """Apply the default moves of ``player`` (the game's ``timeout_move``)."""
     spec = registry.spec(game)
@@ -99,11 +145,8 @@ class Sweeper:
         # players (set by the app)
         self.overdue: Callable[[int], None] | None = None
         self.owner = f"{PROCESS}:{id(self):x}"  # whose lease
-        # the database could not be written since then (None: it can), and
-        # when the sweeper tries again / last reminded the operator
-        self.unwritable_since: float | None = None
-        self.retry_at = 0.0
-        self.reminded_at = 0.0
+        # the database cannot be written: the sweeps wait, the operator is told once
+        self.backoff = Backoff("turn clocks and repairs", "the turn clocks go on")
 
     def hint(self, when: float) -> None:
         """A deadline (or its warning) at ``when`` was just set."""
@@ -161,34 +204,15 @@ class Sweeper:
         database cannot be written, the sweeps back off (claiming due
         tables is a write): once it can, the timeouts due are played, once."""
         now = self.service.clock()
-        if self.unwritable_since is not None and now < self.retry_at:
+        if self.backoff.waiting(now):
             return 0
         try:
             due = await self._sweep(now, force=force)
         except sqlite3.Error as err:
-            self._unwritable(now, err)
+            self.backoff.failed(now, err)
             return 0
-        if self.unwritable_since is not None:
-            log.warning("the database can be written again (after %.0f s); the turn clocks go on",
-                        now - self.unwritable_since)  # fmt: skip
-            self.unwritable_since = None
+        self.backoff.worked(now)
         return due
-
-    def _unwritable(self, now: float, err: sqlite3.Error) -> None:
-        """A sweep could not write: wait longer each time, and tell the
-        operator once (then every :data:`REMIND_EVERY` seconds), not per sweep."""
-        if self.unwritable_since is None:
-            self.unwritable_since = self.reminded_at = now
-            wait = BACKOFF
-            log.error("the database cannot be written (%s): turn clocks and repairs wait until"
-                      " it can; free disk space or make the database writable", err)  # fmt: skip
-        else:
-            wait = min(BACKOFF_MAX, max(BACKOFF, 2 * (now - self.unwritable_since)))
-            if now - self.reminded_at >= REMIND_EVERY:
-                self.reminded_at = now
-                log.error("the database still cannot be written after %.0f s (%s): turn clocks"
-                          " are waiting", now - self.unwritable_since, err)  # fmt: skip
-        self.retry_at = now + wait
 
     async def _sweep(self, now: float, *, force: bool) -> int:
         await self.repair(now)

@@ -31,6 +31,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.events import ABANDONED, FINISHED, TableCommitted
+from bot.followers.clock import Backoff
 from bot.i18n import lang_of, t
 from bot.model import human_seat, is_cpu
 from bot.render import tournament as drawing
@@ -113,6 +114,10 @@ class Desk:
         self._locks: dict[int, asyncio.Lock] = {}
         self._opening: set[int] = set()  # matches this process is opening now
         self.repaired_at: float | None = None
+        # the database cannot be written (or read): the sweeps wait, the
+        # operator is told once (the turn-clock sweeper's back-off)
+        self.backoff = Backoff("tournaments (start times, check-ins, repairs)",
+                               "the tournaments go on", log)  # fmt: skip
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -601,8 +606,21 @@ class Desk:
     async def sweep(self) -> None:
         """Start events whose time came, close check-in windows, and open
         the matches a crash left paired (or record those whose table ended
-        unrecorded): at start-up, then every :data:`REPAIR_EVERY` seconds."""
+        unrecorded): at start-up, then every :data:`REPAIR_EVERY` seconds.
+        While the database cannot be written or read, the sweeps back off
+        (:class:`bot.followers.clock.Backoff`: one ERROR, a reminder every
+        few minutes, not a warning every sweep); once it can, they go on."""
         now = self.tables.clock()
+        if self.backoff.waiting(now):
+            return
+        try:
+            await self._sweep(now)
+        except sqlite3.Error as err:
+            self.backoff.failed(now, err)
+            return
+        self.backoff.worked(now)
+
+    async def _sweep(self, now: float) -> None:
         for row in await self.store.live_tournaments():
             try:
                 opens = (row.starts_at or 0) - row.checkin_seconds
@@ -688,7 +706,5 @@ class TournamentSweep(commands.Cog):
     async def sweep_loop(self) -> None:
         try:
             await self.desk.sweep()
-        except sqlite3.Error as err:
-            log.warning("the tournaments' sweep could not use the database (%s)", err)
         except Exception:
             log.exception("the tournaments' sweep failed")
