@@ -66,6 +66,11 @@ class Rematch(commands.Cog):
         ):
             await tables.reply(interaction, "error.no_result")
             return
+        if await tables.store.match_of_table(int(result["table_id"])) is not None:
+            # a tournament's match: its result shows no Rematch (the event
+            # pairs the next round); a press made by hand is refused too
+            await tables.reply(interaction, "tournament.error.no_rematch")
+            return
         old = seats_of(result)
         people = [s for s in old if not is_cpu(s) and not s.get("kicked")]  # /game kick: not again
         if not any(s["id"] == interaction.user.id for s in people):

@@ -9,8 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from conftest import snapshot_with
+from simtable import press_from_snapshot, says, snapshot
 from test_bot_faults import read_only
-from test_bot_tournament import EIGHT, create, event, matches, posts, press
+from test_bot_tournament import (
+    EIGHT,
+    answer,
+    create,
+    event,
+    matches,
+    posts,
+    press,
+    table_of_result,
+)
 
 from bot.followers.clock import BACKOFF_MAX
 
@@ -56,3 +67,44 @@ async def test_an_unwritable_database_backs_the_tournament_sweep_off(game_night,
         assert len(await matches(night, 1)) == 2
         assert len(posts(hall, "tournament.round.title", round=1, rounds=1)) == 1
         assert any("can be written again" in r.getMessage() for r in caplog.records)
+
+
+async def two_player_match(night: Any, name: str = "match", **options: Any) -> tuple[Any, Any, Any]:
+    """alice hosts a one-round Sixty-Six event of bob and carol, started:
+    (the channel, the sign-up message, their match)."""
+    alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+    hall = night.guild.create_text_channel(name)
+    signup = await create(night, alice, hall, game="sixtysix", format="swiss", rounds=1,
+                          options="target=1", **options)  # fmt: skip
+    for user in (bob, carol):
+        await press(user, signup, 1, "join")
+    await press(alice, signup, 1, "start")
+    (match,) = await matches(night, 1)
+    assert match.state == "open"
+    return hall, signup, match
+
+
+# ------------------------------------------------ 2: no rematch in an event
+
+
+async def test_a_hand_made_rematch_press_under_a_match_result_is_refused(game_night):
+    """The result of a tournament's match shows no Rematch; a press made by
+    hand with its custom id (``cr:<result>:rematch``) is refused in the
+    presser's language, and no lobby is opened in the match's thread."""
+    async with game_night(seeded=True, managers=["alice"], locales={"carol": "ja"}) as night:
+        hall, _signup, match = await two_player_match(night)
+        bob, carol = night.member("bob"), night.member("carol")
+        res = await bob.slash(hall, "tournament drop")
+        assert says(answer(res), "tournament.ok.dropped", user=bob.mention, id=1)
+        await night.settle()
+        done = (await matches(night, 1))[0]
+        assert done.state == "finished" and done.result_id is not None
+        ended = await table_of_result(night, done)
+        forged = f"cr:{done.result_id}:rematch"
+        payload = snapshot_with(snapshot(night.env, ended), forged)
+        for user, lang in ((carol, "ja"), (bob, "en")):
+            res = await press_from_snapshot(user, night.env, payload, forged)
+            assert res.response is not None and res.response.ephemeral, res
+            assert says(res.response.content, "tournament.error.no_rematch", lang), res
+        assert await night.store.table_in_channel(done.thread_id) is None  # no lobby
+        assert await night.store.live_tables() == []
