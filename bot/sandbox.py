@@ -125,8 +125,11 @@ async def open_sandbox(
     stop: asyncio.Event | None = None,
     tick: float = TICK,
     cpu_delay: float | tuple[float, float] | None = None,
+    on_thread: Callable[[str, str], None] | None = None,
 ) -> None:
     """Run the sandbox until ``stop`` is set (or the page session closes).
+
+    ``on_thread(name, url)`` is told of each thread's page as it opens.
 
     ``ready`` receives ``{"url": …, "members": {member: id}, "dm_urls":
     {member: url}, "channel": id, "guild": id, "preview", "env", "bot",
@@ -134,6 +137,7 @@ async def open_sandbox(
     it); the clock starts moving when it returns.
     """
     import simcord
+    from simcord.builders import ChannelHandle
 
     from bot.app import create_bot
     from bot.storage import open_store
@@ -156,19 +160,25 @@ async def open_sandbox(
     # tables for a few seconds; let SimCord wait rather than call it failed.
     # The bot's errors are logged as they happen; none is raised again at exit.
     runner = simcord.run(bot, settle_timeout=60.0, check_errors=False)
+    threads: dict[int, str] = {}  # a thread's id -> its page's address
     name_the_bot(runner._env)
     park_computers(runner._env, bot)  # before the start, which kicks a kept --db's computers
     try:
-        with members_speak(locale), fresh_selects(), commands_speak(locale):
+        with members_speak(locale), fresh_selects(), commands_speak(locale), thread_links(threads):
             async with runner as env, contextlib.AsyncExitStack() as pages:
                 world["env"] = env
                 # the server's language: what the bot's public messages follow
-                guild = env.create_guild(name="chabudai sandbox", preferred_locale=locale)
+                users = [env.create_user(name) for name in members]
+                # the first member owns the server (Manage Server: /config,
+                # /tournament create), as whoever tries the bot owns theirs
+                guild = env.create_guild(
+                    name="chabudai sandbox", preferred_locale=locale, owner=users[0]
+                )
                 channel = guild.create_text_channel("game-table")
-                actors = [guild.add_member(env.create_user(name)) for name in members]
+                actors = [_member(guild, user, owner=i == 0) for i, user in enumerate(users)]
                 if close_dms:
                     _close_dms(env)
-                live = Live(env)
+                live = Live(env, threads)
                 preview = await pages.enter_async_context(
                     env.preview(channel, viewers=actors, layout="channel", locale=locale, port=port)
                 )
@@ -176,9 +186,21 @@ async def open_sandbox(
                 dm_urls: dict[str, str] = {}
                 if not close_dms:
                     for name, actor in zip(members, actors, strict=True):
-                        dm = await enter_dm_preview(pages, env, actor.user, locale)
+                        dm = await enter_page(pages, env, actor.user.dm_channel, [actor.user], locale)
                         live.adopt(dm)
                         dm_urls[name] = dm.url
+
+                async def open_thread(thread: Any) -> str:
+                    # a page of a thread under the server's channels (a
+                    # tournament's match), for every member, as the channel's
+                    handle = ChannelHandle(env, guild, thread)
+                    page = await enter_page(pages, env, handle, actors, locale)
+                    live.adopt(page)
+                    if on_thread is not None:
+                        on_thread(str(thread.name or thread.id), page.url)
+                    return str(page.url)
+
+                live.watch_threads(guild.id, open_thread)
                 info = {
                     "url": preview.url,
                     "members": {name: actor.id for name, actor in zip(members, actors, strict=True)},
@@ -190,6 +212,7 @@ async def open_sandbox(
                     "bot": bot,
                     "actors": actors,  # the members (SimCord actors), in order
                     "table_channel": channel,
+                    "thread_urls": live.threads,  # thread id -> its page, as threads open
                 }
                 if ready is not None:
                     await ready(info)
@@ -210,6 +233,16 @@ async def open_sandbox(
             with contextlib.suppress(Exception):
                 await bot.tables.flush()
             await store.close()
+
+
+def _member(guild: Any, user: Any, *, owner: bool) -> Any:
+    """``user`` as a member of ``guild`` (the owner is one already: adding
+    them again would announce them twice)."""
+    if owner:
+        from simcord.actors import MemberActor
+
+        return MemberActor(guild._env, guild, user)
+    return guild.add_member(user)
 
 
 def name_the_bot(env: Any) -> None:
@@ -238,14 +271,17 @@ def park_computers(env: Any, bot: Any) -> None:
     computers._run = parked
 
 
-async def enter_dm_preview(pages: contextlib.AsyncExitStack, env: Any, user: Any, locale: str) -> Any:
-    """A page of ``user``'s DMs with the bot (a Preview of its own: SimCord's
+async def enter_page(
+    pages: contextlib.AsyncExitStack, env: Any, channel: Any, viewers: Any, locale: str
+) -> Any:
+    """A page of another channel than the server's game channel: a member's
+    DMs with the bot, a match's thread (a Preview of its own: SimCord's
     Preview shows one channel, and allows one at a time per Env, which only
     the first claims)."""
     main = env._preview
     env._preview = None
     try:
-        preview = env.preview(user.dm_channel, viewers=[user], layout="channel", locale=locale)
+        preview = env.preview(channel, viewers=list(viewers), layout="channel", locale=locale)
         entered = await pages.enter_async_context(preview)
     finally:
         env._preview = main
@@ -279,13 +315,40 @@ class Live:
 
     KEPT = 40  # revisions of a page whose controls are remembered
 
-    def __init__(self, env: Any) -> None:
+    def __init__(self, env: Any, threads: dict[int, str] | None = None) -> None:
         self.env = env
         self.gate = asyncio.Lock()
         self.previews: list[Any] = []
         self.seen = len(env.backend.transcript)
         self.controls: dict[str, dict[int, dict[str, str]]] = {}  # page -> revision -> key -> custom id
         self.rewritten: dict[str, Mapping[str, Any]] = {}  # request id -> the body acted on
+        self.threads: dict[int, str] = {} if threads is None else threads  # id -> page address
+        self._guild_id: int | None = None
+        self._open_thread: Callable[[Any], Awaitable[str]] | None = None
+
+    def watch_threads(self, guild_id: int, open_thread: Callable[[Any], Awaitable[str]]) -> None:
+        """Each thread made in ``guild_id`` gets a page (``open_thread``
+        enters it and returns its address), looked for with every change."""
+        self._guild_id = guild_id
+        self._open_thread = open_thread
+
+    async def open_threads(self) -> None:
+        """Pages for the threads made since the last look (call holding the
+        gate: entering a page is an operation of SimCord's)."""
+        if self._open_thread is None:
+            return
+        new = [
+            channel for channel in list(self.env.backend.channels.values())
+            if channel.is_thread and channel.guild_id == self._guild_id and channel.id not in self.threads
+        ]
+        for thread in new:
+            if getattr(self.env, "_operation_task", None) is not None:
+                return  # an operation runs: the next look opens it
+            try:
+                self.threads[thread.id] = await self._open_thread(thread)
+            except Exception:  # a page that cannot open must not stop the others
+                self.threads[thread.id] = ""
+                log.warning("the page of thread %s could not be opened", thread.name, exc_info=True)
 
     def adopt(self, preview: Any) -> None:
         self.previews.append(preview)
@@ -294,7 +357,14 @@ class Live:
 
         async def gated(context_id: str | None, body: Any) -> Any:
             async with self.gate:
-                return await act(context_id, self.current(preview, context_id, body))
+                cursor = self.env.error_cursor
+                try:
+                    return await act(context_id, self.current(preview, context_id, body))
+                finally:
+                    # the page says "inspect the local Env error log": show it
+                    for error in self.env.errors_since(cursor):
+                        log.error("the bot failed on a page's action: %r", error,
+                                  exc_info=(type(error), error, error.__traceback__))  # fmt: skip
 
         def publishing(page: Any, **kwargs: Any) -> None:
             preview._advance_presentation_time()
@@ -359,6 +429,7 @@ class Live:
             async with self.gate:
                 if not self.changed():
                     continue
+                await self.open_threads()
                 for preview in self.previews:
                     if not preview._active or preview._closed:
                         continue
@@ -427,17 +498,22 @@ def commands_speak(locale: str) -> Iterator[None]:
     names and ignores the translations the bot synced with them
     (``name_localizations``, from ``cmd.*.name`` in bot/i18n). The page
     shows them translated; what a page sends back is turned into the
-    registered names (:func:`_canonical_command`)."""
+    registered names (:func:`_canonical_command`). Only the catalog the page
+    reads is translated: the action run from it still names the command as
+    registered (``tournament create``; SimCord walks a subcommand's path by
+    its registered names)."""
+    from simcord.interactions import command_leaves
     from simcord.preview import _commands as catalog
 
     lang = locale if locale not in ("en-US", "en-GB") else ""
-    original = catalog.entry_for_leaf
+    original = catalog.build_catalog
 
-    def speaking(command: Mapping[str, Any], path: list[str], leaf: Mapping[str, Any]) -> dict[str, Any]:
-        entry = original(command, path, leaf)
-        if not lang:
-            return entry
-        names, _node = _leaf_names(command, list(path), lang)
+    def speak(entry: dict[str, Any], command: Mapping[str, Any]) -> None:
+        path = list(entry["path"])
+        leaf = next((node for canonical, node in command_leaves(dict(command)) if canonical == path), None)
+        if leaf is None:
+            return
+        names, _node = _leaf_names(command, path, lang)
         entry["path"] = names
         entry["invocation"] = " ".join(names)
         entry["description"] = _localized(leaf, "description", lang)
@@ -446,14 +522,26 @@ def commands_speak(locale: str) -> Iterator[None]:
             wire["description"] = _localized(option, "description", lang)
             for choice, raw in zip(wire["choices"], option.get("choices") or [], strict=False):
                 choice["name"] = _localized(raw, "name", lang)
-        return entry
 
-    catalog.entry_for_leaf = speaking
+    def speaking(preview: Any, page: Any) -> dict[str, Any]:
+        built: dict[str, Any] = original(preview, page)
+        if not lang:
+            return built
+        commands = {
+            str(c.get("id")): c for scope in preview.env.backend.commands.values() for c in scope.values()
+        }
+        for entry in built.get("entries", []):
+            command = commands.get(str(entry.get("commandId")))
+            if command is not None:
+                speak(entry, command)
+        return built
+
+    catalog.build_catalog = speaking
     _COMMANDS_LOCALE["locale"] = lang
     try:
         yield
     finally:
-        catalog.entry_for_leaf = original
+        catalog.build_catalog = original
         _COMMANDS_LOCALE.pop("locale", None)
 
 
@@ -552,6 +640,71 @@ def fresh_selects() -> Iterator[None]:
         projection._control_key = control_key
 
 
+# what SimCord's page allows as a link (Discord's own), and what it sends to
+# open a page (no viewer: the first); both widened by :func:`thread_links`
+_LINK_CHECK = 'if (url.protocol !== "https:" || url.hostname !== "discord.com") return;'
+_LINK_LOCAL = (
+    'if ((url.protocol !== "https:" || url.hostname !== "discord.com")'
+    ' && (url.origin !== "http://127.0.0.1:" + url.port || !url.port)) return;'
+)
+_OPEN_PAGE = 'request("/api/pages", "POST", {}, null)'
+_OPEN_AS = (
+    'request("/api/pages", "POST", new URLSearchParams(window.location.search).has("viewer_id")'
+    ' ? { viewer_id: new URLSearchParams(window.location.search).get("viewer_id") } : {}, null)'
+)
+
+
+@contextlib.contextmanager
+def thread_links(threads: Mapping[int, str]) -> Iterator[None]:
+    """"started a thread: Round 1 · match 1" links to the thread's page.
+
+    SimCord's page links a thread's name to discord.com, which knows nothing
+    of the sandbox, and allows no other link. Here the link goes to the
+    thread's page (``threads``: a thread's id -> its address), which opens
+    in a new tab as the member who clicked (``?viewer_id=``), and the page
+    allows a link to its own loopback host; a thread without a page yet
+    shows no link (the next publication, 0.1 s later, has it)."""
+    from simcord.preview import _messages as messages
+    from simcord.preview import _server as server
+
+    project = messages._system_projection
+    static = server.PreviewServer._static
+
+    def projecting(preview: Any, page: Any, message: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        system: dict[str, Any] = project(preview, page, message, *args, **kwargs)
+        target = system.get("channel")
+        if isinstance(target, dict) and str(target.get("id", "")).isdigit():
+            thread_id = int(target["id"])
+            channel = preview.env.backend.channels.get(thread_id)
+            if channel is not None and channel.is_thread:
+                url = threads.get(thread_id)
+                if url:
+                    base, _, key = url.partition("#")
+                    target["url"] = f"{base}?viewer_id={page.viewer.id}#{key}"
+                else:
+                    del system["channel"]
+        return system
+
+    async def serving(self: Any, request: Any) -> Any:
+        response = await static(self, request)
+        name = request.path.rsplit("/", 1)[-1]
+        if name in ("messages.js", "app.js") and isinstance(getattr(response, "text", None), str):
+            text = response.text
+            patched = text.replace(_LINK_CHECK, _LINK_LOCAL).replace(_OPEN_PAGE, _OPEN_AS)
+            if patched == text:
+                log.debug("SimCord's %s changed: thread links may not open", name)
+            response.text = patched
+        return response
+
+    messages._system_projection = projecting
+    server.PreviewServer._static = serving  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        messages._system_projection = project
+        server.PreviewServer._static = static  # type: ignore[method-assign]
+
+
 @contextlib.contextmanager
 def members_speak(locale: str) -> Iterator[None]:
     """Every interaction of the sandbox carries ``locale`` as the member's
@@ -635,8 +788,10 @@ def main(argv: list[str]) -> int:
         print("chabudai sandbox is running (loopback only, no Discord, no token).", flush=True)
         print(f"Database: {db}{'' if args.db else ' (temporary; deleted on exit)'}")
         print(f"Open this page (the address is a key to the session; keep it to yourself):\n\n  {info['url']}\n")
-        print(f"Members: {', '.join(info['members'])}. Pick who you are in the page's viewer menu;")
+        names = list(info["members"])
+        print(f"Members: {', '.join(names)}. Pick who you are in the page's viewer menu;")
         print("open the page in several tabs to play several members at once.")
+        print(f"{names[0]} owns the server (Manage Server: /config, /tournament create).")
         if info["dm_urls"]:
             print("Each member's DMs with the bot (their Sixty-Six hand, their Bluff dice):")
             for name, url in info["dm_urls"].items():
@@ -644,7 +799,12 @@ def main(argv: list[str]) -> int:
         else:
             print("The members' DMs are closed (--no-dm): hands and dice come with Show my hand/dice.")
         print("Type /play in the message box to open a table; the others press Join.")
+        print("A thread (a tournament's match) gets a page of its own: its address is printed")
+        print("here, and its name in the channel links to it.")
         print("Stop it with Ctrl+C.", flush=True)
+
+    def on_thread(name: str, url: str) -> None:
+        print(f"Thread “{name}”: {url}", flush=True)
 
     async def run() -> None:
         stop = asyncio.Event()
@@ -655,7 +815,7 @@ def main(argv: list[str]) -> int:
         await open_sandbox(
             db, port=args.port, members=members, locale=args.locale,
             close_dms=not args.dm, ready=ready, stop=stop, tick=args.tick,
-            cpu_delay=args.cpu_delay,
+            cpu_delay=args.cpu_delay, on_thread=on_thread,
         )
 
     try:
