@@ -532,6 +532,12 @@ class Palette:
         with self.lock:
             return img.quantize(palette=self.image, dither=Image.Dither.NONE)
 
+    def map_core(self, img: Image.Image) -> Any:
+        """:meth:`map` for a small piece, as Pillow's core image (with the
+        palette): Image.quantize copies the palette each time."""
+        with self.lock:
+            return img.im.convert("P", 0, self.image.im)
+
     def fits(self, sample: Image.Image) -> bool:
         """Whether all but :data:`MISFIT` of ``sample``'s pixels (or twice
         the share of the palette's own sample) map within :data:`FIT` of
@@ -737,17 +743,19 @@ class _OnPalette:
         self.sync()
         piece = self.canvas.crop(box)
         rgb = piece.convert("RGB")
+        whole = (0, 0, *source.size)
         if fill is None:
             rgb.paste(source, (0, 0), source)
-            touched = source.getchannel("A")
+            touched = source.im.getband(3)  # its alpha
         else:
-            rgb.paste(fill, (0, 0, *source.size), source)
-            touched = source
-        mapped = self.palette.map(rgb)
-        where = touched.point(_TOUCHED)
-        piece.paste(mapped, (0, 0), where)
-        errors = Image.fromarray(_off(np.asarray(mapped.convert("RGB")), np.asarray(rgb)))
-        return piece.im, errors.im, where.im, 4 * size + 200, keep
+            rgb.paste(fill, whole, source)
+            touched = source.im
+        mapped = self.palette.map_core(rgb)
+        where = touched.point(_TOUCHED, None)  # Pillow's own: no table built each time
+        piece.im.paste(mapped, whole, where)
+        drawn = np.asarray(rgb._new(mapped.convert("RGB")))  # mapped carries its palette
+        errors = Image.fromarray(_off(drawn, np.asarray(rgb)))
+        return piece.im, errors.im, where, 4 * size + 200, keep
 
     def off(self) -> tuple[float, float]:
         """The share of the picture's pixels further than :data:`FIT` off
