@@ -334,14 +334,22 @@ class Presses:
         — and the last agreement ends it, settled and rated as usual; the
         host (or Manage Server) alone ends it at once as **no contest**: the
         standings as they stood are shown, nobody wins, nothing is settled
-        and no rating changes. A player who is neither only agrees."""
+        and no rating changes. A player who is neither only agrees. A
+        tournament's match is its organisers' to end, and then nobody scores
+        at it (:meth:`_match_end_refusal`)."""
         service = self.service
         row = await self._channel_table(interaction)
         if row is None:
             return
         user_id = interaction.user.id
         may_end = user_id == row.host_id or is_manager(interaction)
-        if not may_end and (row.phase == "lobby" or row.seat_of(user_id) is None):
+        match = row.ui.get(present.TOURNAMENT) if row.phase != "lobby" else None
+        if match:  # a tournament's match: its organisers end it, as a double forfeit
+            refusal = await self._match_end_refusal(interaction, row, int(match["id"]))
+            if refusal is not None:
+                await service.reply(interaction, refusal, id=int(match["id"]))
+                return
+        elif not may_end and (row.phase == "lobby" or row.seat_of(user_id) is None):
             await service.reply(interaction, "error.end_not_allowed")
             return
         async with service.lock(row.id):
@@ -349,7 +357,9 @@ class Presses:
             if loaded is None:
                 return
             before, row = loaded
-            if row.phase != "lobby":
+            if match and row.phase != "lobby":
+                row.ui[present.ENDED] = present.NO_CONTEST  # no agreement: nobody scores
+            elif row.phase != "lobby":
                 assert row.state is not None
                 agreed = await self._agree_to_end(interaction, before, row, may_end=may_end)
                 if agreed is None:
@@ -382,6 +392,32 @@ class Presses:
             await service.commit(
                 before, row, origin="command", kind=ABANDONED, interaction=interaction, by=user_id
             )
+
+    async def _match_end_refusal(
+        self, interaction: discord.Interaction[Any], row: TableRow, tournament_id: int
+    ) -> str | None:
+        """``/game end`` in a tournament's match (docs/tournaments.md): only
+        an organiser — the event's host, Manage Server or the server's
+        tournament role — who does not play at it may end it, and it counts
+        as a double forfeit; players cannot agree to end it (``/tournament
+        drop`` leaves). The catalogue key of the refusal, or ``None``: end it."""
+        user = interaction.user
+        store = self.service.store
+        event = await store.get_tournament(tournament_id)
+        organiser = (event is not None and user.id == event.host_id) or is_manager(interaction)
+        if not organiser and row.guild_id is not None:
+            role = await store.guild_setting(row.guild_id, "tournament_role")
+            organiser = role is not None and any(
+                r.id == int(role) for r in getattr(user, "roles", [])
+            )
+        if not organiser:
+            return "tournament.error.end_match"
+        assert row.state is not None
+        eng = registry.engine(row.game)
+        playing = present.must_agree(row, eng.view(eng.from_json(row.state), None))
+        if any(s["id"] == user.id for s in playing):
+            return "tournament.error.end_own_match"
+        return None
 
     async def _agree_to_end(
         self,

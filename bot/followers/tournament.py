@@ -39,6 +39,7 @@ from bot.store import MatchRow, TournamentRow
 from bot.tables import TableService
 from bot.tournament import pairing
 from bot.tournament.service import ACTIVE, Outcome, TournamentService, history_of, two_player
+from bot.ui.present import ENDED, NO_CONTEST
 from games import core, registry
 
 if TYPE_CHECKING:
@@ -504,17 +505,38 @@ class Desk:
         mark = change.after.ui.get("tournament") or change.before.ui.get("tournament")
         if not mark:
             return
-        await self.match_ended(int(mark["id"]), int(mark["match"]), change.result_id)
+        # an organiser's /game end (bot.presses.Presses.end): a double forfeit
+        by = change.by if change.after.ui.get(ENDED) == NO_CONTEST else None
+        await self.match_ended(int(mark["id"]), int(mark["match"]), change.result_id,
+                               voided_by=by)  # fmt: skip
 
-    async def match_ended(self, tournament_id: int, match_id: int, result_id: int | None) -> None:
+    async def match_ended(
+        self,
+        tournament_id: int,
+        match_id: int,
+        result_id: int | None,
+        *,
+        voided_by: int | None = None,
+    ) -> None:
+        """Record a match's end, once, and go on. ``voided_by``: the
+        organiser who ended it with ``/game end`` — nobody scores at it (a
+        double forfeit), whatever the game left on the table."""
         row = await self.store.get_tournament(tournament_id)
         match = await self.store.get_match(match_id)
         if row is None or match is None or match.tournament_id != row.id:
             return  # re-paired meanwhile: that table is no match any more
         result = await self.store.get_result(result_id) if result_id is not None else None
-        if not await self.service.record(row, match, result):
+        if not await self.service.record(row, match, result, void=voided_by is not None):
             return  # recorded already (another process, a repair)
         log.info("tournament %d: match %d (round %d) recorded", row.id, match.id, match.round)
+        if voided_by is not None and match.thread_id is not None:
+            channel = self.client.get_partial_messageable(match.thread_id, guild_id=row.guild_id)
+            text = t("tournament.match.void", row.lang, user=f"<@{voided_by}>", id=row.id)
+            try:
+                await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as err:
+                log.warning("tournament %d: could not say match %d was ended (%s/%s)",
+                            row.id, match.id, err.status, err.code)  # fmt: skip
         await self.go_on(row.id)
 
     async def go_on(self, tournament_id: int) -> None:

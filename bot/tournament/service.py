@@ -269,10 +269,18 @@ class TournamentService:
         )
 
     async def record(
-        self, row: TournamentRow, match: MatchRow, result: dict[str, Any] | None
+        self,
+        row: TournamentRow,
+        match: MatchRow,
+        result: dict[str, Any] | None,
+        *,
+        void: bool = False,
     ) -> bool:
-        """A match's result, once (``False``: recorded already)."""
-        points, scores = match_result(row, match, result)
+        """A match's result, once (``False``: recorded already). ``void``:
+        an organiser ended it (``/game end``): a double forfeit — nobody
+        scores at it, as at an abandoned game (its result, if the game
+        stored one as it stood, is kept for the record)."""
+        points, scores = match_result(row, match, None if void else result)
         return await self.store.record_match(
             match.id, points=points, scores=scores,
             result_id=None if result is None else int(result["id"]),

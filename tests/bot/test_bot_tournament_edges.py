@@ -108,3 +108,68 @@ async def test_a_hand_made_rematch_press_under_a_match_result_is_refused(game_ni
             assert says(res.response.content, "tournament.error.no_rematch", lang), res
         assert await night.store.table_in_channel(done.thread_id) is None  # no lobby
         assert await night.store.live_tables() == []
+
+
+# ------------------------------------------- 3: /game end inside a match
+
+
+async def test_game_end_in_a_match_is_the_organisers_and_a_double_forfeit(game_night):
+    """Six Dice at tables of two (the one game that settles "as it stands"):
+    the players cannot end their match, alone or by agreeing (they are told
+    to drop instead), and the table goes on; the event's host, who does not
+    play, ends it: the match counts as a double forfeit — nobody scores at
+    it, 0 each (the places as they stood made it a draw, ½ each) — the
+    thread says so, and the round goes on (here: the event is over)."""
+    async with game_night(seeded=True, managers=["alice"], locales={"carol": "ja"}) as night:
+        alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+        hall = night.guild.create_text_channel("dice")
+        signup = await create(night, alice, hall, game="sixdice", format="swiss",
+                              rounds=1, table_size=2)  # fmt: skip
+        for user in (bob, carol):
+            await press(user, signup, 1, "join")
+        await press(alice, signup, 1, "start")
+        (match,) = await matches(night, 1)
+        thread = next(c for c in hall.threads if c.id == match.thread_id)
+        version = (await night.store.get_table(match.table_id)).version
+        for user, lang in ((bob, "en"), (carol, "ja"), (night.member("dave"), "en")):  # dave: neither
+            res = await user.slash(thread, "game end")
+            assert says(answer(res), "tournament.error.end_match", lang, id=1), res
+        live = await night.store.get_table(match.table_id)
+        assert live is not None and live.version == version  # nothing changed
+        assert (await matches(night, 1))[0].state == "open"
+        await alice.slash(thread, "game end")  # the host
+        await night.settle()
+        done = (await matches(night, 1))[0]
+        assert done.state == "finished"
+        assert done.points == {bob.id: 0.0, carol.id: 0.0}  # a double forfeit
+        said = posts(thread, "tournament.match.void", user=alice.mention, id=1)
+        assert len(said) == 1
+        row = await event(night)
+        assert row.state == "finished"
+        assert [s.points for s in await night.bot.tournaments.service.standings(row)] == [0, 0]
+
+
+async def test_an_organiser_who_plays_at_a_match_cannot_end_it(game_night):
+    """The event's host plays in it: at her own match, /game end is refused
+    (another organiser ends it); the server's tournament role is an
+    organiser."""
+    async with game_night(seeded=True, managers=["carol"]) as night:
+        bob, carol = night.member("bob"), night.member("carol")
+        role = night.guild.create_role("organisers")
+        await night.settings(tournament_role=role.id)
+        erin = night.guild.add_member(night.env.create_user("erin"), roles=[role])
+        hall = night.guild.create_text_channel("host-plays")
+        signup = await create(night, carol, hall, game="sixtysix", format="swiss", rounds=1,
+                              options="target=1")  # fmt: skip
+        for user in (bob, carol):
+            await press(user, signup, 1, "join")
+        await press(carol, signup, 1, "start")
+        (match,) = await matches(night, 1)
+        thread = next(c for c in hall.threads if c.id == match.thread_id)
+        res = await carol.slash(thread, "game end")
+        assert says(answer(res), "tournament.error.end_own_match", id=1), res
+        assert (await matches(night, 1))[0].state == "open"
+        await erin.slash(thread, "game end")  # the tournament role
+        await night.settle()
+        done = (await matches(night, 1))[0]
+        assert done.state == "finished" and done.points == {bob.id: 0.0, carol.id: 0.0}
