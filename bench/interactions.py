@@ -84,31 +84,31 @@ def statement_kind(sql: str) -> str:
 
 class SqlCounter:
     """Counts the statements the store sends while ``active``, at the
-    store's interface: each statement the SQLite store runs is built by
-    ``bot.store._fetch_all`` / ``_execute`` / ``_execute_many`` (then sent
-    to aiosqlite's thread in one hop with the cursor's closing, so wrapping
-    the aiosqlite connection's ``execute`` saw none: "0.00 statements")."""
+    store's interface: the SQLite store counts each statement where it
+    sends it (``SqliteStore.on_statement``; a hop to aiosqlite's thread
+    may carry several — a save's BEGIN, UPDATE, ledger line and COMMIT —
+    so wrapping the aiosqlite connection's ``execute`` saw none: "0.00
+    statements")."""
 
-    def __init__(self) -> None:
-        from bot import store as sqlite_store
-
+    def __init__(self, store: Any) -> None:
         self.active = False
         self.kinds: Counter[str] = Counter()
         self.presses = 0
+        self.hops = 0  # round trips to aiosqlite's thread
+        store.on_statement = self.heard
+        db = store.db
+        hop = db._execute
 
-        def wrap(name: str, suffix: str = "") -> None:
-            build = getattr(sqlite_store, name)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if self.active:
+                self.hops += 1
+            return hop(*args, **kwargs)
 
-            def counted(sql: str, *args: Any, **kwargs: Any) -> Any:
-                if self.active:
-                    self.kinds[statement_kind(sql) + suffix] += 1
-                return build(sql, *args, **kwargs)
+        db._execute = counted
 
-            setattr(sqlite_store, name, counted)
-
-        wrap("_fetch_all")
-        wrap("_execute")
-        wrap("_execute_many", " [many]")
+    def heard(self, sql: str) -> None:
+        if self.active:
+            self.kinds[statement_kind(sql)] += 1
 
     @property
     def total(self) -> int:
@@ -151,15 +151,15 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(Store(Path(tmp) / "bench.sqlite3"))
         inner: list[float] = []
-        presses = bot.presses
-        original = presses.press
+        handler = bot.presses
+        original = handler.press
 
         async def timed(*args: Any, **kwargs: Any) -> None:
             t0 = time.perf_counter()
             await original(*args, **kwargs)
             inner.append(time.perf_counter() - t0)
 
-        presses.press = timed  # type: ignore[method-assign]
+        handler.press = timed  # type: ignore[method-assign]
         async with running(bot) as env:
             guild = env.create_guild()
             alice = guild.add_member(env.create_user("alice"))
@@ -179,7 +179,7 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
             inner.clear()
             store = bot.tables.store
             assert store._db is not None, "the store opens when the bot starts"
-            sql = SqlCounter()
+            sql = SqlCounter(store)
             outer: list[float] = []
             i = 0
             while len(outer) < presses:
@@ -211,6 +211,7 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
         "bot_p99": pct(inner_presses, 0.99) * 1000,
         "memory": memory,
         "sql_per_press": sql.per_press(),
+        "hops_per_press": sql.hops / max(sql.presses, 1),
         "sql_breakdown": sql.breakdown(),
     }
 
@@ -357,7 +358,8 @@ def main() -> int:
             )
             print(
                 f"{game}: {r['tables']:>3} live table(s): SQL statements per press"
-                f" {r['sql_per_press']:.2f}"
+                f" {r['sql_per_press']:.2f} (round trips to the database's thread"
+                f" {r['hops_per_press']:.2f})"
             )
             for kind, mean in r["sql_breakdown"]:
                 print(f"{game}:     {mean:6.2f}  {kind}")

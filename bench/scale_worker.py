@@ -185,15 +185,24 @@ def count_sql(counts: Counts) -> None:
 
             setattr(cls, name, make(orig))
 
-    wrap_conn(sqlite_store._SqliteConn)
     wrap_conn(store_pg._PgConn)
-    x = sqlite_store.SqliteStore._x
+    sent = getattr(sqlite_store.SqliteStore, "_sent", None)
+    if sent is not None:  # the SQLite store counts its statements where it sends them
 
-    async def counted_x(self: Any, sql: str, args: Any = ()) -> None:
-        counts.statement(sql)
-        await x(self, sql, args)
+        def counted_sent(self: Any, sql: str) -> None:
+            counts.statement(sql)
+            sent(self, sql)
 
-    sqlite_store.SqliteStore._x = counted_x  # type: ignore[method-assign]
+        sqlite_store.SqliteStore._sent = counted_sent  # type: ignore[attr-defined]
+    else:  # older code (--against): at its connection and its _x
+        wrap_conn(sqlite_store._SqliteConn)
+        x = sqlite_store.SqliteStore._x
+
+        async def counted_x(self: Any, sql: str, args: Any = ()) -> None:
+            counts.statement(sql)
+            await x(self, sql, args)
+
+        sqlite_store.SqliteStore._x = counted_x  # type: ignore[method-assign]
     # the PostgreSQL table locks and notices go to asyncpg directly
     lock = store_pg.PostgresStore.table_lock
     notify = store_pg.PostgresStore.announce_due

@@ -287,6 +287,15 @@ class Ledger:
 
 
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"  # who wrote a ledger line
+_LEDGER_SQL = (
+    "INSERT INTO moves (table_id, version, actor, move, origin, process, at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _ledger_args(table_id: int, version: int, ledger: Ledger, now: float) -> tuple[Any, ...]:
+    return (table_id, version, ledger.actor, ledger.move, ledger.origin, PROCESS, now)
+
 UNSHOWN = "unshown."  # meta key prefix: a result whose message is not shown yet (+ its id)
 
 
@@ -966,11 +975,7 @@ class Store(abc.ABC):
     async def _write_ledger(
         self, tx: Conn, table_id: int, version: int, ledger: Ledger, now: float
     ) -> None:
-        await tx.execute(
-            "INSERT INTO moves (table_id, version, actor, move, origin, process, at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, version, ledger.actor, ledger.move, ledger.origin, PROCESS, now),
-        )
+        await tx.execute(_LEDGER_SQL, _ledger_args(table_id, version, ledger, now))
 
     async def ledger(self, table_id: int | None = None) -> list[dict[str, Any]]:
         """The moves ledger (of one table, or all), in order."""
@@ -1713,34 +1718,68 @@ class Store(abc.ABC):
             Entrant(int(r[0]), r[1], r[2], r[3], r[4], float(r[5])) for r in rows
         ]
 
+    # a read of the tournament's row that holds it until the transaction
+    # ends: its start (a versioned write) waits for a join, or the join
+    # sees the start (PostgreSQL: FOR SHARE; SQLite's transactions are one
+    # at a time)
+    _share_lock = ""
+
+    async def _tournament_state(self, tx: Conn, tournament_id: int) -> str | None:
+        rows = await tx.fetch(
+            "SELECT state FROM tournaments WHERE id = ?" + self._share_lock, (tournament_id,)
+        )
+        return str(rows[0][0]) if rows else None
+
     async def join_tournament(
         self, tournament_id: int, user_id: int, name: str, rating: float | None, *, now: float
     ) -> bool:
-        """Sign ``user_id`` up (again, after leaving); ``False`` if they are
-        signed up already or were kicked."""
-        async with self._writing() as c:
-            n = await c.execute(
+        """Sign ``user_id`` up (again, after leaving) while the tournament
+        takes sign-ups — during check-in, checked in — in one transaction
+        with a look at its state, so a join and the start
+        (:meth:`update_tournament` out of ``signup``/``checkin``) come one
+        after the other: the start sees the player, or the join sees the
+        start. ``False`` if they are signed up already, were kicked, or the
+        tournament no longer takes sign-ups."""
+        async with self._transaction() as tx:
+            state = await self._tournament_state(tx, tournament_id)
+            if state not in ("signup", "checkin"):
+                return False
+            status = "checked_in" if state == "checkin" else "joined"
+            n = await tx.execute(
                 "INSERT INTO tournament_players (tournament_id, user_id, name, rating, status,"
-                " joined_at) VALUES (?, ?, ?, ?, 'joined', ?)"
-                " ON CONFLICT (tournament_id, user_id) DO UPDATE SET status = 'joined',"
+                " joined_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (tournament_id, user_id) DO UPDATE SET status = excluded.status,"
                 " name = excluded.name, rating = excluded.rating, joined_at = excluded.joined_at"
                 " WHERE tournament_players.status = 'dropped'",
-                (tournament_id, user_id, name, rating, now),
+                (tournament_id, user_id, name, rating, status, now),
             )
         return n == 1
 
     async def set_entrant_status(
-        self, tournament_id: int, user_id: int, status: str, *, only_from: Sequence[str]
+        self,
+        tournament_id: int,
+        user_id: int,
+        status: str,
+        *,
+        only_from: Sequence[str],
+        while_state: Sequence[str] = (),
     ) -> bool:
-        """Set a player's status if it is one of ``only_from``; whether it was."""
+        """Set a player's status if it is one of ``only_from`` (and, given
+        ``while_state``, the tournament's state is one of those: checked in
+        the same transaction, as :meth:`join_tournament` does); whether it was."""
         marks = ", ".join("?" for _ in only_from)
-        async with self._writing() as c:
-            n = await c.execute(
-                f"UPDATE tournament_players SET status = ? WHERE tournament_id = ? AND user_id = ?"
-                f" AND status IN ({marks})",
-                (status, tournament_id, user_id, *only_from),
-            )
-        return n == 1
+        sql = (
+            f"UPDATE tournament_players SET status = ? WHERE tournament_id = ? AND user_id = ?"
+            f" AND status IN ({marks})"
+        )
+        args = (status, tournament_id, user_id, *only_from)
+        if not while_state:
+            async with self._writing() as c:
+                return await c.execute(sql, args) == 1
+        async with self._transaction() as tx:
+            if await self._tournament_state(tx, tournament_id) not in while_state:
+                return False
+            return await tx.execute(sql, args) == 1
 
     async def seed_entrants(self, tournament_id: int, seeds: dict[int, int]) -> None:
         """Each player's seed (1 = the top: by rating at the start)."""
@@ -2003,17 +2042,46 @@ def _execute_many(sql: str, rows: Sequence[Sequence[Any]]) -> Callable[[sqlite3.
     return run
 
 
+def _update_and_log(
+    sql: str, args: Sequence[Any], ledger_args: Sequence[Any]
+) -> Callable[[sqlite3.Connection], int]:
+    """A versioned update and, if it changed the row, its ledger line, in a
+    transaction of their own (BEGIN IMMEDIATE … COMMIT; ROLLBACK if any of
+    it fails): the rows updated."""
+
+    def run(conn: sqlite3.Connection) -> int:
+        conn.execute("BEGIN IMMEDIATE").close()
+        try:
+            cur = conn.execute(sql, args)
+            n = cur.rowcount
+            cur.close()
+            if n == 1:
+                conn.execute(_LEDGER_SQL, ledger_args).close()
+            conn.execute("COMMIT").close()
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK").close()
+            raise
+        return int(n)
+
+    return run
+
+
 class _SqliteConn(Conn):
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
+    def __init__(self, store: SqliteStore) -> None:
+        self.db = store.db
+        self.store = store
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        self.store._sent(sql)
         return list(await _one_hop(self.db, _fetch_all(sql, args)))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        self.store._sent(sql)
         return int(await _one_hop(self.db, _execute(sql, args)))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.store._sent(sql)
         await _one_hop(self.db, _execute_many(sql, rows))
 
 
@@ -2033,6 +2101,16 @@ class SqliteStore(Store):
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
         self._tx = asyncio.Lock()
+        # the statements sent, counted where they are sent (a hop to
+        # aiosqlite's thread may carry several: a save's transaction);
+        # ``on_statement`` hears each one's SQL (bench/interactions.py)
+        self.statements = 0
+        self.on_statement: Callable[[str], None] | None = None
+
+    def _sent(self, sql: str) -> None:
+        self.statements += 1
+        if self.on_statement is not None:
+            self.on_statement(sql)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -2046,6 +2124,7 @@ class SqliteStore(Store):
 
     async def _x(self, sql: str, args: Sequence[Any] = ()) -> None:
         """Execute one statement and close its cursor (one hop)."""
+        self._sent(sql)
         await _one_hop(self.db, _execute(sql, args))
 
     async def open(self) -> None:
@@ -2078,12 +2157,12 @@ class SqliteStore(Store):
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Conn]:
-        yield _SqliteConn(self.db)
+        yield _SqliteConn(self)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Conn]:
         async with self._tx:
-            yield _SqliteConn(self.db)
+            yield _SqliteConn(self)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Conn]:
@@ -2091,11 +2170,31 @@ class SqliteStore(Store):
             # the write lock first, then reads: nobody writes between them
             await self._x("BEGIN IMMEDIATE")
             try:
-                yield _SqliteConn(self.db)
+                yield _SqliteConn(self)
             except BaseException:
                 await self._x("ROLLBACK")
                 raise
             await self._x("COMMIT")
+
+    async def _update_with_ledger(
+        self,
+        sql: str,
+        args: Sequence[Any],
+        table_id: int,
+        version: int,
+        ledger: Ledger,
+        now: float,
+    ) -> int:
+        """The save's transaction in one hop to aiosqlite's thread (BEGIN,
+        UPDATE, the ledger line, COMMIT: four statements, each a hop of its
+        own through :meth:`_transaction`), so no other coroutine's wait and
+        no cancellation comes between them."""
+        async with self._tx:
+            run = _update_and_log(sql, args, _ledger_args(table_id, version, ledger, now))
+            n = int(await _one_hop(self.db, run))
+        for statement in ("BEGIN IMMEDIATE", sql, *([_LEDGER_SQL] if n == 1 else []), "COMMIT"):
+            self._sent(statement)
+        return n
 
     async def _lock_schema(self, tx: Conn) -> None:
         pass  # BEGIN IMMEDIATE took the write lock
