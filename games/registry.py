@@ -152,6 +152,9 @@ def builtin_names() -> tuple[str, ...]:
 def spec(name: str) -> GameSpec:
     """The spec of a game by its record name; an unknown name is a
     :class:`RecordError`."""
+    found = _SPECS.get(name)
+    if found is not None:  # asked a few times a press: no look at the built-ins then
+        return found
     _load_builtins()
     found = _SPECS.get(name)
     if found is None:
