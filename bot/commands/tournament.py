@@ -28,6 +28,7 @@ from bot.i18n import option_error, t
 from bot.model import parse_options_text
 from bot.store import TournamentRow
 from bot.tournament.service import DEFAULT_TABLE, FORMATS, LIVE
+from bot.ui import present
 from games import core, registry
 from games.core import RuleError
 
@@ -247,14 +248,14 @@ class Tournaments(commands.Cog):
                 await self._say(interaction, "tournament.error.none_here")
                 return
             if not await desk.service.remove(fresh, user_id, status):
-                await self._say(interaction, "tournament.error.not_in_user", user=f"<@{user_id}>")
+                await self._say(interaction, "tournament.error.not_in_user", user=present.mention(user_id))
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             await desk.refresh_signup(fresh)
         if fresh.state == "running":
             await desk.forfeit(fresh, user_id)  # the table's end records the match (a loss)
         key = "tournament.ok.dropped" if status == "dropped" else "tournament.ok.kicked"
-        await self._say(interaction, key, user=f"<@{user_id}>", id=row.id)
+        await self._say(interaction, key, user=present.mention(user_id), id=row.id)
 
     # ------------------------------------------------------------ the host
 
