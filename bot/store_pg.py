@@ -350,6 +350,7 @@ class PostgresStore(Store):
     # ------------------------------------------------- several processes
 
     _skip_locked = " FOR UPDATE SKIP LOCKED"
+    _share_lock = " FOR SHARE"
 
     async def _locker(self, slot: int) -> asyncpg.Connection:
         """A connection that holds this process's table locks (session

@@ -127,6 +127,8 @@ class TournamentService:
         return await self.store.create_tournament(now=self.clock(), **fields)
 
     async def join(self, row: TournamentRow, user_id: int, name: str) -> Outcome:
+        if row.state == "running":
+            return Outcome("tournament.error.join_started", args={"id": row.id})
         if row.state not in ("signup", "checkin"):
             return Outcome("tournament.error.closed")
         entrants = await self.store.entrants(row.id)
@@ -139,18 +141,33 @@ class TournamentService:
             return Outcome("tournament.error.full", args={"max": MAX_PLAYERS})
         rated = await self.store.ratings(row.game, [user_id])
         rating = ratings.ordinal(*rated[user_id]) if user_id in rated else None
+        # joining during check-in is checking in (the same write)
         if not await self.store.join_tournament(row.id, user_id, name, rating, now=self.clock()):
+            started = await self._started_meanwhile(row)
+            if started is not None:
+                return started  # the start came first: they are not in it
             return Outcome("tournament.error.already_in")
-        if row.state == "checkin":  # joining during check-in is checking in
-            await self.store.set_entrant_status(
-                row.id, user_id, "checked_in", only_from=("joined",)
-            )
         return Outcome("tournament.ok.joined", changed=True)
+
+    async def _started_meanwhile(self, row: TournamentRow) -> Outcome | None:
+        """A sign-up refused because the event stopped taking them since
+        ``row`` was read (its start, in this process or another): what to
+        tell the player (``None``: it still takes sign-ups)."""
+        fresh = await self.store.get_tournament(row.id)
+        if fresh is None or fresh.state in ("signup", "checkin"):
+            return None
+        if fresh.state == "running":
+            return Outcome("tournament.error.join_started", args={"id": row.id})
+        return Outcome("tournament.error.closed")
 
     async def leave(self, row: TournamentRow, user_id: int) -> Outcome:
         if row.state not in ("signup", "checkin"):
-            return Outcome("tournament.error.closed")
-        if not await self.store.set_entrant_status(row.id, user_id, "dropped", only_from=ACTIVE):
+            return Outcome("tournament.error.leave_started", args={"id": row.id})
+        if not await self.store.set_entrant_status(
+            row.id, user_id, "dropped", only_from=ACTIVE, while_state=("signup", "checkin")
+        ):
+            if await self._started_meanwhile(row) is not None:
+                return Outcome("tournament.error.leave_started", args={"id": row.id})
             return Outcome("tournament.error.not_in")
         return Outcome("tournament.ok.left", changed=True)
 
@@ -158,12 +175,14 @@ class TournamentService:
         if row.state != "checkin":
             return Outcome("tournament.error.no_checkin")
         if await self.store.set_entrant_status(
-            row.id, user_id, "checked_in", only_from=("joined",)
+            row.id, user_id, "checked_in", only_from=("joined",), while_state=("checkin",)
         ):
             return Outcome("tournament.ok.checked_in", changed=True)
         entrants = {e.user_id: e for e in await self.store.entrants(row.id)}
         if user_id in entrants and entrants[user_id].status == "checked_in":
             return Outcome("tournament.ok.checked_in")
+        if user_id in entrants and entrants[user_id].status == "joined":
+            return Outcome("tournament.error.checkin_late", args={"id": row.id})  # the start came first
         return Outcome("tournament.error.not_in")
 
     async def active(self, row: TournamentRow) -> list[Entrant]:
@@ -185,20 +204,42 @@ class TournamentService:
 
     async def start(self, row: TournamentRow) -> Outcome:
         """Seed the players (by rating) and pair round 1, exactly once.
-        Players who did not check in (a check-in window) are dropped."""
-        if row.state not in ("signup", "checkin"):
+        Players who did not check in (a check-in window) are dropped.
+
+        The start is *claimed* first — one versioned write out of
+        ``signup``/``checkin`` into ``running`` at round 0 — and only then
+        are the players read: a join, a leave or a check-in is one
+        transaction with a look at the state (:meth:`Store.join_tournament`),
+        so it came before the claim (and the player is in round 1) or is
+        refused and told so; nobody is left out of round 1 and paired from
+        round 2. An event found ``running`` at round 0 (a process died
+        between the claim and round 1) is started again by the sweep."""
+        low, _high = seats_range(row.game)
+        needed = MIN_PLAYERS if row.cpu_fill else max(MIN_PLAYERS, low)
+        resumed = row.state == "running" and row.round == 0
+        if row.state not in ("signup", "checkin") and not resumed:
             return Outcome("tournament.error.started")
+        checkin = row.state == "checkin" or (resumed and row.checkin_seconds > 0)
+        if not resumed:
+            entrants = await self.store.entrants(row.id)
+            if not checkin and sum(e.status in ACTIVE for e in entrants) < needed:
+                return Outcome("tournament.error.too_few", args={"min": needed})
+            before = row.state
+            if not await self.store.update_tournament(row, state="running"):
+                return Outcome("tournament.error.started")
+        else:
+            before = "checkin" if checkin else "signup"
         entrants = await self.store.entrants(row.id)
-        if row.state == "checkin":
+        if checkin:
             for e in entrants:
                 if e.status == "joined":
                     await self.store.set_entrant_status(row.id, e.user_id, "dropped",
                                                         only_from=("joined",))  # fmt: skip
             entrants = await self.store.entrants(row.id)
         players = [e for e in entrants if e.status in ACTIVE]
-        low, _high = seats_range(row.game)
-        needed = MIN_PLAYERS if row.cpu_fill else max(MIN_PLAYERS, low)
         if len(players) < needed:
+            # sign-ups open again (the sweep calls off an event whose time came)
+            await self.store.update_tournament(row, state=before)
             return Outcome("tournament.error.too_few", args={"min": needed})
         # seeds: the highest rating first; the unrated after them, as they joined
         ranked = sorted(

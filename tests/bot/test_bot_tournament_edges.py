@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import snapshot_with
-from simtable import press_from_snapshot, says, snapshot
+from simtable import on_both_databases, press_from_snapshot, says, snapshot
 from test_bot_faults import read_only
 from test_bot_tournament import (
     EIGHT,
@@ -18,12 +18,16 @@ from test_bot_tournament import (
     create,
     event,
     matches,
+    play_match,
     posts,
     press,
     table_of_result,
 )
 
 from bot.followers.clock import BACKOFF_MAX
+from bot.followers.tournament import Desk
+from bot.i18n import t
+from bot.tournament.service import Outcome
 
 # ------------------------------------------ 1: an unwritable database, backed off
 
@@ -173,3 +177,80 @@ async def test_an_organiser_who_plays_at_a_match_cannot_end_it(game_night):
         await night.settle()
         done = (await matches(night, 1))[0]
         assert done.state == "finished" and done.points == {bob.id: 0.0, carol.id: 0.0}
+
+
+# ------------------------------------------ 4: a join at the moment of the start
+
+
+@on_both_databases
+async def test_a_join_at_the_moment_the_event_starts_is_exact(game_night):
+    """erin's Join, in another process that read the sign-up while it was
+    still open, comes in just as the host's Start pairs round 1 (between
+    the start reading the players and claiming the round). She is either in round 1 and told she is in, or refused and
+    told the event started without her — never told "you are in" and left
+    out of round 1 to be paired from round 2 (as she was)."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:4]]
+        erin = night.member("erin")
+        hall = night.guild.create_text_channel("at-once")
+        signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
+                              rounds=2, options="target=1")  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        bot = night.bot
+        other = Desk(bot, bot.tables)  # another process: locks of its own
+        store = night.store
+        claim = store.claim_round
+        told: list[Outcome] = []
+        seen = await event(night)  # the sign-up as the other process read it: open
+
+        async def join_first(row: Any, *args: Any, **kwargs: Any) -> bool:
+            if not told:  # erin's Join, in the other process, comes in now
+                told.append(await other.service.join(seen, erin.id, "erin"))
+            return await claim(row, *args, **kwargs)
+
+        store.claim_round = join_first
+        await press(people[0], signup, 1, "start")
+        store.claim_round = claim
+        assert told, "erin's join did not run during the start"
+        first = await matches(night, 1)
+        in_round_1 = erin.id in {u for m in first for u in m.seats}
+        statuses = {e.user_id: e.status for e in await store.entrants(1)}
+        key = told[0].key  # what the Join press answers her (Desk.press)
+        if in_round_1:
+            assert key == "tournament.ok.joined", key
+        else:
+            assert key == "tournament.error.join_started", key
+            assert says(t(key, "en", **(told[0].args or {})), key, id=1)
+            assert statuses.get(erin.id) is None  # not signed up
+        # and so never paired later without having played round 1
+        for m in first:
+            if m.state == "open":
+                await play_match(night, m, "sixtysix")
+        second = await matches(night, 2)
+        assert (erin.id in {u for m in second for u in m.seats}) == in_round_1
+
+
+@on_both_databases
+async def test_leave_and_join_refused_once_the_start_is_claimed(game_night):
+    """The start claimed (the event is running, round 1 not paired yet):
+    Leave says to use /tournament drop, Join says it started without you,
+    and the sweep pairs round 1 of an event left so (a process died)."""
+    async with game_night(seeded=True, managers=["alice"], locales={"bob": "ja"}) as night:
+        people = [night.member(n) for n in EIGHT[:4]]
+        hall = night.guild.create_text_channel("claimed")
+        signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
+                              rounds=1, options="target=1")  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        row = await event(night)
+        assert await night.store.update_tournament(row, state="running")  # the claim, then a crash
+        res = await press(people[1], signup, 1, "leave")
+        assert says(answer(res), "tournament.error.leave_started", "ja", id=1), answer(res)
+        res = await press(night.member("erin"), signup, 1, "join")
+        assert says(answer(res), "tournament.error.join_started", id=1), answer(res)
+        await night.wait(35)  # the sweep's repair starts it again
+        row = await event(night)
+        assert (row.state, row.round) == ("running", 1)
+        first = await matches(night, 1)
+        assert sorted(u for m in first for u in m.seats) == sorted(p.id for p in people)
