@@ -5,6 +5,7 @@ scores are pencilled into their empty boxes."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image
@@ -61,6 +62,74 @@ def _small(text: str, width: int) -> tuple[str, int]:
     return b.fit(text, b.SMALL - 3, width), b.SMALL - 3
 
 
+def _layout(
+    top: int, ncol: int
+) -> tuple[list[tuple[str, int, bool, int]], list[tuple[int, bool]], int]:
+    """A sheet's rows that have a name: (key, top, bold, die icon); its
+    rules: (y, thick), in the order they are drawn; and its bottom."""
+    y = top + ROW * (2 if ncol > 1 else 1)  # the names (and factors with triple)
+    names: list[tuple[str, int, bool, int]] = []
+    rules: list[tuple[int, bool]] = [(y, True)]
+
+    def add(key: str, bold: bool = False, icon: int = 0, thick: bool = False) -> None:
+        nonlocal y
+        names.append((key, y, bold, icon))
+        y += ROW
+        rules.append((y, False))
+        if thick:
+            rules.append((y, True))
+
+    for k, box in enumerate(UPPER):
+        add(box, icon=k + 1)
+    add("upper_total", bold=True)
+    add("bonus", bold=True, thick=True)
+    for box in LOWER:
+        add(box)
+    add("yahtzee_bonus", thick=True)
+    add("total", bold=True)
+    if ncol > 1:
+        names.append(("grand_total", y, True, 0))
+        y += ROW
+    return names, rules, y
+
+
+@lru_cache(maxsize=16)
+def _sheets(
+    lang: str, width: int, height: int, tops: tuple[int, ...], ncol: int, label_w: int
+) -> Image.Image:
+    """The table with its empty sheets: paper, row names, die icons and
+    rules — the same for every picture of a layout and language (kept; the
+    bonus row's name depends on the columns and is drawn with them)."""
+    img = b.canvas(height, width, rgb=True)
+    d = b.draw(img)
+    rows = 1 + 6 + 2 + 7 + 2 + (2 if ncol > 1 else 0)
+    x0, x1, lx = 10, width - 10, 18
+    for top in tops:
+        d.rounded_rectangle((x0, top - 4, x1, top + ROW * rows + 8), 8, fill=b.PAPER)
+        names, rules, _end = _layout(top, ncol)
+        for key, y, bold, icon in names:
+            if key == "bonus":
+                continue
+            if key == "grand_total":
+                label = tr(lang, "grand_total")
+                b.draw_text(d, (lx, y + ROW / 2), label, b.SMALL, b.RED, anchor="lm", bold=True)
+            elif icon:
+                paste_die(img, icon, 20, (lx + 10, y + ROW / 2))
+                label = _label(lang, key)
+                b.draw_text(d, (lx + 26, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm")
+            else:
+                label = _label(lang, key)
+                b.draw_text(
+                    d, (lx, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm", bold=bold
+                )
+        for y, thick in rules:
+            if thick:
+                d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
+            else:
+                d.line((x0 + 4, y, x1 - 4, y), fill=b.PAPER_LINE, width=1)
+    return img
+
+
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     players: list[str] = list(view.get("order") or view["players"])
     sheets: dict[str, list[dict[str, Any]]] = view["sheets"]
@@ -80,7 +149,16 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     rows = 1 + 6 + 2 + 7 + 2 + (2 if ncol > 1 else 0)
     band_h = ROW * rows + 16
     height = HEADER + band_h * len(bands)
-    img = b.canvas(height, width)
+    img = b.layer(
+        _sheets(
+            lang,
+            width,
+            height,
+            tuple(HEADER + k * band_h for k in range(len(bands))),
+            ncol,
+            label_w,
+        )
+    )
     d = b.draw(img)
     turn = view.get("turn")
     gone = set(view.get("seat_marks") or {})  # seats out of the game: their column greyed
@@ -129,10 +207,12 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             blank_die(d, at, 54, b.TABLE_EDGE)
 
     def sheet(band: list[str], top: int) -> None:
-        """One paper sheet with the label column and the columns of ``band``."""
+        """One paper sheet's columns of ``band`` (the paper, the row names
+        and the rules are the kept layer's: :func:`_sheets`)."""
         bottom = top + ROW * rows + 8
         x0, x1 = 10, width - 10
-        d.rounded_rectangle((x0, top - 4, x1, bottom), 8, fill=b.PAPER)
+        names, rules, end = _layout(top, ncol)
+        at = {key: y for key, y, _bold, _icon in names}
         potential: dict[tuple[str, int | None], int] = {}
         for p in view.get("potential") or []:
             potential[(p["box"], p.get("column"))] = int(
@@ -146,6 +226,13 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             px = cx0 + pw * i
             if p == turn:
                 d.rectangle((px, top - 4, px + pw, bottom), fill=TURN_COLUMN)
+                for ry, thick in rules:  # the rules across the column, over its highlight
+                    inset = 0 if thick else 4
+                    d.line(
+                        (max(px, x0 + inset), ry, min(px + pw, x1 - inset), ry),
+                        fill=b.PAPER_INK if thick else b.PAPER_LINE,
+                        width=2 if thick else 1,
+                    )
             b.draw_text(
                 d,
                 (px + pw / 2, y + ROW / 2),
@@ -165,21 +252,10 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                         b.PAPER_DIM,
                         anchor="mm",
                     )
-        y += ROW * (2 if ncol > 1 else 1)
-        d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
 
-        def row(
-            label: str, values: list[tuple[str, b.Color, bool]], dots: bool = False, icon: int = 0
-        ) -> None:
-            """One row: its name, then each column's value (shrunk to fit)."""
-            nonlocal y
-            if icon:
-                paste_die(img, icon, 20, (lx + 10, y + ROW / 2))
-                b.draw_text(d, (lx + 26, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm")
-            else:
-                b.draw_text(
-                    d, (lx, y + ROW / 2), label, b.SMALL, b.PAPER_INK, anchor="lm", bold=not dots
-                )
+        def row(key: str, values: list[tuple[str, b.Color, bool]]) -> None:
+            """Each column's value in a row (shrunk to fit)."""
+            y = at[key]
             for k, (text, colour, bold) in enumerate(values):
                 shown, size = _small(text, col_w - 6)
                 b.draw_text(
@@ -191,8 +267,6 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                     anchor="mm",
                     bold=bold,
                 )
-            y += ROW
-            d.line((x0 + 4, y, x1 - 4, y), fill=b.PAPER_LINE, width=1)
 
         def box_values(box: str) -> list[tuple[str, b.Color, bool]]:
             out = []
@@ -208,8 +282,8 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                         out.append(("", b.PAPER_INK, False))
             return out
 
-        for k, box in enumerate(UPPER):
-            row(_label(lang, box), box_values(box), dots=True, icon=k + 1)
+        for box in UPPER:
+            row(box, box_values(box))
         cols = [col for pl in band for col in sheets[pl]]
         subtotals: list[tuple[str, b.Color, bool]] = []
         bonus: list[tuple[str, b.Color, bool]] = []
@@ -231,8 +305,9 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             bonus_label = tr(lang, "to_bonus")
             for k in to_go:
                 bonus[k] = (str(cols[k]["upper_needed"]), BONUS_AMBER, False)
-        row(_label(lang, "upper_total"), subtotals)
+        row("upper_total", subtotals)
         # bonus progress bars under the numbers
+        y = at["bonus"]
         for k, col in enumerate(cols):
             bx = cx0 + col_w * k + 6
             frac = min(1.0, col["upper_subtotal"] / 63)
@@ -242,25 +317,25 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                     (bx, y + ROW - 6, bx + (col_w - 12) * frac, y + ROW - 3),
                     fill=BONUS_GREEN if frac >= 1 else BAR_AMBER,
                 )
-        row(bonus_label, bonus)
-        d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
+        b.draw_text(d, (lx, y + ROW / 2), bonus_label, b.SMALL, b.PAPER_INK, anchor="lm", bold=True)
+        row("bonus", bonus)
         for box in LOWER:
-            row(_label(lang, box), box_values(box), dots=True)
+            row(box, box_values(box))
         yb = [
             (str(col["yahtzee_bonus"]) if col["yahtzee_bonus"] else "", b.PAPER_INK, False)
             for p in band
             for col in sheets[p]
         ]
-        row(_label(lang, "yahtzee_bonus"), yb, dots=True)
-        d.line((x0, y, x1, y), fill=b.PAPER_INK, width=2)
+        row("yahtzee_bonus", yb)
         tot = [
             (str(col["points"]), b.PAPER_DIM if p in gone else b.PAPER_INK, True)
             for p in band
             for col in sheets[p]
         ]
-        row(_label(lang, "total"), tot)
+        row("total", tot)
         if ncol > 1:
             totals: dict[str, int] = view.get("totals", {})
+            y = at["grand_total"]
             for i, p in enumerate(band):
                 px = cx0 + pw * i
                 b.draw_text(
@@ -272,21 +347,11 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                     anchor="mm",
                     bold=True,
                 )
-            b.draw_text(
-                d,
-                (lx, y + ROW / 2),
-                tr(lang, "grand_total"),
-                b.SMALL,
-                b.RED,
-                anchor="lm",
-                bold=True,
-            )
-            y += ROW
         # column separators between players
         for i in range(1, len(band)):
             px = cx0 + pw * i
-            d.line((px, top, px, y), fill=b.PAPER_DIM, width=2)
-        d.line((cx0, top, cx0, y), fill=b.PAPER_DIM, width=2)
+            d.line((px, top, px, end), fill=b.PAPER_DIM, width=2)
+        d.line((cx0, top, cx0, end), fill=b.PAPER_DIM, width=2)
 
     for k, band in enumerate(bands):
         sheet(band, HEADER + k * band_h)
