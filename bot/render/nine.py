@@ -3,7 +3,7 @@ who is finished and how."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image
@@ -50,6 +50,16 @@ def card(value: int, up: bool) -> Image.Image:
             anchor="mm",
         )
     return b.shrink(img, (CARD_W, CARD_H))
+
+
+@lru_cache(maxsize=128)
+def cards_row(up: tuple[bool, ...]) -> Image.Image:
+    """A player's row of cards 1–9 (``up``: each face up or down), one
+    sprite: the cards side by side, as each would be pasted."""
+    row = Image.new("RGBA", (9 * (CARD_W + 3) - 3, CARD_H), (0, 0, 0, 0))
+    for c, face_up in enumerate(up):
+        row.paste(card(c + 1, face_up), (c * (CARD_W + 3), 0))  # apart: copied as they are
+    return row
 
 
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
@@ -113,9 +123,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                 b.coin(d, (x0 + 10 + k * 14, y + 44), 9)
             if n > 3:
                 b.draw_text(d, (x0 + 10 + 3 * 14, y + 44), f"×{n}", b.SMALL, b.GOLD, anchor="lm")
-        for c in range(9):
-            up = bool(cards[p][c])
-            b.paste(img, card(c + 1, up), (164 + c * (CARD_W + 3), y + 5))
+        b.paste(img, cards_row(tuple(bool(up) for up in cards[p])), (164, y + 5))
         b.draw_text(
             d, (548, y + 28), str(remaining.get(p, 0)), b.LARGE, b.INK, anchor="mm", bold=True
         )
