@@ -119,13 +119,15 @@ def seat_named(row: TableRow, name: str | None) -> dict[str, Any] | None:
     return next((s for s in row.seats if s["name"] == name), None)
 
 
-def mover(row: TableRow) -> str | None:
+def mover(row: TableRow, state: Any = None) -> str | None:
     """The player the table message names as the one to move (the first of
-    the movers), or ``None`` (lobby, finished game)."""
+    the movers), or ``None`` (lobby, finished game). ``state``: the row's
+    state already loaded (else it is loaded from ``row.state``)."""
     if row.phase != "playing" or row.state is None:
         return None
     eng = registry.engine(row.game)
-    state = eng.from_json(row.state)
+    if state is None:
+        state = eng.from_json(row.state)
     if eng.is_finished(state):
         return None
     movers = eng.to_move(state)

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 KEY = "ping"  # the table's UI state: the id of its current ping message
 LAST = "turn_began"  # the table's UI state: {"player", "at"} of the last person's turn
 AGAIN = 60.0  # seconds: a person to move again this soon (only computers between) is not pinged
+MOVERS_KEPT = 10_000  # tables whose last mover is remembered (a few dozen bytes each)
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
@@ -45,6 +46,10 @@ class Pings:
     def __init__(self, client: discord.Client, service: TableService) -> None:
         self.client = client
         self.service = service
+        # table id → (version, its mover) as this process last committed it:
+        # the next change's "before" is usually that version, whose state
+        # need not be loaded again to know who was to move
+        self._movers: dict[int, tuple[int, str | None]] = {}
 
     async def on_commit(self, change: TableCommitted) -> None:
         """Ping the player to move now if that is a different human player
@@ -54,10 +59,11 @@ class Pings:
         if change.started:
             before = change.actor
         elif change.before.phase == "playing":
-            before = mover(change.before)
+            before = self._mover_before(change.before)
         else:
             return  # a lobby: nobody was or is to move
-        now = mover(row) if change.live else None
+        now = mover(row, change.state) if change.live else None
+        self._remember(row, now, live=change.live)
         if now == before:  # the same player goes on: the ping (if any) still holds
             if change.started and now is not None:  # who pressed Start moves first
                 self.turn_began(row, now)
@@ -86,6 +92,20 @@ class Pings:
             # kept without a version bump (the table's buttons stay valid),
             # written with the table's next save
             self.service.note_ui(row.id, KEY, row.ui.get(KEY))
+
+    def _mover_before(self, before: TableRow) -> str | None:
+        known = self._movers.get(before.id)
+        if known is not None and known[0] == before.version:
+            return known[1]
+        return mover(before)
+
+    def _remember(self, row: TableRow, now: str | None, *, live: bool) -> None:
+        if not live:
+            self._movers.pop(row.id, None)
+            return
+        if len(self._movers) >= MOVERS_KEPT and row.id not in self._movers:
+            self._movers.clear()  # tables that went away elsewhere: start again
+        self._movers[row.id] = (row.version, now)
 
     def turn_began(self, row: TableRow, player: str, clock: float | None = None) -> None:
         """Note whose turn began last, and when (key-wise, no version bump)."""

@@ -157,14 +157,15 @@ class Screen:
             )
         if row.phase == "lobby":
             return present.lobby_message(row, lang)
-        return await self.table(row)
+        return await self.table(row, change.state)
 
-    async def table(self, row: TableRow) -> present.TableMessage:
-        """The live table's message; a drawing bug must not strand the table,
-        so it falls back to the words-only table."""
+    async def table(self, row: TableRow, state: Any = None) -> present.TableMessage:
+        """The live table's message (``state``: the row's, loaded already); a
+        drawing bug must not strand the table, so it falls back to the
+        words-only table."""
         lang = row.ui.get("lang", "en")
         try:
-            return await present.table_message(row, lang)
+            return await present.table_message(row, lang, state)
         except Exception:
             log.exception("table %d: presenting failed; showing the plain table", row.id)
             return await present.plain_message(row, lang)

@@ -201,12 +201,14 @@ def standing_lines(row: TableRow, outcome: Outcome, lang: str) -> list[str]:
     return lines
 
 
-async def table_message(row: TableRow, lang: str) -> TableMessage:
-    """The live table: turn, last moves in words, picture, legal controls."""
+async def table_message(row: TableRow, lang: str, state: Any = None) -> TableMessage:
+    """The live table: turn, last moves in words, picture, legal controls.
+    ``state``: the row's state already loaded (read only), else loaded here."""
     assert row.state is not None
     eng = registry.engine(row.game)
     ui = plugin(row.game)
-    state = eng.from_json(row.state)
+    if state is None:
+        state = eng.from_json(row.state)
     view = eng.view(state, None)
     names = {s["name"]: s for s in row.seats}
     lines = [t("table.title", lang, game=game_title(row.game, lang))]

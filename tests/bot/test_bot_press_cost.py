@@ -1,0 +1,48 @@
+"""What a press costs the event loop: each change of a table loads its
+state once (issue 25). A press loads the stored state to apply the move;
+what follows the commit — the table message, the players' DMs, the turn
+ping, the computers — reads the state the commit already has, not the
+stored JSON again (each load of a Sixty-Six state is ~25-45 µs here, and
+~2.3 changes follow a press in bench/scale.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from simtable import taken
+
+from games import registry
+from games.core import SeededSource
+
+DICE = SeededSource("bot-press-cost-tests").roll(3000)
+
+
+@pytest.fixture
+def loads(monkeypatch):
+    """Counts each engine's ``from_json`` (by game) while the test runs."""
+    counted: Counter[str] = Counter()
+    for name in registry.builtin_names():
+        eng = registry.engine(name)
+        original = eng.from_json
+
+        def counting(doc, original=original, name=name):
+            counted[name] += 1
+            return original(doc)
+
+        monkeypatch.setattr(eng, "from_json", counting)
+    return counted
+
+
+async def test_a_press_loads_the_tables_state_once(game_night, loads):
+    async with game_night(dice=DICE, aux=[2]) as night:
+        table = await night.table("yahtzee")
+        movers = set()
+        for _ in range(8):  # rolls (the same player goes on) and scores (the turn passes)
+            movers.add(table.mover)
+            loads.clear()
+            assert taken(await table.play(by=table.mover))
+            # the press's own load; the table message, the ping and the
+            # rest read the committed state
+            assert loads == {"yahtzee": 1}
+        assert len(movers) == 2
