@@ -54,6 +54,16 @@ MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 PODIUM = ("🥇", "🥈", "🥉")
 
 
+def when(at: float, lang: str, *, relative: bool = True) -> str:
+    """A moment as Discord timestamps, shown in each reader's own time zone
+    and language: the date and time (``<t:…:f>``), and how far off it is
+    (``<t:…:R>``)."""
+    stamp = int(at)
+    if not relative:
+        return f"<t:{stamp}:f>"
+    return t("tournament.when", lang, at=f"<t:{stamp}:f>", relative=f"<t:{stamp}:R>")
+
+
 def fmt_points(value: float) -> str:
     """1.0 → "1", 0.5 → "0.5", 2.5 → "2.5"."""
     return f"{value:g}"
@@ -154,16 +164,20 @@ class Desk:
             lines.append(t("tournament.cpu_fill", lang))
         if row.state == "signup":
             if row.starts_at is not None:
-                lines.append(t("tournament.starts_at", lang, when=f"<t:{int(row.starts_at)}:R>"))
+                lines.append(t("tournament.starts_at", lang, when=when(row.starts_at, lang)))
             else:
                 lines.append(t("tournament.starts_by_host", lang, host=f"<@{row.host_id}>"))
             if row.checkin_seconds:
                 lines.append(t("tournament.checkin_rule", lang, count=row.checkin_seconds // 60))
         elif row.state == "checkin":
-            until = int(row.starts_at or 0)
-            lines.append(t("tournament.checkin_open", lang, when=f"<t:{until}:R>"))
+            lines.append(t("tournament.checkin_open", lang, when=when(row.starts_at or 0, lang)))
         elif row.state == "running":
             lines.append(t("tournament.running", lang, round=row.round, rounds=row.rounds))
+        elif row.state == "ended":  # the host's /tournament end, or called off at the start
+            if row.round:
+                lines.append(t("tournament.ended", lang, round=row.round))
+            else:
+                lines.append(t("tournament.ended_unstarted", lang))
         else:
             lines.append(t(f"tournament.{row.state}", lang))
         if entrants:
@@ -368,9 +382,10 @@ class Desk:
             if await self.service.open_checkin(row):
                 await self.refresh_signup(row)
                 minutes = max(1, round(((row.starts_at or 0) - self.tables.clock()) / 60))
+                until = when(row.starts_at or 0, row.lang, relative=False)
                 await self.say(row, t("tournament.checkin_call", row.lang, id=row.id,
-                                      minutes=minutes))  # fmt: skip
-                return Outcome("tournament.ok.checkin", changed=True)
+                                      minutes=minutes, when=until))  # fmt: skip
+                return Outcome("tournament.ok.checkin", changed=True, args={"when": until})
             return Outcome("tournament.error.started")
         outcome = await self.service.start(row)
         if outcome.changed:

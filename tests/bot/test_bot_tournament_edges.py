@@ -254,3 +254,36 @@ async def test_leave_and_join_refused_once_the_start_is_claimed(game_night):
         assert (row.state, row.round) == ("running", 1)
         first = await matches(night, 1)
         assert sorted(u for m in first for u in m.seats) == sorted(p.id for p in people)
+
+
+# ---------------------------------------------- 5: the words an organiser reads
+
+
+@on_both_databases
+async def test_times_are_each_readers_own_and_a_call_off_says_what_happened(game_night):
+    """The start time and the check-in's end are Discord timestamps of the
+    date and time (``<t:…:f>``: each reader sees their own time zone), not
+    only "in 3 minutes"; an event called off at its start for want of
+    players says it ended before it started (it said "Ended by the host"),
+    in English and in Japanese."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice = night.member("alice")
+        for lang, name in (("en", "later"), ("ja", "あとで")):
+            await night.settings(lang=lang)
+            hall = night.guild.create_text_channel(name)
+            signup = await create(night, alice, hall, game="sixtysix", format="swiss",
+                                  starts_at="3m", checkin=1)  # fmt: skip
+            row = (await night.store.guild_tournaments(night.guild.id, limit=1))[0]
+            assert row.lang == lang and row.starts_at is not None
+            stamp = int(row.starts_at)
+            assert f"<t:{stamp}:f>" in signup.content and f"<t:{stamp}:R>" in signup.content
+            await press(alice, signup, row.id, "join")  # one player: too few
+            await night.wait(130)
+            call = posts(hall, "tournament.checkin_call", lang, id=row.id, minutes=1,
+                         when=f"<t:{stamp}:f>")  # fmt: skip
+            assert len(call) == 1, [m.content for m in hall.history()]
+            await night.wait(60)
+            assert (await night.store.get_tournament(row.id)).state == "ended"
+            assert posts(hall, "tournament.called_off", lang, id=row.id, min=2)
+            shown = night.env.backend.get_message(hall.id, signup.id).content
+            assert says(shown, "tournament.ended_unstarted", lang), shown
