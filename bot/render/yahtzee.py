@@ -41,6 +41,7 @@ def _label(lang: str, key: str) -> str:
     return tr(lang, key)
 
 
+@lru_cache(maxsize=8)
 def label_width(lang: str) -> int:
     """The label column: room for the longest row name (a die icon before
     the upper boxes), never narrower than :data:`LABEL_W`."""
