@@ -230,7 +230,7 @@ class Desk:
         for s in table:
             lines.append(
                 t("tournament.standings.line", lang, place=s.place, name=names.get(s.player, "?"),
-                  points=fmt_points(s.points), games=s.games)  # fmt: skip
+                  points=fmt_points(s.points), count=s.games)  # fmt: skip
             )
         files = await self.standings_files(row, table, names, lang, final=final)
         return "\n".join(lines)[:2000], files

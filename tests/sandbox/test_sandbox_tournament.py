@@ -1,0 +1,209 @@
+"""A tournament played as people would, in the sandbox, in a real browser
+(headless Chromium driven by Playwright; issue 26).
+
+alice (the sandbox's first member owns the server, so she may create one)
+types ``/tournament create`` for a Nine Swiss of 2 rounds at tables of 3
+with computers in the empty seats; bob and alice press Join, alice Start.
+Each round opens a thread per match: the channel's "started a thread" line
+links to the thread's page, opened as the member who clicked; alice and bob
+play their turns there. Round 2 opens by itself, and the channel shows the
+final standings with the podium and the standings picture, its places
+written as the picture counts them ("1. bob", not a list the page numbers
+again).
+
+Before: nobody could create a tournament ("Only members with Manage Server
+…"), and a thread had no page (its name linked to discord.com)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium)"),
+    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
+]
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SHOTS = Path(os.environ.get("SANDBOX_SHOTS", "")) if os.environ.get("SANDBOX_SHOTS") else None
+NOT_MOVES = ("Show", "Leave", "Replay", "Review", "Record", "🔑")  # a table's buttons that are no move
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "sandbox", "--db", str(tmp_path / "s.sqlite3"),
+         "--tick", "0.05", "--cpu-delay", "0.1-0.2"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines: list[str] = []
+    url = None
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        m = re.match(r"^\s*(http://127\.0\.0\.1:\d+/\S*)", line)
+        if m and url is None:
+            url = m.group(1)
+        if "Ctrl+C" in line:
+            break
+    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()  # type: ignore[arg-type]
+    try:
+        assert url, "".join(lines)
+        yield url, lines
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        sys.stderr.write("--- sandbox output ---\n" + "".join(lines))
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / name))
+
+
+def view_as(page: Any, member: str) -> None:
+    page.locator("#viewer-picker").select_option(label=member)
+    page.wait_for_function(
+        "name => document.querySelector('#viewer-picker')?.selectedOptions[0]?.label === name", arg=member
+    )
+    time.sleep(0.3)
+
+
+def create(page: Any) -> None:
+    """``/tournament create game:Nine format:swiss rounds:2 table_size:3
+    cpu_fill:True``, typed and picked in the composer."""
+    box = page.locator("#channel-composer-input")
+    box.click()
+    box.type("/tournament create")
+    page.get_by_text("Open the sign-up of a tournament in this channel").first.click()
+    page.keyboard.type("nine")
+    page.get_by_role("option", name="Nine").first.click()
+    composer = page.locator("#channel-composer")
+    for name, value, choice in (("format", "swiss", "swiss"), ("rounds", "2", None),
+                                ("table_size", "3", None), ("cpu_fill", "true", "True")):  # fmt: skip
+        if not composer.get_by_text(name, exact=True).count():
+            page.get_by_text(re.compile(r"^\+\d+ more$")).first.click()
+        page.get_by_text(name, exact=True).first.click()
+        page.keyboard.type(value)
+        if choice:
+            page.get_by_role("option", name=choice).first.click()
+    page.locator("#send-message:not([disabled])").click()
+
+
+def move(page: Any, member: str) -> bool:
+    """``member``'s move at the thread's table if it is their turn: the
+    table's first button that is a move (Nine: Roll, then Flip …)."""
+    table = page.locator(".channel-message").filter(has_text=f"Turn: @{member}")
+    if not table.count():
+        return False
+    for button in table.first.locator(".message-components").get_by_role("button").all():
+        try:
+            label = button.inner_text(timeout=500).strip()
+            if label and not label.startswith(NOT_MOVES):
+                button.click(timeout=1500)
+                return True
+        except Exception:  # the message was redrawn under the click: look again
+            return False
+    return False
+
+
+def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -> None:
+    url, lines = sandbox
+    assert sync_playwright is not None
+    started = time.monotonic()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        try:
+            page.goto(url)
+            page.locator("#channel-composer-input").wait_for()
+            create(page)
+            page.get_by_text("Nine tournament — Swiss").first.wait_for(timeout=10000)
+            for member, count in (("bob", "1 player: "), ("alice", "2 players: ")):
+                view_as(page, member)
+                page.get_by_role("button", name="Join", exact=True).last.click()
+                page.get_by_text(count).first.wait_for(timeout=5000)
+            page.get_by_role("button", name="Start", exact=True).last.click()
+            shot(page, "tournament-started.png")
+            ids = {
+                name: page.locator("#viewer-picker option", has_text=name).first.get_attribute("value")
+                for name in ("alice", "bob")
+            }
+            threads: dict[str, list[tuple[str, Any]]] = {}
+            deadline = time.monotonic() + 150
+            final = page.locator(".channel-message").filter(has_text="final standings")
+            while time.monotonic() < deadline and not final.count():
+                for number in (1, 2):
+                    name = f"Round {number} · match 1"
+                    link = page.locator("a.message-system-link", has_text=name)
+                    if name in threads or not link.count():
+                        continue
+                    # alice clicks the thread's name: its page opens, as alice
+                    with page.context.expect_page() as opened:
+                        link.first.click()
+                    mine = opened.value
+                    href = link.first.get_attribute("href") or ""
+                    assert parse_qs(urlsplit(href).query)["viewer_id"] == [ids["alice"]], href
+                    mine.locator("#channel-composer-input").wait_for()
+                    assert mine.locator("#viewer-picker").evaluate("e => e.selectedOptions[0].label") == "alice"
+                    bobs = browser.new_page(viewport={"width": 1200, "height": 900})
+                    bobs.goto(href.replace(f"viewer_id={ids['alice']}", f"viewer_id={ids['bob']}"))
+                    bobs.locator("#channel-composer-input").wait_for()
+                    mine.get_by_text(re.compile(rf"your round {number} match")).first.wait_for(timeout=10000)
+                    threads[name] = [("alice", mine), ("bob", bobs)]
+                moved = False
+                for pages in threads.values():
+                    for member, thread in pages:
+                        moved = move(thread, member) or moved
+                if not moved:
+                    time.sleep(0.1)
+            shot(page, "tournament-final.png")
+            for name, pages in threads.items():
+                shot(pages[0][1], f"tournament-{name[6]}.png")
+            assert final.count(), "no final standings in 150 s:\n" + page.locator("#channel-message-list").inner_text()
+            # round 2 was opened by itself when round 1's match ended
+            assert list(threads) == ["Round 1 · match 1", "Round 2 · match 1"], list(threads)
+            text = final.last.inner_text()
+            assert "🏆 The Nine tournament is over!" in text and "🥇" in text, text
+            # places in the words as in the picture: "1. bob — 6.5 pts (2 games)"
+            assert re.search(r"(?m)^1\. (alice|bob) — [\d.]+ pts \(2 games\)$", text), text
+            assert final.last.locator("img").count() >= 1  # the standings picture
+        except BaseException:
+            shot(page, "tournament-failed.png")
+            raise
+        finally:
+            browser.close()
+    took = time.monotonic() - started
+    print(f"tournament played in {took:.1f} s")
+    out = "".join(lines)
+    assert "Thread “Round 2 · match 1”: http://127.0.0.1:" in out, out
+    assert "Traceback" not in out, out
