@@ -164,7 +164,10 @@ async def open_sandbox(
     name_the_bot(runner._env)
     park_computers(runner._env, bot)  # before the start, which kicks a kept --db's computers
     try:
-        with members_speak(locale), fresh_selects(), commands_speak(locale), thread_links(threads):
+        with (
+            members_speak(locale), fresh_selects(), commands_speak(locale), thread_links(threads),
+            embed_commands(),
+        ):
             async with runner as env, contextlib.AsyncExitStack() as pages:
                 world["env"] = env
                 # the server's language: what the bot's public messages follow
@@ -656,7 +659,8 @@ _OPEN_AS = (
 
 @contextlib.contextmanager
 def thread_links(threads: Mapping[int, str]) -> Iterator[None]:
-    """"started a thread: Round 1 · match 1" links to the thread's page.
+    """A thread's line in its channel ("started a thread: Round 1 · match 1")
+    links to the thread's page.
 
     SimCord's page links a thread's name to discord.com, which knows nothing
     of the sandbox, and allows no other link. Here the link goes to the
@@ -703,6 +707,27 @@ def thread_links(threads: Mapping[int, str]) -> Iterator[None]:
     finally:
         messages._system_projection = project
         server.PreviewServer._static = static  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def embed_commands() -> Iterator[None]:
+    """A command mention (``</play:123>``) in an embed's description or a
+    field reads "/play" as on Discord: SimCord's page shows it raw there
+    (``/help`` is an embed of them), and only in a message's text as a
+    command."""
+    from simcord.preview import _markdown as markdown
+
+    fields = [markdown._FIELD_POLICIES.get(name) for name in ("embed_description", "embed_field_value")]
+    before = [None if policy is None else policy.get("commands") for policy in fields]
+    for policy in fields:
+        if policy is not None:
+            policy["commands"] = True
+    try:
+        yield
+    finally:
+        for policy, value in zip(fields, before, strict=True):
+            if policy is not None:
+                policy["commands"] = bool(value)
 
 
 @contextlib.contextmanager
