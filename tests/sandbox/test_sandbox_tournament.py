@@ -16,6 +16,7 @@ Before: nobody could create a tournament ("Only members with Manage Server
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -207,3 +208,75 @@ def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -
     out = "".join(lines)
     assert "Thread “Round 2 · match 1”: http://127.0.0.1:" in out, out
     assert "Traceback" not in out, out
+
+
+# ---------------------------------------------------------------- in process
+
+
+async def run_in_sandbox(tmp_path: Path, locale: str, act: Any) -> dict[str, Any]:
+    """``act(info, page)`` in a sandbox of ``locale``, ``page`` a page of the
+    channel as alice (what the browser gets from ``/api/pages``)."""
+    import asyncio
+
+    from bot.sandbox import open_sandbox
+
+    stop = asyncio.Event()
+    seen: dict[str, Any] = {}
+
+    async def ready(info: dict[str, Any]) -> None:
+        try:
+            preview = info["preview"]
+            page = preview._open_page(info["members"]["alice"])
+            seen.update(await act(info, page))
+        finally:
+            stop.set()
+
+    await asyncio.wait_for(
+        open_sandbox(str(tmp_path / "s.sqlite3"), locale=locale, ready=ready, stop=stop), timeout=120
+    )
+    return seen
+
+
+def command_body(preview: Any, page: Any, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    """What the page sends for the catalog's command at ``path`` (as shown)."""
+    entry = next(e for e in page.command_catalog["entries"] if e["path"] == path)
+    return {
+        "kind": "run_command", "command_id": entry["commandId"], "path": entry["path"],
+        "schema_fingerprint": entry["schemaFingerprint"], "options": options,
+        "protocol_version": 3, "sequence": page.last_sequence + 1, "request_id": f"r{page.last_sequence}",
+        "generation": page.generation, "bot_generation": preview.env._generation,
+        "published_revision": page.revision,
+    }  # fmt: skip
+
+
+async def test_a_japanese_subcommand_runs_from_the_page(tmp_path: Path) -> None:
+    """``--locale ja``: the page lists ``/大会 作成`` and sending it opens the
+    sign-up in Japanese (before: "Command 'tournament' has no subcommand
+    path '作成'", and nothing happened)."""
+    from bot.i18n import t
+
+    async def act(info: dict[str, Any], page: Any) -> dict[str, Any]:
+        preview = info["preview"]
+        body = command_body(preview, page, ["大会", "作成"], {"ゲーム": "nine", "形式": "swiss"})
+        answer = await preview._action(page.id, body)
+        channel = info["env"].backend.messages[info["channel"]]
+        return {"answer": answer, "texts": [m.content for m in channel.values()]}
+
+    seen = await run_in_sandbox(tmp_path, "ja", act)
+    assert seen["answer"]["settlement"] == "settled", seen["answer"]
+    title = t("tournament.title", "ja", game=t("game.nine", "ja"), format=t("tournament.format.swiss", "ja"))
+    assert any(title in text for text in seen["texts"]), seen["texts"]
+
+
+async def test_help_shows_its_commands_as_commands(tmp_path: Path) -> None:
+    """/help is an embed of command mentions: the page reads them as
+    "/play", not "</play:1456…>" (SimCord's page left them raw in embeds)."""
+
+    async def act(info: dict[str, Any], page: Any) -> dict[str, Any]:
+        preview = info["preview"]
+        answer = await preview._action(page.id, command_body(preview, page, ["help"], {}))
+        return {"answer": answer, "snapshot": json.dumps(page.snapshot)}
+
+    seen = await run_in_sandbox(tmp_path, "en-US", act)
+    assert seen["answer"]["settlement"] == "settled", seen["answer"]
+    assert '"type": "command"' in seen["snapshot"] and '"label": "/play"' in seen["snapshot"]
