@@ -29,6 +29,19 @@ from bot.followers.tournament import Desk
 from bot.i18n import t
 from bot.tournament.service import Outcome
 
+
+async def signed_up(
+    night: Any, host: Any, name: str, players: Any, game: str = "sixtysix", **options: Any
+) -> tuple[Any, Any]:
+    """``host`` creates a Swiss event of ``game`` in a new channel ``name``
+    and ``players`` join it: (the channel, the sign-up message)."""
+    hall = night.guild.create_text_channel(name)
+    signup = await create(night, host, hall, game=game, format="swiss", **options)
+    for user in players:
+        await press(user, signup, 1, "join")
+    return hall, signup
+
+
 # ------------------------------------------ 1: an unwritable database, backed off
 
 
@@ -39,11 +52,8 @@ async def test_an_unwritable_database_backs_the_tournament_sweep_off(game_night,
     less often, and once writes work the event starts, once."""
     async with game_night(seeded=True, managers=["alice"]) as night:
         people = [night.member(n) for n in EIGHT[:4]]
-        hall = night.guild.create_text_channel("read-only")
-        signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
-                              rounds=1, options="target=1", starts_at="1m")  # fmt: skip
-        for user in people:
-            await press(user, signup, 1, "join")
+        hall, signup = await signed_up(night, people[0], "read-only", people, rounds=1,
+                                       options="target=1", starts_at="1m")  # fmt: skip
         store = night.store
         tries = 0  # sweeps that went to the database (each reads the live events first)
         live = store.live_tournaments
@@ -79,11 +89,8 @@ async def two_player_match(night: Any, name: str = "match", **options: Any) -> t
     """alice hosts a one-round Sixty-Six event of bob and carol, started:
     (the channel, the sign-up message, their match)."""
     alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
-    hall = night.guild.create_text_channel(name)
-    signup = await create(night, alice, hall, game="sixtysix", format="swiss", rounds=1,
-                          options="target=1", **options)  # fmt: skip
-    for user in (bob, carol):
-        await press(user, signup, 1, "join")
+    hall, signup = await signed_up(night, alice, name, (bob, carol), rounds=1, options="target=1",
+                                   **options)  # fmt: skip
     await press(alice, signup, 1, "start")
     (match,) = await matches(night, 1)
     assert match.state == "open"
@@ -128,11 +135,8 @@ async def test_game_end_in_a_match_is_the_organisers_and_a_double_forfeit(game_n
     thread says so, and the round goes on (here: the event is over)."""
     async with game_night(seeded=True, managers=["alice"], locales={"carol": "ja"}) as night:
         alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
-        hall = night.guild.create_text_channel("dice")
-        signup = await create(night, alice, hall, game="sixdice", format="swiss",
-                              rounds=1, table_size=2)  # fmt: skip
-        for user in (bob, carol):
-            await press(user, signup, 1, "join")
+        hall, signup = await signed_up(night, alice, "dice", (bob, carol), game="sixdice",
+                                       rounds=1, table_size=2)  # fmt: skip
         await press(alice, signup, 1, "start")
         (match,) = await matches(night, 1)
         thread = next(c for c in hall.threads if c.id == match.thread_id)
@@ -164,11 +168,8 @@ async def test_an_organiser_who_plays_at_a_match_cannot_end_it(game_night):
         role = night.guild.create_role("organisers")
         await night.settings(tournament_role=role.id)
         erin = night.guild.add_member(night.env.create_user("erin"), roles=[role])
-        hall = night.guild.create_text_channel("host-plays")
-        signup = await create(night, carol, hall, game="sixtysix", format="swiss", rounds=1,
-                              options="target=1")  # fmt: skip
-        for user in (bob, carol):
-            await press(user, signup, 1, "join")
+        hall, signup = await signed_up(night, carol, "host-plays", (bob, carol), rounds=1,
+                                       options="target=1")  # fmt: skip
         await press(carol, signup, 1, "start")
         (match,) = await matches(night, 1)
         thread = next(c for c in hall.threads if c.id == match.thread_id)
@@ -194,11 +195,8 @@ async def test_a_join_at_the_moment_the_event_starts_is_exact(game_night):
     async with game_night(seeded=True, managers=["alice"]) as night:
         people = [night.member(n) for n in EIGHT[:4]]
         erin = night.member("erin")
-        hall = night.guild.create_text_channel("at-once")
-        signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
-                              rounds=2, options="target=1")  # fmt: skip
-        for user in people:
-            await press(user, signup, 1, "join")
+        hall, signup = await signed_up(night, people[0], "at-once", people, rounds=2,
+                                       options="target=1")  # fmt: skip
         bot = night.bot
         other = Desk(bot, bot.tables)  # another process: locks of its own
         store = night.store
@@ -240,11 +238,8 @@ async def test_leave_and_join_refused_once_the_start_is_claimed(game_night):
     and the sweep pairs round 1 of an event left so (a process died)."""
     async with game_night(seeded=True, managers=["alice"], locales={"bob": "ja"}) as night:
         people = [night.member(n) for n in EIGHT[:4]]
-        hall = night.guild.create_text_channel("claimed")
-        signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
-                              rounds=1, options="target=1")  # fmt: skip
-        for user in people:
-            await press(user, signup, 1, "join")
+        hall, signup = await signed_up(night, people[0], "claimed", people, rounds=1,
+                                       options="target=1")  # fmt: skip
         row = await event(night)
         assert await night.store.update_tournament(row, state="running")  # the claim, then a crash
         res = await press(people[1], signup, 1, "leave")
