@@ -681,21 +681,21 @@ class Desk:
         await self.repair()
 
     async def repair(self) -> None:
-        for row in await self.store.live_tournaments():
-            if row.state != "running" or row.round != 0:
+        for live in await self.store.live_tournaments():
+            if live.state != "running" or live.round != 0:
                 continue
             # its start was claimed, round 1 never paired (a process died
             # between the two): start it again (round 1 is still a claim)
             try:
-                async with self.lock(row.id):
-                    fresh = await self.store.get_tournament(row.id)
-                    if fresh is not None and fresh.state == "running" and fresh.round == 0:
-                        log.info("tournament %d: started but not paired: starting it", row.id)
-                        await self.begin(fresh)
+                async with self.lock(live.id):
+                    again = await self.store.get_tournament(live.id)
+                    if again is not None and again.state == "running" and again.round == 0:
+                        log.info("tournament %d: started but not paired: starting it", live.id)
+                        await self.begin(again)
             except sqlite3.Error:
                 raise
             except Exception:
-                log.exception("tournament %d: the start failed", row.id)
+                log.exception("tournament %d: the start failed", live.id)
         for match in await self.store.stranded_matches():
             if match.id in self._opening:
                 continue
