@@ -25,7 +25,7 @@ from bot.games.base import CONFIRMED, DISMISS
 from bot.i18n import lang_of, linked, rule_error, t
 from bot.lobby import Lobby
 from bot.model import humans, is_manager, message_link
-from bot.store import TableRow
+from bot.store import TableRow, TournamentRow
 from bot.tables import TableService
 from bot.ui import present
 from bot.ui import secrets as hidden
@@ -344,10 +344,13 @@ class Presses:
         user_id = interaction.user.id
         may_end = user_id == row.host_id or is_manager(interaction)
         match = row.ui.get(present.TOURNAMENT) if row.phase != "lobby" else None
-        if match:  # a tournament's match: its organisers end it, as a double forfeit
-            refusal = await self._match_end_refusal(interaction, row, int(match["id"]))
+        event = await service.store.get_tournament(int(match["id"])) if match else None
+        if event is None or event.state != "running":
+            match = None  # the event is over: its games go on as normal games
+        if match and event is not None:  # its organisers end it, as a double forfeit
+            refusal = await self._match_end_refusal(interaction, row, event)
             if refusal is not None:
-                await service.reply(interaction, refusal, id=int(match["id"]))
+                await service.reply(interaction, refusal, id=event.id)
                 return
         elif not may_end and (row.phase == "lobby" or row.seat_of(user_id) is None):
             await service.reply(interaction, "error.end_not_allowed")
@@ -394,19 +397,19 @@ class Presses:
             )
 
     async def _match_end_refusal(
-        self, interaction: discord.Interaction[Any], row: TableRow, tournament_id: int
+        self, interaction: discord.Interaction[Any], row: TableRow, event: TournamentRow
     ) -> str | None:
         """``/game end`` in a tournament's match (docs/tournaments.md): only
         an organiser — the event's host, Manage Server or the server's
         tournament role — who does not play at it may end it, and it counts
         as a double forfeit; players cannot agree to end it (``/tournament
-        drop`` leaves). The catalogue key of the refusal, or ``None``: end it."""
+        drop`` leaves). Once the event is over (``/tournament end``) its
+        games are normal games. The catalogue key of the refusal, or
+        ``None``: end it."""
         user = interaction.user
-        store = self.service.store
-        event = await store.get_tournament(tournament_id)
-        organiser = (event is not None and user.id == event.host_id) or is_manager(interaction)
+        organiser = user.id == event.host_id or is_manager(interaction)
         if not organiser and row.guild_id is not None:
-            role = await store.guild_setting(row.guild_id, "tournament_role")
+            role = await self.service.store.guild_setting(row.guild_id, "tournament_role")
             organiser = role is not None and any(
                 r.id == int(role) for r in getattr(user, "roles", [])
             )

@@ -284,3 +284,18 @@ async def test_times_are_each_readers_own_and_a_call_off_says_what_happened(game
             assert posts(hall, "tournament.called_off", lang, id=row.id, min=2)
             shown = night.env.backend.get_message(hall.id, signup.id).content
             assert says(shown, "tournament.ended_unstarted", lang), shown
+
+
+async def test_after_tournament_end_its_games_end_as_normal_games(game_night):
+    """/tournament end: the games being played go on as normal games, so
+    /game end in one is the usual agreement again (not the organisers')."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        hall, _signup, match = await two_player_match(night, "over")
+        bob = night.member("bob")
+        thread = next(c for c in hall.threads if c.id == match.thread_id)
+        res = await bob.slash(thread, "game end")
+        assert says(answer(res), "tournament.error.end_match", id=1)
+        res = await night.member("alice").slash(hall, "tournament end")
+        assert says(answer(res), "tournament.ok.ended", id=1)
+        res = await bob.slash(thread, "game end")
+        assert says(answer(res), "end.agreed", n=1, m=2), answer(res)
