@@ -517,7 +517,7 @@ class Palette:
         self.extra: list[int] = []
         self.pieces: dict[Any, _Piece] = {}  # looked up without the lock (one dict get)
         self.pieces_size = 0  # bytes the pieces and their keys hold
-        self.layers: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
+        self.layers: dict[int, tuple[np.ndarray, Image.Image, Image.Image]] = {}
 
     def off(self, sample: Image.Image) -> tuple[float, float]:
         """The share of ``sample``'s pixels mapped further than :data:`FIT`
@@ -532,11 +532,11 @@ class Palette:
         with self.lock:
             return img.quantize(palette=self.image, dither=Image.Dither.NONE)
 
-    def map_core(self, img: Image.Image) -> Any:
-        """:meth:`map` for a small piece, as Pillow's core image (with the
-        palette): Image.quantize copies the palette each time."""
+    def map_core(self, img: Any) -> Any:
+        """:meth:`map` for a small piece, on Pillow's core images (the
+        mapped one carries the palette): Image.quantize copies it each time."""
         with self.lock:
-            return img.im.convert("P", 0, self.image.im)
+            return img.convert("P", 0, self.image.im)
 
     def fits(self, sample: Image.Image) -> bool:
         """Whether all but :data:`MISFIT` of ``sample``'s pixels (or twice
@@ -683,12 +683,12 @@ class _OnPalette:
             rgb = img.convert("RGB")
             mapped = pal.map(rgb)
             off = _off(np.asarray(mapped.convert("RGB")), np.asarray(rgb))
-            got = (mapped, Image.fromarray(off), img)
+            got = (np.array(mapped, np.uint8), Image.fromarray(off), img)
             if len(pal.layers) >= 8:  # a renderer's few kept layers (Six Dice: a height each)
                 pal.layers.clear()
             pal.layers[id(img)] = got
-        mapped, errors, _img = got
-        return self._new(np.array(mapped, np.uint8), errors.copy())
+        pixels, errors, _img = got
+        return self._new(pixels.copy(), errors.copy())
 
     def paste(
         self,
@@ -741,21 +741,24 @@ class _OnPalette:
         pixels are off; and where it drew."""
         assert self.canvas is not None
         self.sync()
-        piece = self.canvas.crop(box)
+        self.canvas.load()  # its palette as synced: the piece's colours under
+        # all on Pillow's cores: its Python wrappers cost more than the work here
+        piece = self.core.crop(box)
         rgb = piece.convert("RGB")
         whole = (0, 0, *source.size)
         if fill is None:
-            rgb.paste(source, (0, 0), source)
-            touched = source.im.getband(3)  # its alpha
+            rgb.paste(source.im, whole, source.im)  # by its alpha
+            touched = source.im.getband(3)
         else:
-            rgb.paste(fill, whole, source)
+            rgb.paste(fill, whole, source.im)
             touched = source.im
         mapped = self.palette.map_core(rgb)
-        where = touched.point(_TOUCHED, None)  # Pillow's own: no table built each time
-        piece.im.paste(mapped, whole, where)
-        drawn = np.asarray(rgb._new(mapped.convert("RGB")))  # mapped carries its palette
-        errors = Image.fromarray(_off(drawn, np.asarray(rgb)))
-        return piece.im, errors.im, where, 4 * size + 200, keep
+        where = touched.point(_TOUCHED, None)
+        piece.paste(mapped, whole, where)
+        # how far each pixel is off: the largest of its three channel differences
+        diff = mapped.convert("RGB").chop_difference(rgb)
+        errors = diff.getband(0).chop_lighter(diff.getband(1)).chop_lighter(diff.getband(2))
+        return piece, errors, where, 4 * size + 200, keep
 
     def off(self) -> tuple[float, float]:
         """The share of the picture's pixels further than :data:`FIT` off
