@@ -552,6 +552,17 @@ class Desk:
             except discord.HTTPException as err:
                 log.warning("tournament %d: could not say match %d was ended (%s/%s)",
                             row.id, match.id, err.status, err.code)  # fmt: skip
+        elif match.thread_id is not None:
+            # the players at the result learn what happens next, and where
+            last = bool(row.rounds) and match.round >= row.rounds
+            text = t("tournament.match.recorded_last" if last else "tournament.match.recorded", row.lang,
+                     channel=f"<#{row.channel_id}>", round=match.round, next=match.round + 1)  # fmt: skip
+            thread = self.client.get_partial_messageable(match.thread_id, guild_id=row.guild_id)
+            try:
+                await thread.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as err:
+                log.warning("tournament %d: could not say match %d was recorded (%s/%s)",
+                            row.id, match.id, err.status, err.code)  # fmt: skip
         await self.go_on(row.id)
 
     async def go_on(self, tournament_id: int) -> None:

@@ -9,10 +9,12 @@ links to the thread's page, opened as the member who clicked; alice and bob
 play their turns there. Round 2 opens by itself, and the channel shows the
 final standings with the podium and the standings picture, its places
 written as the picture counts them ("1. bob", not a list the page numbers
-again).
+again), and each thread says, under its result, that the match is recorded
+and where the next round opens.
 
 Before: nobody could create a tournament ("Only members with Manage Server
-…"), and a thread had no page (its name linked to discord.com)."""
+…"), and a thread had no page (its name linked to discord.com); a thread said
+nothing after its result."""
 
 from __future__ import annotations
 
@@ -198,6 +200,11 @@ def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -
             # places in the words as in the picture: "1. bob — 6.5 pts (2 games)"
             assert re.search(r"(?m)^1\. (alice|bob) — [\d.]+ pts \(2 games\)$", text), text
             assert final.last.locator("img").count() >= 1  # the standings picture
+            # at each result, the thread says what happens next and where
+            first = threads["Round 1 · match 1"][0][1]
+            first.get_by_text("round 2 opens there by itself").first.wait_for(timeout=5000)
+            last = threads["Round 2 · match 1"][0][1]
+            last.get_by_text("It was the last round").first.wait_for(timeout=5000)
         except BaseException:
             shot(page, "tournament-failed.png")
             raise
