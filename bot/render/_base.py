@@ -884,7 +884,7 @@ def drawn(
             img, alt = made
             if img is on.canvas and on.close():
                 on.sync()
-                return png(img), alt
+                return png(img, on.pixels), alt
             if img is not on.canvas and img.mode != "P":
                 return encode(img, kind=kind), alt
         except Misfit:
@@ -957,14 +957,15 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def png(img: Image.Image) -> bytes:
+def png(img: Image.Image, pixels: np.ndarray | None = None) -> bytes:
     """An 8-bit palette picture (mode ``"P"``) as PNG bytes: every row
     unfiltered (a picture of flat areas packs as small), deflated by ISA-L
-    (:data:`COMPRESS`; Pillow's own writer only knows zlib, 5-8× slower)."""
+    (:data:`COMPRESS`; Pillow's own writer only knows zlib, 5-8× slower).
+    ``pixels``: its entries as an array already (a canvas drawn on a palette)."""
     w, h = img.size
     rows = np.empty((h, w + 1), np.uint8)
     rows[:, 0] = 0  # filter type None
-    rows[:, 1:] = np.asarray(img)
+    rows[:, 1:] = np.asarray(img) if pixels is None else pixels
     plte = bytes(img.getpalette() or [0, 0, 0])
     return b"".join(
         (
