@@ -331,7 +331,11 @@ class Driver:
         self.waiting: dict[int, asyncio.Future[None]] = {}
         self.emitted: dict[int, float] = {}
         self.queued: list[float] = []  # from the dispatch to the handler's start
-        press, open_lobby = bot.presses.press, bot.lobby.open_lobby
+        # the press and /play handlers (on the table service itself before
+        # bot/tables.py was split: --against an older checkout)
+        presses = getattr(bot, "presses", bot.tables)
+        lobby = getattr(bot, "lobby", bot.tables)
+        press, open_lobby = presses.press, lobby.open_lobby
 
         async def pressed(interaction: Any, *args: Any, **kwargs: Any) -> None:
             emitted = self.emitted.pop(interaction.id, None)
@@ -348,8 +352,8 @@ class Driver:
             finally:
                 self._done(interaction.id)
 
-        bot.presses.press = pressed
-        bot.lobby.open_lobby = opened
+        presses.press = pressed
+        lobby.open_lobby = opened
 
     def _done(self, interaction_id: int) -> None:
         fut = self.waiting.pop(interaction_id, None)
@@ -793,6 +797,13 @@ async def main(cfg: dict[str, Any]) -> None:
     count_pictures(counts)
     store = open_store(cfg["db"])
     bot = create_bot(store, sync_commands="always")  # each world is a Discord of its own
+    try:  # the collector as python -m bot sets it (older checkouts: Python's default)
+        from bot.__main__ import tune_gc
+    except ImportError:
+        pass
+    else:
+        if not os.environ.get("CHABUDAI_BENCH_DEFAULT_GC"):
+            tune_gc()
     bot.cpu_delay = float(cfg.get("cpu_delay", 0.0))
     watch = ClockWatch(bot.tables, stream)
     reader = asyncio.StreamReader()
