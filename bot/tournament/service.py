@@ -364,7 +364,9 @@ class TournamentService:
     async def standings(self, row: TournamentRow) -> list[pairing.Standing]:
         entrants = await self.store.entrants(row.id)
         history = history_of(await self.store.matches(row.id))
-        people = [e.user_id for e in entrants if e.status != "kicked" or any(
+        # those still in and those who played: not who left (or was dropped
+        # at check-in, or kicked) before a game of theirs
+        people = [e.user_id for e in entrants if e.status in ACTIVE or any(
             e.user_id in m.seats for m in history)]  # fmt: skip
         seeded = {e.user_id: (e.seed is None, e.seed or 0, e.joined_at) for e in entrants}
         people.sort(key=lambda u: seeded[u])

@@ -287,3 +287,27 @@ async def test_help_shows_its_commands_as_commands(tmp_path: Path) -> None:
     seen = await run_in_sandbox(tmp_path, "en-US", act)
     assert seen["answer"]["settlement"] == "settled", seen["answer"]
     assert '"type": "command"' in seen["snapshot"] and '"label": "/play"' in seen["snapshot"]
+
+
+async def test_who_left_before_the_start_is_not_in_the_standings(tmp_path: Path) -> None:
+    """carol joins and presses Leave before the start: the standings of the
+    event (its message, and /tournament standings) list bob and alice only
+    (before: "1. carol — 0 pts (0 games)" beside them, as if she played)."""
+
+    async def act(info: dict[str, Any], page: Any) -> dict[str, Any]:
+        alice, bob, carol = info["actors"][:3]
+        channel = info["table_channel"]
+        res = await alice.slash(channel, "tournament create", game="nine", format="swiss", rounds=1,
+                                table_size=3, cpu_fill=True)  # fmt: skip
+        signup = res.response
+        for who in (bob, carol, alice):
+            await who.click(signup, custom_id="ct:1:join")
+        await carol.click(signup, custom_id="ct:1:leave")
+        await alice.click(signup, custom_id="ct:1:start")
+        standings = await bob.slash(channel, "tournament standings")
+        return {"standings": str(standings.response.content)}
+
+    seen = await run_in_sandbox(tmp_path, "en-US", act)
+    text = seen["standings"]
+    assert "alice" in text and "bob" in text, text
+    assert "carol" not in text, text
