@@ -13,15 +13,17 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+_deflate: ModuleType
 try:  # ISA-L deflates a picture 6-8× faster than zlib's fastest level, files as small
     from isal import isal_zlib as _deflate
 except ImportError:  # pragma: no cover - a platform without its wheel: zlib, same PNGs to the eye
-    _deflate = zlib  # type: ignore[assignment]
+    _deflate = zlib
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 FONT_PATH = ASSETS / "fonts" / "ipaexg.ttf"
@@ -786,7 +788,8 @@ def _off(mapped: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """How far each mapped pixel is off its colour: the largest of its
     three channel differences."""
     d = np.maximum(mapped, wanted) - np.minimum(mapped, wanted)  # |a - b|, in bytes
-    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    off: np.ndarray = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    return off
 
 
 class _PaletteDraw(ImageDraw.ImageDraw):
