@@ -391,6 +391,10 @@ async def run_once(
         "client_errors": sum(sum(d["errors"].values()) for d in done),
         "statements": sum(d["statements"] for d in done) / max(presses, 1),
         "round_trips": sum(d["round_trips"] for d in done) / max(presses, 1),
+        "statement_kinds": {  # per press, by the statement's first words (--verbose)
+            kind: n / max(presses, 1)
+            for kind, n in sum((Counter(d.get("kinds", {})) for d in done), Counter()).most_common()
+        },
         "lag_n": len(lags),
         "lag_p50": pct(lags, 0.5) * 1000,
         "lag_p99": pct(lags, 0.99) * 1000,
