@@ -2043,11 +2043,12 @@ def _execute_many(sql: str, rows: Sequence[Sequence[Any]]) -> Callable[[sqlite3.
 
 
 def _update_and_log(
-    sql: str, args: Sequence[Any], ledger_args: Sequence[Any]
+    sql: str, args: Sequence[Any], ledger_args: Sequence[Any] | None
 ) -> Callable[[sqlite3.Connection], int]:
-    """A versioned update and, if it changed the row, its ledger line, in a
-    transaction of their own (BEGIN IMMEDIATE … COMMIT; ROLLBACK if any of
-    it fails): the rows updated."""
+    """A versioned update and, if it changed the row, its ledger line (the
+    moves row's values; ``None``: none), in a transaction of their own
+    (BEGIN IMMEDIATE … COMMIT; ROLLBACK if any of it fails): the rows
+    updated."""
 
     def run(conn: sqlite3.Connection) -> int:
         conn.execute("BEGIN IMMEDIATE").close()
@@ -2055,7 +2056,7 @@ def _update_and_log(
             cur = conn.execute(sql, args)
             n = cur.rowcount
             cur.close()
-            if n == 1:
+            if n == 1 and ledger_args is not None:
                 conn.execute(_LEDGER_SQL, ledger_args).close()
             conn.execute("COMMIT").close()
         except BaseException:

@@ -40,6 +40,7 @@ async def test_the_soak_reports_a_planted_bug_with_its_seed(tmp_path, monkeypatc
     import logging
     import re
 
+    from bot import store as sqlite_store
     from bot.store import SqliteStore
 
     write = SqliteStore._write_ledger
@@ -49,6 +50,12 @@ async def test_the_soak_reports_a_planted_bug_with_its_seed(tmp_path, monkeypatc
             await write(self, tx, table_id, version, ledger, now)
 
     monkeypatch.setattr(SqliteStore, "_write_ledger", losing)
+    update = sqlite_store._update_and_log  # a save writes its line in the same hop
+
+    def losing_update(sql, args, ledger_args):
+        return update(sql, args, ledger_args if ledger_args[1] != 3 else None)
+
+    monkeypatch.setattr(sqlite_store, "_update_and_log", losing_update)
     seeds = simsoak.seed_factory
 
     def leaky(session, seed):
