@@ -54,8 +54,11 @@ def _copy(doc: Any) -> Any:
 
 def snapshot(row: TableRow) -> TableRow:
     """A copy of ``row`` as loaded, to announce as "before" (the state JSON
-    is never changed in place, only replaced, so it is shared)."""
-    return dataclasses.replace(row, seats=_copy(row.seats), ui=_copy(row.ui), clock=dict(row.clock))
+    is never changed in place, only replaced, so it is shared; so are the
+    events of the UI state's log, which is added to and cut, its events
+    never edited: a list of its own is enough, the larger part of a copy)."""
+    ui = {k: list(v) if k == "log" and type(v) is list else _copy(v) for k, v in row.ui.items()}
+    return dataclasses.replace(row, seats=_copy(row.seats), ui=ui, clock=dict(row.clock))
 
 
 @dataclass
