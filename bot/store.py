@@ -469,7 +469,11 @@ _TABLE_COLS = (
 )
 
 
-def _row(r: Sequence[Any]) -> TableRow:
+STATES_KEPT = 256  # tables whose state JSON a store keeps parsed (Store._states)
+
+
+def _row(r: Sequence[Any], state: Any = None) -> TableRow:
+    """A table's row as read (``state``: its state JSON parsed already)."""
     return TableRow(
         id=r[0],
         guild_id=r[1],
@@ -480,7 +484,7 @@ def _row(r: Sequence[Any]) -> TableRow:
         host_id=r[6],
         seats=json.loads(r[7]),
         options=json.loads(r[8]),
-        state=json.loads(r[9]) if r[9] is not None else None,
+        state=state if state is not None else json.loads(r[9]) if r[9] is not None else None,
         ui=json.loads(r[10]),
         seed=r[11],
         version=r[12],
@@ -659,6 +663,10 @@ class Store(abc.ABC):
         # guild settings change rarely and are read on every move (turn
         # clocks): kept here once read, replaced when written
         self._settings: dict[tuple[int, str], Any] = {}
+        # a table's state JSON as last written or read here, and parsed
+        # (never changed in place, only replaced): a load of the same text
+        # shares it instead of parsing it again (a Yahtzee state: ~2.5 KB)
+        self._states: dict[int, tuple[str, Any]] = {}
 
     # ----------------------------------------------------- the backend's part
 
@@ -833,7 +841,23 @@ class Store(abc.ABC):
     async def _tables(self, where: str, args: Sequence[Any] = ()) -> list[TableRow]:
         async with self._reading() as c:
             rows = await c.fetch(f"SELECT {_TABLE_COLS} FROM tables {where}", args)
-        return [_row(r) for r in rows]
+        out = []
+        for r in rows:
+            text = r[9]
+            known = self._states.get(r[0])
+            if text is not None and known is not None and known[0] == text:
+                out.append(_row(r, known[1]))
+                continue
+            row = _row(r)
+            if text is not None:
+                self._keep_state(row.id, text, row.state)
+            out.append(row)
+        return out
+
+    def _keep_state(self, table_id: int, text: str, doc: Any) -> None:
+        if len(self._states) >= STATES_KEPT and table_id not in self._states:
+            self._states.clear()  # a table not played for a while parses its state again
+        self._states[table_id] = (text, doc)
 
     async def get_table(self, table_id: int) -> TableRow | None:
         rows = await self._tables("WHERE id = ?", (table_id,))
@@ -922,6 +946,10 @@ class Store(abc.ABC):
             ui_sql, ui_args = "?", (_dumps(row.ui),)
         else:
             ui_sql, ui_args = self._ui_patch(ui_patch)
+        state = None
+        if row.state is not None:
+            known = self._states.get(row.id)  # the state as loaded (a UI change, a lobby)
+            state = known[0] if known is not None and known[1] is row.state else _dumps(row.state)
         sql = (
             "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?,"
             f" ui = {ui_sql}, seed = ?, deadline = ?, clock = ?, cpu_due = ?,"
@@ -933,7 +961,7 @@ class Store(abc.ABC):
             row.host_id,
             _dumps(row.seats),
             _dumps(row.options),
-            _dumps(row.state) if row.state is not None else None,
+            state,
             *ui_args,
             row.seed,
             row.deadline,
@@ -952,6 +980,8 @@ class Store(abc.ABC):
             n = await self._update_with_ledger(sql, args, row.id, row.version + 1, ledger, now)
         if n == 1:
             row.version += 1
+            if state is not None:
+                self._keep_state(row.id, state, row.state)
         return n == 1
 
     async def _update_with_ledger(

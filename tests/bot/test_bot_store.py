@@ -147,6 +147,37 @@ async def test_a_sqlite_save_with_its_ledger_line_is_one_round_trip(tmp_path):
         await store.close()
 
 
+async def test_a_state_loaded_again_is_not_parsed_again(tmp_path):
+    """A table's state JSON as the store last wrote or read it is kept
+    parsed: loading the same text shares it (states are replaced, never
+    changed in place); a state another process wrote is read afresh."""
+    path = tmp_path / "db.sqlite3"
+    store, other = await _opened(path), await _opened(path)
+    try:
+        row = await store.create_table(
+            guild_id=1, channel_id=2, game="nine", host_id=3, seats=[], options={}, now=0.0
+        )
+        assert row is not None
+        row.state = {"moves": ["a roll"]}
+        assert await store.save_table(row, now=1.0)
+        first, second = await store.get_table(row.id), await store.get_table(row.id)
+        assert first is not None and second is not None
+        assert first.state is row.state and second.state is row.state
+        theirs = await other.get_table(row.id)
+        assert theirs is not None and theirs.state == row.state
+        theirs.state = {"moves": ["a roll", "b roll"]}
+        assert await other.save_table(theirs, now=2.0)
+        mine = await store.get_table(row.id)
+        assert mine is not None and mine.state == {"moves": ["a roll", "b roll"]}
+        mine.ui = {"seen": 1}  # a UI change keeps the state as it was
+        assert await store.save_table(mine, now=3.0)
+        again = await other.get_table(row.id)
+        assert again is not None and again.state == mine.state and again.ui == {"seen": 1}
+    finally:
+        await store.close()
+        await other.close()
+
+
 @on_both_databases
 async def test_discord_ids_and_times_keep_every_digit(new_database):
     """64-bit snowflakes and unix times to the millisecond come back as written
