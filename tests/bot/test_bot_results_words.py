@@ -48,7 +48,7 @@ WHY = {
 }
 
 
-PLACE = re.compile(r"\d+(?:\. |位　)(?P<player><@\d+>|CPU\d+ ?[(（][^)）]*[)）]) (?:🏆 )?(?P<points>.+)")
+PLACE = re.compile(r"\d+(?:\\?\. |位　)(?P<player><@\d+>|CPU\d+ ?[(（][^)）]*[)）]) (?:🏆 )?(?P<points>.+)")
 
 
 def places(text: str, lang: str) -> list[dict[str, str]]:
@@ -311,3 +311,13 @@ def test_bluff_says_lives_lost_in_every_english_word():
     assert t("unit.life_lost", "en", count=1) == "1 life lost"
     assert t("unit.life_lost", "en", count=2) == "2 lives lost"
     assert t("unit.life_lost", "ja", count=2) == "失ったライフ2"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("key", ["result.line", "result.line_win", "board.line", "board.line_wins"])
+def test_places_are_not_numbered_again_as_a_list(key, lang):
+    """A line that starts "1. " is an ordered list to Discord's Markdown, which
+    numbers it again: tied places "1. 1. 3." read "1. 2. 3." beside a
+    picture that shows 1, 1, 3. English escapes the dot; Japanese writes 1位."""
+    line = t(key, lang, rank=1, player="x", name="x", points="3", value="3", games="2", wins="1")
+    assert not re.match(r"\d+\. ", line), line

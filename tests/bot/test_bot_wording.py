@@ -79,7 +79,7 @@ async def test_bluff_counts_lives_lost_in_words_and_best_where_there_is_none(gam
         while not table.over:
             accepted(await table.play(prefer=("m:reveal", "m:roll")))
         lines = table.content.splitlines()
-        places = [ln for ln in lines if re.match(r"\d+\. <@", ln)]
+        places = [ln for ln in lines if re.match(r"\d+\\?\. <@", ln)]
         assert len(places) == 2, table.content
         assert any(says(ln, "result.line", points=t("unit.life_lost", count=1)) for ln in places)
         assert any(says(ln, "result.line_win", points=t("unit.life_lost", count=0)) for ln in places)
