@@ -393,6 +393,13 @@ class PostgresStore(Store):
                 except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                     # a lost connection released every lock it held
                     log.warning("table %d: could not release its lock", table_id)
+                except asyncpg.InternalClientError:
+                    # a query on this connection was cancelled half-way (the
+                    # process is stopping): it cannot be used again; closing
+                    # it releases its locks, and the next lock connects anew.
+                    # The cancellation itself goes on (never swallowed here).
+                    log.warning("table %d: its lock's connection was closed", table_id)
+                    conn.terminate()
 
     async def announce_due(self, when: float) -> None:
         async with self._writing() as c:

@@ -147,6 +147,50 @@ async def test_a_table_lock_holds_across_processes(new_database):
 
 
 @on_postgres
+async def test_a_lock_whose_connection_broke_mid_cancel_lets_the_cancel_go_on(
+    new_database, monkeypatch
+):
+    """A process stopping cancels a task holding a table lock; a query
+    cancelled half-way leaves asyncpg's connection unusable ("got result for
+    unknown protocol state"). Releasing the lock must not turn the
+    cancellation into an error (a sweeper then swallowed it and kept
+    sweeping a closed store): the connection is closed, which releases its
+    locks, and another process can take the table."""
+    a, b = await _stores(new_database, 2)
+    try:
+        import asyncpg
+
+        async def holder() -> None:
+            async with a.table_lock(7):
+                conn = a._lock_conns[7 % len(a._lock_conns)]
+                assert conn is not None
+
+                execute = asyncpg.Connection.execute
+
+                async def broken(self: asyncpg.Connection, sql: str, *args: object) -> object:
+                    if self is conn and "unlock" in sql:
+                        raise asyncpg.InternalClientError("got result for unknown protocol state 3")
+                    return await execute(self, sql, *args)
+
+                monkeypatch.setattr(asyncpg.Connection, "execute", broken)
+                await asyncio.sleep(10)
+
+        task = asyncio.create_task(holder())
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        async with asyncio.timeout(5):  # the lock went with the connection
+            async with b.table_lock(7):
+                pass
+        async with a.table_lock(7):  # the first process connects anew
+            pass
+    finally:
+        await a.close()
+        await b.close()
+
+
+@on_postgres
 async def test_a_due_time_set_by_one_process_is_heard_by_another(new_database):
     a, b = await _stores(new_database, 2)
     try:
