@@ -35,7 +35,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
 
 if TYPE_CHECKING:
     # PEP 696 defaults (``typing`` has them from Python 3.13): a bare
@@ -457,7 +457,7 @@ class _Stream:
         from its counter. Only the last run is ever changed in place
         (:meth:`below` counts on in it), so only it is copied: the others are
         shared with ``runs`` (a Sixty-Six game's are one per card drawn)."""
-        self.runs = list(runs)
+        self.runs = cast("list[list[int]]", list(runs))  # lists as loaded, shared
         if self.runs:
             self.runs[-1] = list(self.runs[-1])
         self.counter, self.pos = int(at[0]), int(at[1])
