@@ -98,13 +98,21 @@ def points_text(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def tiebreak_text(value: float) -> str:
-    """A tie-break with one decimal.
+def tiebreak_text(value: float, whole: bool = False) -> str:
+    """A tie-break with one decimal, or none in a column of whole numbers
+    (a score sum: "-11", not "-11.0").
 
-    >>> tiebreak_text(6), tiebreak_text(5.25)
-    ('6.0', '5.2')
+    >>> tiebreak_text(6), tiebreak_text(5.25), tiebreak_text(-11, whole=True)
+    ('6.0', '5.2', '-11')
     """
+    if whole:
+        return str(int(value))
     return f"{float(value):.1f}"
+
+
+def whole_column(values: Sequence[float]) -> bool:
+    """Whether a tie-break column holds whole numbers only."""
+    return all(float(v).is_integer() for v in values)
 
 
 def tiebreak_label(name: str, lang: str) -> str:
@@ -230,10 +238,15 @@ def standings_image(
     row_h = 34 if len(table) <= 24 else 28
     # the number columns, right to left from the edge: games, tie-breaks, points
     heads = [tr(lang, "tournament.points"), *labels, tr(lang, "tournament.games")]
+    whole = [
+        whole_column([r.tiebreaks[i] for r in table if i < len(r.tiebreaks)])
+        for i in range(len(labels))
+    ]
     values: list[list[str]] = [
         [points_text(r.points) for r in table],
         *[
-            [tiebreak_text(r.tiebreaks[i]) if i < len(r.tiebreaks) else "—" for r in table]
+            [tiebreak_text(r.tiebreaks[i], whole[i]) if i < len(r.tiebreaks) else "—"
+             for r in table]  # fmt: skip
             for i in range(len(labels))
         ],
         [str(r.games) for r in table],
@@ -349,12 +362,16 @@ def standings_alt(
     head = [title + end] + [p + end for p in (subtitle, stage) if p]
     if not table:
         head.append(tr(lang, "tournament.no_players"))
+    wholes = [
+        whole_column([r.tiebreaks[i] for r in table if i < len(r.tiebreaks)])
+        for i in range(len(labels))
+    ]
     items = []
     for r in table:
         details = [tr(lang, "tournament.points_n", n=points_text(r.points), count=r.points)]
         details += [
-            tr(lang, "tournament.alt_tiebreak", label=label, value=tiebreak_text(value))
-            for label, value in zip(labels, r.tiebreaks, strict=False)
+            tr(lang, "tournament.alt_tiebreak", label=label, value=tiebreak_text(value, whole))
+            for label, value, whole in zip(labels, r.tiebreaks, wholes, strict=False)
         ]
         details.append(tr(lang, "tournament.games_n", n=r.games))
         text = tr(

@@ -134,7 +134,7 @@ def test_sixty_four_players_fit_the_budget() -> None:
 def test_rows_may_be_plain_dicts() -> None:
     row = {"place": 1, "name": "alice", "points": 2.5, "tiebreaks": [3.0], "games": 3}
     pic = T.standings_picture("T", "S", [row], ("score_sum",), "en")
-    assert "1. alice: 2.5 points, Score sum 3.0, 3 games." in pic.alt
+    assert "1. alice: 2.5 points, Score sum 3, 3 games." in pic.alt
     empty = T.standings_picture("T", "S", [], (), "ja")
     assert "まだ参加者がいません。" in empty.alt
 
@@ -305,3 +305,11 @@ def test_text_meets_wcag_aa(ink: str, ground: str) -> None:
     from bot.render import _base as b
 
     assert b.contrast(getattr(b, ink), getattr(b, ground)) >= b.AA
+
+
+def test_a_column_of_whole_numbers_has_no_decimals():
+    """A score sum (Nine's chips, Yahtzee's points) is a whole number: "-11",
+    not "-11.0"; a column with a fraction (Buchholz 2.5) keeps one decimal
+    in every row."""
+    assert T.tiebreak_text(-11, T.whole_column([-11, 10, 3])) == "-11"
+    assert T.tiebreak_text(3, T.whole_column([3, 2.5])) == "3.0"
