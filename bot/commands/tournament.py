@@ -226,7 +226,7 @@ class Tournaments(commands.Cog):
             return
         await self._remove(interaction, row, interaction.user.id, "dropped")
 
-    @group.command(name="kick", description="Remove a player from the tournament here (host)")
+    @group.command(name="kick", description="Remove a player from the tournament here (organisers)")
     @app_commands.describe(user="The player to remove")
     async def kick(self, interaction: discord.Interaction[Any], user: discord.Member) -> None:
         row = await self._here(interaction)
@@ -259,7 +259,7 @@ class Tournaments(commands.Cog):
 
     # ------------------------------------------------------------ the host
 
-    @group.command(name="repair", description="Pair the current round again before it is played (host)")
+    @group.command(name="repair", description="Pair the current round again before it is played (organisers)")
     async def repair(self, interaction: discord.Interaction[Any]) -> None:
         desk = self.desk
         row = await self._here(interaction)
@@ -277,7 +277,7 @@ class Tournaments(commands.Cog):
         await self._say(interaction, outcome.key, **{k: v for k, v in (outcome.args or {}).items()
                                                      if k != "old"})  # fmt: skip
 
-    @group.command(name="end", description="End the tournament here (host): no more rounds")
+    @group.command(name="end", description="End the tournament here (organisers): no more rounds")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         desk = self.desk
         row = await self._here(interaction)
