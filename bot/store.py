@@ -984,6 +984,7 @@ class Store(abc.ABC):
                 self._keep_state(row.id, state, row.state)
         return n == 1
 
+    @abc.abstractmethod
     async def _update_with_ledger(
         self,
         sql: str,
@@ -994,13 +995,8 @@ class Store(abc.ABC):
         now: float,
     ) -> int:
         """The versioned ``UPDATE tables`` and its ledger line, all or nothing;
-        the rows updated (0: stale). A transaction here (SQLite); PostgreSQL
-        does both in one statement."""
-        async with self._transaction() as tx:
-            n = await tx.execute(sql, args)
-            if n == 1:
-                await self._write_ledger(tx, table_id, version, ledger, now)
-        return n
+        the rows updated (0: stale). SQLite: one hop to its thread;
+        PostgreSQL: one statement."""
 
     async def _write_ledger(
         self, tx: Conn, table_id: int, version: int, ledger: Ledger, now: float
