@@ -86,6 +86,18 @@ class Tournaments(commands.Cog):
     async def _say(self, interaction: discord.Interaction[Any], key: str, **args: Any) -> None:
         await self.desk.reply(interaction, key, **args)
 
+    async def _organised(self, interaction: discord.Interaction[Any]) -> TournamentRow | None:
+        """The live tournament here, for an organiser's command; ``None``
+        (answered) when there is none or the user is not an organiser."""
+        row = await self._here(interaction)
+        if row is None:
+            await self._say(interaction, "tournament.error.none_here")
+            return None
+        if not await self.desk.may_run(interaction, row):
+            await self._say(interaction, "tournament.error.host_only")
+            return None
+        return row
+
     async def _here(self, interaction: discord.Interaction[Any]) -> TournamentRow | None:
         """The live tournament of this channel (or of the channel a match's
         thread is under); the newest if there are several."""
@@ -229,14 +241,9 @@ class Tournaments(commands.Cog):
     @group.command(name="kick", description="Remove a player from the tournament here (organisers)")
     @app_commands.describe(user="The player to remove")
     async def kick(self, interaction: discord.Interaction[Any], user: discord.Member) -> None:
-        row = await self._here(interaction)
-        if row is None:
-            await self._say(interaction, "tournament.error.none_here")
-            return
-        if not await self.desk.may_run(interaction, row):
-            await self._say(interaction, "tournament.error.host_only")
-            return
-        await self._remove(interaction, row, user.id, "kicked")
+        row = await self._organised(interaction)
+        if row is not None:
+            await self._remove(interaction, row, user.id, "kicked")
 
     async def _remove(
         self, interaction: discord.Interaction[Any], row: TournamentRow, user_id: int, status: str
@@ -262,12 +269,8 @@ class Tournaments(commands.Cog):
     @group.command(name="repair", description="Pair the current round again before it is played (organisers)")
     async def repair(self, interaction: discord.Interaction[Any]) -> None:
         desk = self.desk
-        row = await self._here(interaction)
+        row = await self._organised(interaction)
         if row is None:
-            await self._say(interaction, "tournament.error.none_here")
-            return
-        if not await desk.may_run(interaction, row):
-            await self._say(interaction, "tournament.error.host_only")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with desk.lock(row.id):
@@ -280,12 +283,8 @@ class Tournaments(commands.Cog):
     @group.command(name="end", description="End the tournament here (organisers): no more rounds")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         desk = self.desk
-        row = await self._here(interaction)
+        row = await self._organised(interaction)
         if row is None:
-            await self._say(interaction, "tournament.error.none_here")
-            return
-        if not await desk.may_run(interaction, row):
-            await self._say(interaction, "tournament.error.host_only")
             return
         async with desk.lock(row.id):
             fresh = await desk.store.get_tournament(row.id)
