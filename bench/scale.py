@@ -30,6 +30,9 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   to the database in the window (computers' moves, the sweeper, bookkeeping
   included), divided by the presses; statements at the store's interface,
   round trips at the driver (see ``scale_worker.Counts``);
+- Discord requests per press: every request the processes sent to the
+  (simulated) Discord in the window — interaction answers, message posts,
+  edits and deletes, DMs — divided by the presses (``--verbose``: by kind);
 - clock fire lag p50/p99: from a turn clock's deadline to its commit
   (``service.clock()`` at the commit of the ``clock``-origin change; the
   same moment as the ledger line's ``at``), wall time;
@@ -395,6 +398,11 @@ async def run_once(
             kind: n / max(presses, 1)
             for kind, n in sum((Counter(d.get("kinds", {})) for d in done), Counter()).most_common()
         },
+        "requests": sum(sum(d.get("requests", {}).values()) for d in done) / max(presses, 1),
+        "request_kinds": {  # per press, by method and path (--verbose)
+            kind: n / max(presses, 1)
+            for kind, n in sum((Counter(d.get("requests", {})) for d in done), Counter()).most_common()
+        },
         "lag_n": len(lags),
         "lag_p50": pct(lags, 0.5) * 1000,
         "lag_p99": pct(lags, 0.99) * 1000,
@@ -406,6 +414,11 @@ async def run_once(
             for kind in ("table", "hand", "result")
         },
         "picture_ms": sum(d["picture_cpu_s"] for d in done) / max(presses, 1) * 1000,
+        "picture_kind_ms": {  # CPU ms a picture of each kind
+            kind: 1000 * sum(d.get("picture_kind_cpu_s", {}).get(kind, 0) for d in done)
+            / max(1, sum(d.get("picture_kinds", {}).get(kind, 0) for d in done))
+            for kind in ("table", "hand", "result")
+        },
         "main_busy": max(d["main_cpu_s_window"] / window for d in done),
         "queue_p50": pct([x for d in done for x in d["queued"]], 0.5) * 1000,
         "lock_p50": pct([x for d in done for x in d["lock_waits"]], 0.5) * 1000,
@@ -435,12 +448,16 @@ def line(r: dict[str, Any]) -> str:
         f"{r['config']:>7}: {r['rate']:6.1f} presses/s ({r['presses']} in the window,"
         f" {r['refused']} refused), p50 {r['p50']:5.0f} ms, p90 {r['p90']:5.0f} ms,"
         f" p99 {r['p99']:5.0f} ms; SQL {r['statements']:.1f} statements,"
-        f" {r['round_trips']:.1f} round trips per press; clock lag p50 {r['lag_p50']:.0f} ms,"
+        f" {r['round_trips']:.1f} round trips per press; Discord requests"
+        f" {r.get('requests', 0):.2f} a press; clock lag p50 {r['lag_p50']:.0f} ms,"
         f" p99 {r['lag_p99']:.0f} ms (n={r['lag_n']}); doubles {a['doubles']}, lost {a['lost']},"
         f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press (event loop's thread"
         f" {r['main_cpu_ms']:.1f}, busy {100 * r['main_busy']:.0f} % of the window at most;"
         f" pictures {r['picture_ms']:.1f}: {r['pictures']:.2f} a press — "
-        + ", ".join(f"{k} {v:.2f}" for k, v in r["picture_kinds"].items())
+        + ", ".join(
+            f"{k} {v:.2f} ({r['picture_kind_ms'].get(k, 0):.1f} ms)"
+            for k, v in r["picture_kinds"].items()
+        )
         + ")"
         + (f" + server {r['server_cpu_ms']:.1f}" if r["server_cpu_ms"] else "")
         + f"; RSS max {r['rss_mb']:.0f} MB; load {r['load']:.1f}"
@@ -495,7 +512,7 @@ def profile_parts(path: str) -> str:
     return ", ".join(f"{p} {100 * v / busy:.0f} %" for p, v in parts.most_common())
 
 
-KEYS = ("rate", "p50", "p90", "p99", "statements", "round_trips", "lag_p50", "lag_p99",
+KEYS = ("rate", "p50", "p90", "p99", "statements", "round_trips", "requests", "lag_p50", "lag_p99",
         "cpu_ms", "main_cpu_ms", "picture_ms", "pictures", "server_cpu_ms", "total_cpu_ms",
         "rss_mb", "load")  # fmt: skip
 COMPARED = (  # (key, label): the figures --against compares, this / other
@@ -508,6 +525,7 @@ COMPARED = (  # (key, label): the figures --against compares, this / other
     ("p99", "p99 ms"),
     ("rate", "presses/s"),
     ("statements", "statements/press"),
+    ("requests", "Discord requests/press"),
 )
 
 
@@ -523,7 +541,8 @@ def median_line(label: str, rs: list[dict[str, Any]]) -> str:
     return (
         f"median of {len(rs)}: {label}: {med['rate']:.1f} presses/s, p50 {med['p50']:.0f} ms,"
         f" p90 {med['p90']:.0f} ms, p99 {med['p99']:.0f} ms; {med['statements']:.1f} statements,"
-        f" {med['round_trips']:.1f} round trips per press; clock lag p50"
+        f" {med['round_trips']:.1f} round trips, {med['requests']:.2f} Discord requests per press;"
+        f" clock lag p50"
         f" {med['lag_p50']:.0f} ms, p99 {med['lag_p99']:.0f} ms; doubles {doubles}, lost {lost},"
         f" gaps {gaps} (all runs); CPU {med['cpu_ms']:.1f} ms/press"
         + (f" + server {med['server_cpu_ms']:.1f}" if med["server_cpu_ms"] else "")

@@ -124,6 +124,7 @@ class Counts:
         self.pictures = 0  # pictures drawn (table, hand, result), on any thread
         self.picture_kinds: Counter[str] = Counter()  # how many of each
         self.picture_cpu = 0.0  # their CPU seconds (each on its own thread)
+        self.picture_kind_cpu: Counter[str] = Counter()  # of each kind
 
     def statement(self, sql: str) -> None:
         if self.active:
@@ -156,7 +157,9 @@ def count_pictures(counts: Counts) -> None:
                     with lock:
                         counts.pictures += 1
                         counts.picture_kinds[name.split("_")[0]] += 1
-                        counts.picture_cpu += time.thread_time() - c0
+                        spent = time.thread_time() - c0
+                        counts.picture_cpu += spent
+                        counts.picture_kind_cpu[name.split("_")[0]] += spent
 
         setattr(pictures, name, counted)
 
@@ -876,12 +879,17 @@ async def main(cfg: dict[str, Any]) -> None:
         cpu0 = time.process_time()
         main0 = time.thread_time()  # the event loop's thread alone
         queued_before = len(driver.queued)
+        requests_before = len(env.backend.http_requests)
         await asyncio.wait([stopper], timeout=duration if duration > 0 else None)
         elapsed = time.perf_counter() - t0
         cpu_window = time.process_time() - cpu0
         main_window = time.thread_time() - main0
         stats.measuring = False
         counts.active = False
+        requests = Counter(
+            route(entry.method, entry.path, entry.json)
+            for entry in env.backend.http_requests[requests_before:]
+        )
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(f"{cfg['profile']}.w{index}")  # one per process
@@ -910,7 +918,9 @@ async def main(cfg: dict[str, Any]) -> None:
                     "pictures": counts.pictures,
                     "picture_cpu_s": counts.picture_cpu,
                     "picture_kinds": dict(counts.picture_kinds),
+                    "picture_kind_cpu_s": dict(counts.picture_kind_cpu),
                     "kinds": dict(counts.kinds.most_common(25)),
+                    "requests": dict(requests),
                     "fired": watch.fired,
                     "rss_kb": rss_kb,
                     "cpu_s_window": cpu_window,
@@ -923,6 +933,19 @@ async def main(cfg: dict[str, Any]) -> None:
         # the world's own shutdown would wait for it to settle: the database
         # is what counts, and it was written by transactions
         os._exit(0)
+
+
+def route(method: str, path: str, body: Any) -> str:
+    """A request to Discord by kind: its method and path with the ids
+    dropped (an interaction's callback by its type: 4 a reply, 7 an edit of
+    the message)."""
+    parts = ["{id}" if part.isdigit() else part for part in path.strip("/").split("/")]
+    if parts[0] in ("interactions", "webhooks") and len(parts) > 2:
+        parts[2] = "{token}"
+    kind = f"{method} " + "/".join(parts)
+    if kind.endswith("/callback") and isinstance(body, dict):
+        kind += f" type {body.get('type')}"
+    return kind
 
 
 def clock_seats(server: dict[str, Any]) -> list[Seat]:

@@ -14,20 +14,32 @@ A table's UI state (``ui``) reaches the picture through the game's plugin
 (:meth:`bot.games.base.GamePlugin.picture_view`: Yahtzee's held dice), so
 the picture and the buttons show the same thing.
 
-Pure functions of their inputs (run them off the event loop). A table
-or hand picture whose view did not change since it was last drawn (a Bluff
-player looking under the cup, a table repaired or shown again) is not drawn
-again: the last :data:`KEPT` are kept in memory, by what they are drawn from
-(:func:`forget_pictures` empties them).
+Pure functions of their inputs. A table or hand picture whose view did
+not change since it was last drawn (a Bluff player looking under the cup, a
+table repaired or shown again) is not drawn again: the last :data:`KEPT`
+are kept in memory, by what they are drawn from (:func:`forget_pictures`
+empties them).
+
+Where they are drawn (:func:`draw_cheapest`): a kind of picture that costs
+little — its recent pictures' mean under :data:`ON_LOOP_MS` of CPU, as a
+table or hand picture drawn on its kind's kept palette does (1-3 ms) — is
+drawn on the event loop's thread; any other (the first pictures of a kind,
+result pictures, cards and boards, a kind whose pictures grew dear) in a
+worker thread. A thread is no free lunch for a small picture: the hand-over
+and the two threads taking turns at the interpreter's lock cost the process
+more CPU than the picture itself (bench/scale.py: 15-17 % of the CPU a
+press, issue 25), and the press waits for it either way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.games import plugin
 from bot.i18n import t
@@ -49,6 +61,37 @@ __all__ = [
 ]
 
 Names = Mapping[str, str]
+T = TypeVar("T")
+
+ON_LOOP_MS = 4.0  # CPU ms: a kind of picture whose recent mean is under this is drawn on the loop
+RECENT = 0.2  # the weight of the newest picture in its kind's mean
+_cost: dict[str, float] = {}  # kind → recent mean CPU ms a picture (measured where it was drawn)
+
+
+def _timed(kind: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)``, its CPU time on this thread noted in its
+    kind's recent mean (one that raises makes its kind dear: the next few
+    go to a thread)."""
+    start = time.thread_time()
+    try:
+        got = fn(*args, **kwargs)
+    except BaseException:
+        _cost[kind] = 2 * ON_LOOP_MS
+        raise
+    spent = 1e3 * (time.thread_time() - start)
+    mean = _cost.get(kind)
+    _cost[kind] = spent if mean is None else mean + RECENT * (spent - mean)
+    return got
+
+
+async def draw_cheapest(kind: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` — a picture of ``kind`` (e.g. ``"nine-table"``)
+    drawn on the event loop's thread when its kind is cheap (recent mean
+    under :data:`ON_LOOP_MS`), else in a worker thread."""
+    mean = _cost.get(kind)
+    if mean is not None and mean < ON_LOOP_MS:
+        return _timed(kind, fn, *args, **kwargs)
+    return await asyncio.to_thread(_timed, kind, fn, *args, **kwargs)
 
 
 def display_names(seats: Iterable[Mapping[str, Any]]) -> dict[str, str]:

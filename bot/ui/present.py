@@ -355,8 +355,8 @@ async def picture_files(
     if marks:  # seats out of the game, drawn greyed with "(left)"
         view = dict(view, seat_marks=marks)
     try:
-        picture = await asyncio.to_thread(
-            pictures.table_picture, view, lang=lang, names=names, ui=ui
+        picture = await pictures.draw_cheapest(
+            f"{view.get('game')}-table", pictures.table_picture, view, lang=lang, names=names, ui=ui
         )
     except Exception:  # a broken renderer: words only
         log.warning("no table picture for %s", view.get("game"), exc_info=True)

@@ -17,7 +17,6 @@ ephemeral fallback after a press) is the follower :mod:`bot.followers.private`.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from dataclasses import dataclass, field
@@ -128,7 +127,9 @@ async def private_message(
     msg = PrivateMessage("\n".join(lines), controls=controls, table_id=row.id, version=row.version)
     try:
         names = seat_picture_names(row.seats, lang)
-        picture = await asyncio.to_thread(pictures.hand_picture, view, lang=lang, names=names)
+        picture = await pictures.draw_cheapest(
+            f"{view['game']}-hand", pictures.hand_picture, view, lang=lang, names=names
+        )
         if picture is not None:
             msg.png, msg.filename, msg.alt = picture.png, picture.filename, picture.alt
     except Exception:  # the words carry the same content

@@ -196,3 +196,45 @@ def test_a_kinds_palette_is_found_again_seldom_over_games(monkeypatch):
             off = np.abs(_rgb(pic.png) - raw).max(axis=2)
             assert (off > 40).mean() < 0.002 and off.mean() < 1.5
     assert len(found) <= drawn // 8, (len(found), drawn)  # 3 of 40 (8 on its sample alone)
+
+
+def test_a_cheap_kind_of_picture_is_drawn_on_the_loop_a_dear_one_in_a_thread(monkeypatch):
+    """Where a picture is drawn (issue 25): the first of a kind in a worker
+    thread (its cost unknown), then on the event loop's thread while its
+    kind's recent mean stays under ON_LOOP_MS; a dear kind, or one whose
+    drawing failed, in a thread."""
+    import asyncio
+    import threading
+    import time
+
+    monkeypatch.setattr(pictures, "_cost", {})
+    loop_thread = threading.current_thread()
+    where: list[bool] = []  # drawn on the loop's thread?
+
+    def cheap() -> str:
+        where.append(threading.current_thread() is loop_thread)
+        return "png"
+
+    def dear() -> str:
+        where.append(threading.current_thread() is loop_thread)
+        end = time.thread_time() + 2 * pictures.ON_LOOP_MS / 1000
+        while time.thread_time() < end:  # CPU, not a sleep: the mean counts CPU
+            pass
+        return "png"
+
+    def broken() -> str:
+        where.append(threading.current_thread() is loop_thread)
+        raise ValueError("a renderer's bug")
+
+    async def main() -> None:
+        for _ in range(3):
+            assert await pictures.draw_cheapest("nine-table", cheap) == "png"
+        for _ in range(3):
+            assert await pictures.draw_cheapest("stats", dear) == "png"
+        await pictures.draw_cheapest("bluff-hand", cheap)
+        with pytest.raises(ValueError):
+            await pictures.draw_cheapest("bluff-hand", broken)  # on the loop: it was cheap
+        await pictures.draw_cheapest("bluff-hand", cheap)  # dear since it failed
+
+    asyncio.run(main())
+    assert where == [False, True, True, False, False, False, False, True, False], where
