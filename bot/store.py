@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import orjson
 
 log = logging.getLogger(__name__)
 
@@ -498,7 +499,13 @@ def _row(r: Sequence[Any], state: Any = None) -> TableRow:
 
 
 def _dumps(doc: Any) -> str:
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    """``doc`` as compact JSON (UTF-8 kept): orjson writes it 5-10× faster
+    than ``json`` (a save writes 5 documents); ``json`` what orjson will
+    not (an integer past 64 bits)."""
+    try:
+        return orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
 # What ``copy-db`` moves: every table of the schema with every column, in the

@@ -50,6 +50,8 @@ def lang_of(locale: Any) -> str:
     """
     if locale is None:
         return DEFAULT
+    if locale.__class__ is str and locale in LANGS:  # the common case, first
+        return str(locale)
     text = str(getattr(locale, "value", locale))
     base = text.split("-")[0].lower()
     return base if base in LANGS else DEFAULT
@@ -221,6 +223,8 @@ def t(key: str, locale: Any = DEFAULT, **args: Any) -> str:
     """
     lang = lang_of(locale)
     template = _template(key, lang, args) or _template(key, DEFAULT, args) or key
+    if "{" not in template and "}" not in template:
+        return template  # nothing to fill in
     try:
         return template.format_map(_Args(args, lang))
     except (ValueError, TypeError, KeyError, IndexError):

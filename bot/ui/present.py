@@ -537,12 +537,17 @@ def _said_before(previous: dict[str, Any], event: dict[str, Any]) -> bool:
 def displayed(value: Any, names: dict[str, str]) -> Any:
     """``value`` (an event in JSON form) with every engine name of a seat —
     a string, or a key — replaced by that seat's display name."""
+    renamed = {k: v for k, v in names.items() if k != v}
+    return _renamed(value, renamed) if renamed else value
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, list):
-        return [displayed(v, names) for v in value]
+        return [_renamed(v, names) for v in value]
     if isinstance(value, dict):
-        return {names.get(k, k): displayed(v, names) for k, v in value.items()}
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
     return value
 
 

@@ -389,3 +389,20 @@ async def test_an_old_database_with_a_game_in_progress_is_upgraded(game_night):
         await table.play_to_the_end()
         assert table.shows("result.title", game="Nine")
         assert len(await night.store.results()) == 1
+
+
+def test_documents_are_written_as_compact_json_whatever_they_hold():
+    """orjson writes the store's documents; what it will not write (an
+    integer past 64 bits) ``json`` does, and both read back the same."""
+    import json
+
+    from bot.store import _dumps
+
+    for doc in (
+        {"name": "かな", "n": 1, "x": 0.25, "xs": [1, 2, None], "ok": True},
+        {"seed": 2**70, "k": "v"},
+        {1: "an int key", "ys": (3, 4)},
+    ):
+        text = _dumps(doc)
+        assert text == json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        assert json.loads(text) == json.loads(json.dumps(doc))
