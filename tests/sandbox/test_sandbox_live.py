@@ -185,6 +185,12 @@ def click_answered(page: Any, control: Any, where: Any) -> float:
 def shot(page: Any, name: str) -> None:
     if SHOTS is not None:
         SHOTS.mkdir(parents=True, exist_ok=True)
+        # the pictures loaded: the page fetches each one after its words
+        # appear (till then an image has no source and shows its alt text)
+        loaded = "() => Array.from(document.images).every(i => i.src && i.naturalWidth > 0)"
+        deadline = time.monotonic() + 5  # a picture that never loads is shot as it is
+        while not page.evaluate(loaded) and time.monotonic() < deadline:
+            time.sleep(0.05)
         page.screenshot(path=str(SHOTS / name))
 
 
