@@ -22,10 +22,11 @@ empties them).
 
 Where they are drawn (:func:`draw_cheapest`): a kind of picture that costs
 little — its recent pictures' mean under :data:`ON_LOOP_MS` of CPU, as a
-table or hand picture drawn on its kind's kept palette does (1-3 ms) — is
-drawn on the event loop's thread; any other (the first pictures of a kind,
-result pictures, cards and boards, a kind whose pictures grew dear) in a
-worker thread. A thread is no free lunch for a small picture: the hand-over
+table or hand picture drawn on its kind's kept palette does (1-3 ms, up to
+5 while a busy machine or new dice angles make it dearer) or a result
+picture (3-4 ms) — is drawn on the event loop's thread; any other (the
+first pictures of a kind, a kind whose pictures grew dear or failed;
+cards, boards, replays) in a worker thread. A thread is no free lunch for a small picture: the hand-over
 and the two threads taking turns at the interpreter's lock cost the process
 more CPU than the picture itself (bench/scale.py: 15-17 % of the CPU a
 press, issue 25), and the press waits for it either way.
@@ -63,7 +64,7 @@ __all__ = [
 Names = Mapping[str, str]
 T = TypeVar("T")
 
-ON_LOOP_MS = 4.0  # CPU ms: a kind of picture whose recent mean is under this is drawn on the loop
+ON_LOOP_MS = 8.0  # CPU ms: a kind of picture whose recent mean is under this is drawn on the loop
 RECENT = 0.2  # the weight of the newest picture in its kind's mean
 _cost: dict[str, float] = {}  # kind → recent mean CPU ms a picture (measured where it was drawn)
 

@@ -6,7 +6,6 @@ never from the state itself — so nothing secret reaches the channel.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -331,7 +330,8 @@ async def result_files(
     """The result picture; none if it fails (the words carry everything, and
     a missing picture must not lose a result)."""
     try:
-        picture = await asyncio.to_thread(
+        picture = await pictures.draw_cheapest(
+            f"{row.game}-result",
             pictures.result_picture,
             view,
             outcome,
