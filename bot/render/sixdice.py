@@ -240,9 +240,8 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             d.ellipse((x, y + 6, x + 14, y + 20), outline=mark_c, width=2)
         sc = scores.get(p, 0)
         ink = b.INK_DIM if p in left or seat_mark(view, p, lang) else b.INK
-        room = 112 if not gifts.get(p) else 90
-        if seat_mark(view, p, lang) and not gifts.get(p):  # the name and its mark up to the score
-            room = max(room, b.WIDTH - 26 - b.text_width(f"{sc:,}", b.BODY) - (x + 20))
+        # the name (and its mark) up to the score; before the 祝 mark, if any
+        room = 90 if gifts.get(p) else b.WIDTH - 26 - b.text_width(f"{sc:,}", b.BODY) - (x + 20)
         nm = marked_name(view, p, lang, b.SMALL, room)
         b.draw_text(d, (x + 20, y + 13), nm, b.SMALL, ink, anchor="lm")
         if gifts.get(p):

@@ -141,3 +141,17 @@ def test_sixdice_bowl_mishaps(roll_number: int) -> None:
     assert v["last_roll"]["result"] in ("shonben", "gucchon")
     _ok(table_picture(v, lang="ja"))
     _ok(table_picture(v, lang="en"))
+
+
+def test_sixdice_names_run_up_to_their_score(monkeypatch) -> None:
+    """A name in the Six Dice score list may run up to its score: a
+    computer's "CPU1（普通）" was cut to "CPU1（普…" at a fixed 112 px."""
+    e, s = play("sixdice", ["alice", "CPU1"], 0, 7)
+    view = dict(e.view(s, None), display_names={"alice": "alice", "CPU1": "CPU1（普通）"})
+    drawn: list[str] = []
+    draw_text = _base.draw_text
+    monkeypatch.setattr(
+        _base, "draw_text", lambda d, xy, text, *a, **k: (drawn.append(text), draw_text(d, xy, text, *a, **k))
+    )
+    _ok(table_picture(view, lang="ja"))
+    assert "CPU1（普通）" in drawn, drawn
