@@ -151,7 +151,9 @@ def test_sixdice_names_run_up_to_their_score(monkeypatch) -> None:
     drawn: list[str] = []
     draw_text = _base.draw_text
     monkeypatch.setattr(
-        _base, "draw_text", lambda d, xy, text, *a, **k: (drawn.append(text), draw_text(d, xy, text, *a, **k))
+        _base,
+        "draw_text",
+        lambda d, xy, text, *a, **k: (drawn.append(text), draw_text(d, xy, text, *a, **k)),
     )
     _ok(table_picture(view, lang="ja"))
     assert "CPU1（普通）" in drawn, drawn
