@@ -45,8 +45,10 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   processes' when it runs here), the part of it on the event loop's thread
   (what one process cannot spread over cores) and how busy that thread was
   (100 %: the process can go no faster), the part spent drawing pictures
-  (table, hand and result pictures, on the bot's worker threads) with the
-  pictures drawn a press, and the largest process RSS;
+  (table, hand and result pictures, on whatever thread draws them: the
+  event loop's for a cheap kind, else a worker thread) with the pictures
+  drawn a press and each kind's CPU ms a picture, and the largest process
+  RSS;
 - where a press waits: from its dispatch to the start of the bot's handler,
   and (PostgreSQL) to take the table's advisory lock.
 
