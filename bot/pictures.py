@@ -26,10 +26,11 @@ table or hand picture drawn on its kind's kept palette does (1-3 ms, up to
 5 while a busy machine or new dice angles make it dearer) or a result
 picture (3-4 ms) — is drawn on the event loop's thread; any other (the
 first pictures of a kind, a kind whose pictures grew dear or failed;
-cards, boards, replays) in a worker thread. A thread is no free lunch for a small picture: the hand-over
-and the two threads taking turns at the interpreter's lock cost the process
-more CPU than the picture itself (bench/scale.py: 15-17 % of the CPU a
-press, issue 25), and the press waits for it either way.
+cards, boards, replays) in a worker thread. A thread is no free lunch for
+a small picture: the hand-over and the two threads taking turns at the
+interpreter's lock cost the process more CPU than the picture itself
+(bench/scale.py: 15-17 % of the CPU a press, issue 25), and the press
+waits for it either way.
 """
 
 from __future__ import annotations

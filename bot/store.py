@@ -499,9 +499,10 @@ def _row(r: Sequence[Any], state: Any = None) -> TableRow:
 
 
 def _dumps(doc: Any) -> str:
-    """``doc`` as compact JSON (UTF-8 kept): orjson writes it 5-10× faster
-    than ``json`` (a save writes 5 documents); ``json`` what orjson will
-    not (an integer past 64 bits)."""
+    """``doc`` as compact JSON (UTF-8 kept): orjson writes it ~8× faster
+    than ``json`` (a game's state: 4-10 µs where ``json`` took 33-77; a
+    save writes 5 documents); ``json`` what orjson will not (an integer
+    past 64 bits)."""
     try:
         return orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
