@@ -49,8 +49,10 @@ def test_an_unchanged_view_is_not_drawn_again(monkeypatch):
     assert len(drawn) == 5
 
 
-def test_a_kind_keeps_its_palette_while_it_fits(monkeypatch):
-    found = []
+def palettes_found(monkeypatch) -> list[tuple[int, int]]:
+    """The sizes of the samples each palette is found on from now on (the
+    kinds' kept palettes forgotten)."""
+    found: list[tuple[int, int]] = []
     palette_of = _base.palette_of
 
     def counted(sample, colours=160):
@@ -59,6 +61,11 @@ def test_a_kind_keeps_its_palette_while_it_fits(monkeypatch):
 
     monkeypatch.setattr(_base, "palette_of", counted)
     _base.forget_palettes()
+    return found
+
+
+def test_a_kind_keeps_its_palette_while_it_fits(monkeypatch):
+    found = palettes_found(monkeypatch)
     views = []
     for moves in (12, 15, 18, 21):  # a game going on: the same table, move after move
         e, s = play("nine", ["alice", "bob", "carol"], moves, 1)
@@ -174,15 +181,7 @@ def test_a_kinds_palette_is_found_again_seldom_over_games(monkeypatch):
     games a hand's palette (the cards of four suits come and go) is found
     again for a few of the pictures, not for most (here 3 of 40 pictures, 8
     when found on the new sample alone), and each picture still looks as drawn."""
-    found = []
-    palette_of = _base.palette_of
-
-    def counted(sample, colours=160):
-        found.append(sample.size)
-        return palette_of(sample, colours)
-
-    monkeypatch.setattr(_base, "palette_of", counted)
-    _base.forget_palettes()
+    found = palettes_found(monkeypatch)
     pictures.forget_pictures()
     drawn = 0
     for seed in range(2):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -30,24 +29,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browserkit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NEEDS_BROWSER,
+    PlaywrightTimeout,
+    shot,
+    sync_playwright,
+)
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-try:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
-    PlaywrightTimeout = TimeoutError  # type: ignore[assignment,misc]
+pytestmark = NEEDS_BROWSER
 
-pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium)"),
-    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
-]
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 # seconds: clicks answered on the page within this (the median; bench/sandbox.py
 # prints p50/p99 on a quiet machine). A click that waits for the computers'
 # whole turn, as before, took 6-30 s: no click may take FROZEN. Timings on a
@@ -55,7 +47,6 @@ CHROMIUM_ARGS = [
 # so the test bounds the typical click and the freeze, not each click.
 ANSWER = 2.0
 FROZEN = 6.0
-SHOTS = Path(os.environ.get("SANDBOX_SHOTS", "")) if os.environ.get("SANDBOX_SHOTS") else None
 
 
 class Sandbox:
@@ -180,18 +171,6 @@ def click_answered(page: Any, control: Any, where: Any) -> float:
             return time.monotonic() - started
         time.sleep(0.02)
     raise AssertionError(f"no answer on the page in 15 s; it shows:\n{before}")
-
-
-def shot(page: Any, name: str) -> None:
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        # the pictures loaded: the page fetches each one after its words
-        # appear (till then an image has no source and shows its alt text)
-        loaded = "() => Array.from(document.images).every(i => i.src && i.naturalWidth > 0)"
-        deadline = time.monotonic() + 5  # a picture that never loads is shot as it is
-        while not page.evaluate(loaded) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        page.screenshot(path=str(SHOTS / name))
 
 
 def test_six_dice_against_two_computers_plays_like_discord(sandbox: Any) -> None:

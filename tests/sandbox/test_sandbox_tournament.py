@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -32,23 +31,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from browserkit import CHROMIUM, CHROMIUM_ARGS, NEEDS_BROWSER, shot, sync_playwright
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
+pytestmark = NEEDS_BROWSER
 
-pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium)"),
-    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
-]
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-SHOTS = Path(os.environ.get("SANDBOX_SHOTS", "")) if os.environ.get("SANDBOX_SHOTS") else None
 NOT_MOVES = ("Show", "Leave", "Replay", "Review", "Record", "🔑")  # a table's buttons that are no move
 
 
@@ -85,18 +71,6 @@ def sandbox(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
         except subprocess.TimeoutExpired:
             proc.kill()
         sys.stderr.write("--- sandbox output ---\n" + "".join(lines))
-
-
-def shot(page: Any, name: str) -> None:
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        # the pictures loaded: the page fetches each one after its words
-        # appear (till then an image has no source and shows its alt text)
-        loaded = "() => Array.from(document.images).every(i => i.src && i.naturalWidth > 0)"
-        deadline = time.monotonic() + 5  # a picture that never loads is shot as it is
-        while not page.evaluate(loaded) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        page.screenshot(path=str(SHOTS / name))
 
 
 def view_as(page: Any, member: str) -> None:
