@@ -212,13 +212,13 @@ def count_sql(counts: Counts) -> None:
 
     @contextlib.asynccontextmanager
     async def counted_lock(self: Any, table_id: int) -> Any:
-        counts.statement("SELECT pg_try_advisory_lock")
+        # its statements are counted at the driver (below): a lock kept
+        # after use sends none when used again
         t0 = time.perf_counter()
         async with lock(self, table_id):
             if counts.active:
                 counts.lock_waits.append(time.perf_counter() - t0)
             yield
-        counts.statement("SELECT pg_advisory_unlock")
 
     store_pg.PostgresStore.table_lock = counted_lock  # type: ignore[method-assign]
     del notify  # announce_due goes through _PgConn.execute: counted there
@@ -234,7 +234,15 @@ def count_sql(counts: Counts) -> None:
     conn_cls = asyncpg.connection.Connection
     pg_execute, pg_inner, pg_many = conn_cls.execute, conn_cls._execute, conn_cls._executemany
 
+    def lock_statement(query: str) -> None:
+        # the table locks' statements go to asyncpg directly, not through
+        # the store's connection wrapper
+        if query.startswith(("SELECT pg_try_advisory_lock(", "SELECT pg_advisory_lock(",
+                             "SELECT pg_advisory_unlock(")):  # fmt: skip
+            counts.statement(query.split("(", 1)[0])
+
     async def counted_execute(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        lock_statement(query)
         if not args:  # the simple query protocol; with arguments: _execute
             counts.trip()
         return await pg_execute(self, query, *args, **kwargs)
@@ -250,6 +258,7 @@ def count_sql(counts: Counts) -> None:
     pg_fetchval = conn_cls.fetchval
 
     async def watched_fetchval(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        lock_statement(query)
         got = await pg_fetchval(self, query, *args, **kwargs)
         if query.startswith("SELECT pg_try_advisory_lock") and not got:
             counts.lock_misses += 1  # another holds it: the store backs off and tries again

@@ -1035,6 +1035,10 @@ class Store(abc.ABC):
         (its in-process lock is :meth:`bot.tables.TableService.lock`)."""
         return contextlib.nullcontext()
 
+    def let_go_idle_locks(self) -> None:  # noqa: B027 (SQLite keeps none)
+        """Table locks kept after use (PostgreSQL) past their time let go;
+        the sweeper calls it every second."""
+
     async def claim_due(
         self, *, until: float, cpu_until: float, now: float, owner: str, lease: float
     ) -> list[int]:

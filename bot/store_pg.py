@@ -14,8 +14,10 @@ import functools
 import json
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
@@ -224,6 +226,20 @@ POOL_SIZE = 10
 LOCK_CONNECTIONS = 4
 # the first key of every table lock (pg_advisory_lock(TABLE_LOCKS, table))
 TABLE_LOCKS = 0x63686162  # "chab"
+# a table lock kept after use, in case this process uses the table again
+KEEP_LOCK_SECONDS = 10.0
+# … at most so many kept (the least recently used let go first)
+MAX_KEPT_LOCKS = 256
+# a table another process asked for is not kept for so long
+ASKED_SECONDS = 5.0
+# a process waiting for a table waits on the server so long at a time
+# (``lock_timeout`` of the lock connections) …
+LOCK_WAIT_MS = 25
+# … and asks for it again every so many waits (~0.5 s)
+ASK_EVERY = 20
+# the channel on which a process asks the others for a table's lock
+# ("ask <table>")
+LOCKS_CHANNEL = "chabudai_locks"
 # the channel on which processes tell each other of new due times
 DUE_CHANNEL = "chabudai_due"
 # … and of server settings changed (each process caches them)
@@ -231,6 +247,23 @@ SETTINGS_CHANNEL = "chabudai_settings"
 
 # the tables whose ``id`` is an identity column (copy-db moves their counters)
 IDENTITY_TABLES = ("tables", "results", "tournaments", "tournament_matches")
+
+
+def _lock_key(table_id: int) -> int:
+    """A table's id as the second key of its lock (a signed 32-bit int)."""
+    return ((table_id + 2**31) % 2**32) - 2**31
+
+
+@dataclass(eq=False)
+class _Kept:
+    """A table lock this process holds: on which connection, whether a use
+    holds it now, and (kept after use) until when."""
+
+    slot: int
+    conn: asyncpg.Connection
+    in_use: bool = False
+    until: float = 0.0  # kept after use till then (time.monotonic())
+    asked: bool = False  # another process asked for it
 
 
 @functools.lru_cache(maxsize=512)
@@ -297,6 +330,12 @@ class PostgresStore(Store):
         self._lock_conns: list[asyncpg.Connection | None] = [None] * LOCK_CONNECTIONS
         self._lock_guards = [asyncio.Lock() for _ in range(LOCK_CONNECTIONS)]
         self._listen_conn: asyncpg.Connection | None = None  # LISTEN for due times
+        # table locks held by this process (in use, or kept after use), the
+        # most recently used last; tables other processes asked for lately
+        # (until when: the loop's time); unlocks under way
+        self._kept: dict[int, _Kept] = {}
+        self._asked: dict[int, float] = {}
+        self._unlocking: set[asyncio.Task[None]] = set()
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -316,11 +355,15 @@ class PostgresStore(Store):
         try:
             await self._prepare_schema()
             await self._listen(SETTINGS_CHANNEL, self._heard_setting)
+            await self._listen(LOCKS_CHANNEL, self._heard_lock_notice)
         except BaseException:
             await self.close()
             raise
 
     async def close(self) -> None:
+        self._kept.clear()
+        for task in list(self._unlocking):
+            task.cancel()
         for conn in (*self._lock_conns, self._listen_conn):
             if conn is not None and not conn.is_closed():
                 await conn.close()
@@ -358,7 +401,9 @@ class PostgresStore(Store):
         conn = self._lock_conns[slot]
         if conn is None or conn.is_closed():
             with _errors():
-                conn = self._lock_conns[slot] = await asyncpg.connect(self.url)
+                conn = self._lock_conns[slot] = await asyncpg.connect(
+                    self.url, server_settings={"lock_timeout": f"{LOCK_WAIT_MS}ms"}
+                )
         return conn
 
     @asynccontextmanager
@@ -367,39 +412,150 @@ class PostgresStore(Store):
         integers (apart from the one-number keys of migrations and ratings),
         on one of a few connections kept for them (the table's id picks it:
         presses of different tables do not queue behind one connection).
-        Taken with ``pg_try_advisory_lock`` and a short back-off, so waiting
-        for one table never blocks its connection for the others."""
-        key = ((table_id + 2**31) % 2**32) - 2**31
+        Taken with ``pg_try_advisory_lock``; held by another session, waited
+        for in short spells (:meth:`_take_table_lock`), so waiting for one
+        table never blocks its connection for the others.
+
+        **Kept after use** (:class:`_Kept`): a table this process used is
+        locked still for :data:`KEEP_LOCK_SECONDS`, so the next press, the
+        computers' moves after it and the clock's firing take and release
+        nothing (two round trips a change fewer). Another process that finds
+        it held asks for it (``pg_notify`` on :data:`LOCKS_CHANNEL`): a kept
+        lock not in use is let go at once, one in use when its use ends, and
+        the table is not kept again for :data:`ASKED_SECONDS`. A use that
+        ends in an exception lets go at once."""
+        kept = self._kept.get(table_id)
+        if (
+            kept is not None
+            and not kept.in_use  # (a use outside this process's lock: counted anew)
+            and kept.conn is self._lock_conns[kept.slot]
+            and not kept.conn.is_closed()  # (a lost connection lost its locks)
+        ):
+            del self._kept[table_id]
+        else:
+            kept = await self._take_table_lock(table_id)
+        kept.in_use = True
+        self._kept[table_id] = kept  # the most recently used last
+        self.let_go_idle_locks()
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            kept.in_use = False
+            if ok and self._keep(table_id, kept):
+                kept.until = time.monotonic() + KEEP_LOCK_SECONDS
+            else:
+                if self._kept.get(table_id) is kept:
+                    del self._kept[table_id]
+                await self._unlock(table_id, kept)
+
+    def _keep(self, table_id: int, kept: _Kept) -> bool:
+        """Whether a lock just used is kept: the store is open and no other
+        process asked for the table while it was used, nor lately."""
+        if self._pool is None or kept.asked:
+            return False
+        asked = self._asked.get(table_id)
+        if asked is None:
+            return True
+        if asked > time.monotonic():
+            return False
+        del self._asked[table_id]
+        return True
+
+    async def _take_table_lock(self, table_id: int) -> _Kept:
+        """The table's lock taken. While another session holds it, this
+        process asks for it (``ask <table>``, again every :data:`ASK_EVERY`
+        waits) and waits on the server for at most :data:`LOCK_WAIT_MS` at a
+        time (``lock_timeout``; no timer here), letting the connection serve
+        its other tables in between."""
+        key = _lock_key(table_id)
         slot = table_id % LOCK_CONNECTIONS
         guard = self._lock_guards[slot]
-        pause = 0.002
+        tries = 0
         while True:
             async with guard:
                 conn = await self._locker(slot)
                 with _errors():
-                    got = await conn.fetchval(
-                        "SELECT pg_try_advisory_lock($1, $2)", TABLE_LOCKS, key
-                    )
+                    if tries == 0:
+                        got = await conn.fetchval(
+                            "SELECT pg_try_advisory_lock($1, $2)", TABLE_LOCKS, key
+                        )
+                    else:
+                        try:
+                            await conn.execute("SELECT pg_advisory_lock($1, $2)", TABLE_LOCKS, key)
+                            got = True
+                        except asyncpg.LockNotAvailableError:
+                            got = False
             if got:
-                break
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.02)
-        try:
-            yield
-        finally:
-            async with guard:
-                try:
-                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", TABLE_LOCKS, key)
-                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-                    # a lost connection released every lock it held
-                    log.warning("table %d: could not release its lock", table_id)
-                except asyncpg.InternalClientError:
-                    # a query on this connection was cancelled half-way (the
-                    # process is stopping): it cannot be used again; closing
-                    # it releases its locks, and the next lock connects anew.
-                    # The cancellation itself goes on (never swallowed here).
-                    log.warning("table %d: its lock's connection was closed", table_id)
-                    conn.terminate()
+                return _Kept(slot, conn)
+            if tries % ASK_EVERY == 0:
+                async with self._writing() as c:
+                    await c.execute("SELECT pg_notify(?, ?)", (LOCKS_CHANNEL, f"ask {table_id}"))
+            tries += 1
+
+    def let_go_idle_locks(self) -> None:
+        """The locks kept past their time, or past :data:`MAX_KEPT_LOCKS`,
+        let go (the least recently used first). Called at each table lock
+        and by the sweeper every second (so an idle process keeps none for
+        long)."""
+        now = time.monotonic()
+        while self._kept:
+            table_id = next(iter(self._kept))
+            kept = self._kept[table_id]
+            if kept.in_use or (kept.until > now and len(self._kept) <= MAX_KEPT_LOCKS):
+                return
+            self._let_go_later(table_id, kept)
+
+    def _let_go_later(self, table_id: int, kept: _Kept) -> None:
+        """A kept lock not in use let go (its time is up, too many are kept,
+        or another process asked for it): out of the kept ones now, its
+        unlock sent in a task (a use that comes first takes the lock again
+        on the same session — counted — before or after it; either way it
+        ends held once)."""
+        if self._kept.get(table_id) is kept:
+            del self._kept[table_id]
+        task = asyncio.get_running_loop().create_task(self._unlock(table_id, kept))
+        self._unlocking.add(task)
+        task.add_done_callback(self._unlocking.discard)
+
+    async def _unlock(self, table_id: int, kept: _Kept) -> None:
+        conn = kept.conn
+        async with self._lock_guards[kept.slot]:
+            if conn.is_closed():
+                return  # the server released every lock it held
+            try:
+                await conn.execute(
+                    "SELECT pg_advisory_unlock($1, $2)", TABLE_LOCKS, _lock_key(table_id)
+                )
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                # a lost connection released every lock it held
+                log.warning("table %d: could not release its lock", table_id)
+            except asyncpg.InternalClientError:
+                # a query on this connection was cancelled half-way (the
+                # process is stopping): it cannot be used again; closing
+                # it releases its locks, and the next lock connects anew.
+                # The cancellation itself goes on (never swallowed here).
+                log.warning("table %d: its lock's connection was closed", table_id)
+                conn.terminate()
+
+    def _heard_lock_notice(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        """``ask <table>``: another process waits for a table. A lock kept
+        here and not in use is let go now, one in use when its use ends; the
+        table is not kept again for :data:`ASKED_SECONDS` (every process
+        hears every notice: most are not about its own)."""
+        what, _, number = payload.partition(" ")
+        kept = self._kept.get(int(number)) if what == "ask" and number.isdigit() else None
+        if kept is None:
+            return
+        table_id = int(number)
+        kept.asked = True
+        now = time.monotonic()
+        self._asked[table_id] = now + ASKED_SECONDS
+        if len(self._asked) > 4 * MAX_KEPT_LOCKS:  # forget the requests long past
+            self._asked = {t: until for t, until in self._asked.items() if until > now}
+        if not kept.in_use:
+            self._let_go_later(table_id, kept)
 
     async def announce_due(self, when: float) -> None:
         async with self._writing() as c:

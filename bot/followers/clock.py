@@ -203,6 +203,7 @@ class Sweeper:
         due for its warning); returns how many tables were due. While the
         database cannot be written, the sweeps back off (claiming due
         tables is a write): once it can, the timeouts due are played, once."""
+        self.service.store.let_go_idle_locks()
         now = self.service.clock()
         if self.backoff.waiting(now):
             return 0

@@ -146,6 +146,125 @@ async def test_a_table_lock_holds_across_processes(new_database):
         await b.close()
 
 
+async def _held(store: Store, table_id: int) -> int:
+    """How many sessions hold ``table_id``'s lock (the server's own view)."""
+    from bot.store_pg import TABLE_LOCKS
+
+    async with store._reading() as c:
+        [(n,)] = await c.fetch(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = ? AND objid = ? AND objsubid = 2",
+            (TABLE_LOCKS, table_id),
+        )
+    return int(n)
+
+
+async def _unlocked(store: Store) -> None:
+    """The unlocks this store sent in tasks, done."""
+    await asyncio.gather(*store._unlocking)
+
+
+@on_postgres
+async def test_a_table_lock_is_kept_after_use_until_another_process_asks(new_database):
+    """A table used is locked still (the next press, the computers' moves
+    and the clock take nothing: no round trips); another process that wants
+    it asks, and has it at once; the first then asks in turn."""
+    a, b = await _stores(new_database, 2)
+    try:
+        takes = 0
+        take = a._take_table_lock
+
+        async def counted(table_id: int):
+            nonlocal takes
+            takes += 1
+            return await take(table_id)
+
+        a._take_table_lock = counted
+        for _ in range(3):
+            async with a.table_lock(7):
+                pass
+        assert takes == 1  # taken once, kept for the next two
+        assert await _held(b, 7) == 1
+        started = time.monotonic()
+        async with asyncio.timeout(5):
+            async with b.table_lock(7):
+                assert await _held(b, 7) == 1  # b's now, a's let go
+                assert 7 not in a._kept
+        assert time.monotonic() - started < 2.0  # asked for, not waited out
+        async with asyncio.timeout(5):
+            async with a.table_lock(7):  # b was asked in turn
+                pass
+        assert takes == 2
+    finally:
+        await a.close()
+        await b.close()
+
+
+@on_postgres
+async def test_kept_table_locks_are_let_go_in_time_in_number_and_after_a_failure(
+    new_database, monkeypatch
+):
+    from bot import store_pg
+
+    (a,) = await _stores(new_database, 1)
+    try:
+        # a use that fails lets go at once
+        with pytest.raises(RuntimeError):
+            async with a.table_lock(1):
+                raise RuntimeError("the press failed")
+        assert await _held(a, 1) == 0 and 1 not in a._kept
+        # no more than MAX_KEPT_LOCKS kept: the least recently used go first
+        monkeypatch.setattr(store_pg, "MAX_KEPT_LOCKS", 2)
+        for table_id in (2, 3, 4):
+            async with a.table_lock(table_id):
+                pass
+        async with a.table_lock(3):
+            pass
+        await _unlocked(a)
+        assert list(a._kept) == [4, 3]
+        assert [await _held(a, t) for t in (2, 3, 4)] == [0, 1, 1]
+        # past their time (the sweeper lets them go every second)
+        monkeypatch.setattr(store_pg, "MAX_KEPT_LOCKS", 256)
+        monkeypatch.setattr(store_pg, "KEEP_LOCK_SECONDS", 0.05)
+        for table_id in (3, 4, 5):
+            async with a.table_lock(table_id):
+                pass
+        assert list(a._kept) == [3, 4, 5]
+        await asyncio.sleep(0.1)
+        a.let_go_idle_locks()
+        await _unlocked(a)
+        assert a._kept == {} and [await _held(a, t) for t in (3, 4, 5)] == [0, 0, 0]
+    finally:
+        await a.close()
+
+
+@on_postgres
+async def test_a_kept_lock_whose_connection_was_lost_is_taken_anew(new_database):
+    """The server ends the session that kept a lock (a restart, an admin):
+    the lock went with it; another process can take the table, and the
+    first takes it anew on a new connection, not believing it holds it."""
+    a, b = await _stores(new_database, 2)
+    try:
+        async with a.table_lock(7):
+            pass
+        kept = a._kept[7]
+        async with b._reading() as c:
+            await c.fetch("SELECT pg_terminate_backend(?)", (kept.conn.get_server_pid(),))
+        for _ in range(100):  # the loop hears the connection close
+            if kept.conn.is_closed():
+                break
+            await asyncio.sleep(0.01)
+        async with asyncio.timeout(5):
+            async with b.table_lock(7):
+                pass
+        async with asyncio.timeout(5):
+            async with a.table_lock(7):
+                assert a._kept[7] is not kept and await _held(a, 7) == 1
+    finally:
+        await a.close()
+        await b.close()
+
+
 @on_postgres
 async def test_a_lock_whose_connection_broke_mid_cancel_lets_the_cancel_go_on(
     new_database, monkeypatch
