@@ -211,11 +211,11 @@ def count_sql(counts: Counts) -> None:
     notify = store_pg.PostgresStore.announce_due
 
     @contextlib.asynccontextmanager
-    async def counted_lock(self: Any, table_id: int) -> Any:
+    async def counted_lock(self: Any, table_id: int, **kwargs: Any) -> Any:
         # its statements are counted at the driver (below): a lock kept
         # after use sends none when used again
         t0 = time.perf_counter()
-        async with lock(self, table_id):
+        async with lock(self, table_id, **kwargs):
             if counts.active:
                 counts.lock_waits.append(time.perf_counter() - t0)
             yield

@@ -620,6 +620,12 @@ class StoreError(sqlite3.Error):
     (or ``except StoreError`` for PostgreSQL alone) keeps working."""
 
 
+class TableBusy(Exception):
+    """Another process held a table past the time one would wait for it
+    (:meth:`Store.table_lock`'s ``wait``): a process that hangs keeps its
+    tables' locks. Not a database failure."""
+
+
 class Conn(abc.ABC):
     """One connection as the shared queries see it (``?`` placeholders)."""
 
@@ -1028,11 +1034,15 @@ class Store(abc.ABC):
     #: how a claim skips rows another transaction holds (PostgreSQL)
     _skip_locked = ""
 
-    def table_lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
+    def table_lock(
+        self, table_id: int, *, wait: float | None = None
+    ) -> AbstractAsyncContextManager[None]:
         """Exclusion of one table across processes, held around a press and
         what follows it (the commit and the table message's edit), so no two
-        processes present one table out of order. SQLite serves one process
-        (its in-process lock is :meth:`bot.tables.TableService.lock`)."""
+        processes present one table out of order. ``wait``: raise
+        :class:`TableBusy` if another process holds it longer (``None``: wait
+        as long as it takes). SQLite serves one process (its in-process lock
+        is :meth:`bot.tables.TableService.lock`)."""
         return contextlib.nullcontext()
 
     def let_go_idle_locks(self) -> None:  # noqa: B027 (SQLite keeps none)

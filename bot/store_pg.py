@@ -22,7 +22,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import PROCESS, Conn, Ledger, Store, StoreError
+from bot.store import PROCESS, Conn, Ledger, Store, StoreError, TableBusy
 
 log = logging.getLogger(__name__)
 
@@ -407,7 +407,7 @@ class PostgresStore(Store):
         return conn
 
     @asynccontextmanager
-    async def table_lock(self, table_id: int) -> AsyncIterator[None]:
+    async def table_lock(self, table_id: int, *, wait: float | None = None) -> AsyncIterator[None]:
         """A session advisory lock on the table, in the key space of two
         integers (apart from the one-number keys of migrations and ratings),
         on one of a few connections kept for them (the table's id picks it:
@@ -433,7 +433,7 @@ class PostgresStore(Store):
         ):
             del self._kept[table_id]
         else:
-            kept = await self._take_table_lock(table_id)
+            kept = await self._take_table_lock(table_id, wait)
         kept.in_use = True
         self._kept[table_id] = kept  # the most recently used last
         self.let_go_idle_locks()
@@ -463,13 +463,16 @@ class PostgresStore(Store):
         del self._asked[table_id]
         return True
 
-    async def _take_table_lock(self, table_id: int) -> _Kept:
+    async def _take_table_lock(self, table_id: int, wait: float | None = None) -> _Kept:
         """The table's lock taken. While another session holds it, this
         process asks for it (``ask <table>``, again every :data:`ASK_EVERY`
         waits) and waits on the server for at most :data:`LOCK_WAIT_MS` at a
         time (``lock_timeout``; no timer here), letting the connection serve
-        its other tables in between."""
+        its other tables in between. :class:`TableBusy` past ``wait`` seconds
+        of such spells (a process that hangs never lets go; counted, not
+        timed: the server keeps the time)."""
         key = _lock_key(table_id)
+        spells = None if wait is None else max(1, round(wait * 1000 / LOCK_WAIT_MS))
         slot = table_id % LOCK_CONNECTIONS
         guard = self._lock_guards[slot]
         tries = 0
@@ -489,6 +492,8 @@ class PostgresStore(Store):
                             got = False
             if got:
                 return _Kept(slot, conn)
+            if spells is not None and tries > spells:
+                raise TableBusy(f"table {table_id}: another process held it for {wait:g} s")
             if tries % ASK_EVERY == 0:
                 async with self._writing() as c:
                     await c.execute("SELECT pg_notify(?, ?)", (LOCKS_CHANNEL, f"ask {table_id}"))

@@ -80,15 +80,17 @@ class TableService:
         self.ephemerals = hidden.Ephemerals(clock)
 
     @contextlib.asynccontextmanager
-    async def lock(self, table_id: int) -> AsyncIterator[None]:
+    async def lock(self, table_id: int, *, wait: float | None = None) -> AsyncIterator[None]:
         """The table to oneself: this process's lock, then the database's
         lock across processes (PostgreSQL; nothing on SQLite). Held around a
         press — load, apply, commit and the followers that draw it — so two
-        processes never present one table out of order."""
+        processes never present one table out of order. ``wait``: how long
+        another process may hold it (:class:`bot.store.TableBusy` past it;
+        the sweeper's, so one hung process never stops every clock)."""
         lock = self._locks.get(table_id)
         if lock is None:
             lock = self._locks[table_id] = asyncio.Lock()
-        async with lock, self.store.table_lock(table_id):
+        async with lock, self.store.table_lock(table_id, wait=wait):
             yield
 
     # ---------------------------------------------------------------- replies

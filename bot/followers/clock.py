@@ -36,7 +36,7 @@ from bot.events import ABANDONED, EXPIRED, TableCommitted
 from bot.followers.screen import UNREACHABLE, Screen
 from bot.i18n import t
 from bot.model import seat_named, table_link
-from bot.store import PROCESS, TableRow
+from bot.store import PROCESS, TableBusy, TableRow
 from bot.tables import TableService
 from bot.turns import (
     CPU_OVERDUE,
@@ -57,6 +57,9 @@ SWEEP_EVERY = 1.0  # seconds between sweeps (most ask nothing of the database)
 LEASE = 30.0  # seconds a claim on a due table holds
 REPAIR_EVERY = 30.0  # seconds between repair sweeps
 REPAIR_GRACE = 10.0  # a table changed this recently may still be being shown
+# seconds the sweeper waits for a table another process holds (PostgreSQL):
+# past it, that table waits for the next sweep, and the others go on
+LOCK_WAIT = 5.0
 # The database cannot be written (a full disk, a read-only file): the sweeper
 # waits BACKOFF seconds, doubling up to BACKOFF_MAX, before it tries again;
 # it says so once, then every REMIND_EVERY seconds until writes work again.
@@ -180,10 +183,12 @@ class Sweeper:
                 await service.drop_unopened(row)
                 continue
             try:
-                async with service.lock(row.id):
+                async with service.lock(row.id, wait=LOCK_WAIT):
                     loaded = await service.load(row.id)
                     if loaded is not None and service.behind(loaded[1]):
                         await service.repair(*loaded)
+            except TableBusy as err:
+                log.warning("%s: repaired later", err)
             except Exception:
                 log.exception("table %d: the repair failed", row.id)
         # finished games whose result never reached the table message
@@ -192,8 +197,10 @@ class Sweeper:
             if not service.result_behind(result_id):
                 continue  # shown; the note is on its way to the database
             try:
-                async with service.lock(int(screen["row"]["id"])):
+                async with service.lock(int(screen["row"]["id"]), wait=LOCK_WAIT):
                     await service.repair_result(result_id, screen)
+            except TableBusy as err:
+                log.warning("%s: its result is shown later", err)
             except Exception:
                 log.exception("result %d: the repair failed", result_id)
         return len(behind) + len(ended)
@@ -227,11 +234,15 @@ class Sweeper:
             owner=self.owner,
             lease=LEASE,
         )
+        busy = False  # a table held elsewhere: the next sweep tries again
         for table_id in due:
             try:
                 await self.fire(table_id, now)
             except sqlite3.Error:
                 raise  # the database, not this table: the sweeper backs off
+            except TableBusy as err:
+                log.warning("%s: its clock fires at the next sweep", err)
+                busy = True
             except Exception:
                 log.exception("table %d: the turn clock failed", table_id)
             finally:
@@ -243,11 +254,13 @@ class Sweeper:
             # inside the warning window only the deadline itself is left
             soon = upcoming if upcoming <= now + WARN_BEFORE else upcoming - WARN_BEFORE
             self.next_due = min(soon, now + RECHECK)
+        if busy:
+            self.next_due = now
         return len(due)
 
     async def fire(self, table_id: int, now: float) -> None:
         service = self.service
-        async with service.lock(table_id):
+        async with service.lock(table_id, wait=LOCK_WAIT):
             loaded = await service.load(table_id)
             if loaded is None:
                 return

@@ -174,10 +174,10 @@ async def test_a_table_lock_is_kept_after_use_until_another_process_asks(new_dat
         takes = 0
         take = a._take_table_lock
 
-        async def counted(table_id: int):
+        async def counted(table_id: int, wait: float | None = None):
             nonlocal takes
             takes += 1
-            return await take(table_id)
+            return await take(table_id, wait)
 
         a._take_table_lock = counted
         for _ in range(3):
@@ -263,6 +263,69 @@ async def test_a_kept_lock_whose_connection_was_lost_is_taken_anew(new_database)
     finally:
         await a.close()
         await b.close()
+
+
+async def _hang_holding(store: Store, table_id: int):
+    """A "process" that takes ``table_id``'s lock (asking for it, as ours
+    do) and then hangs: it never hears an ask."""
+    import asyncpg
+
+    from bot.store_pg import LOCKS_CHANNEL, TABLE_LOCKS
+
+    hung = await asyncpg.connect(store.url)
+    await hung.execute("SELECT pg_notify($1, $2)", LOCKS_CHANNEL, f"ask {table_id}")
+    await hung.execute("SELECT pg_advisory_lock($1, $2)", TABLE_LOCKS, table_id)
+    return hung
+
+
+@on_postgres
+async def test_a_table_held_by_a_hung_process_is_waited_for_only_as_long_as_asked(
+    new_database,
+):
+    from bot.store import TableBusy
+
+    (a,) = await _stores(new_database, 1)
+    try:
+        hung = await _hang_holding(a, 7)
+        started = time.monotonic()
+        with pytest.raises(TableBusy):
+            async with a.table_lock(7, wait=0.3):
+                pass
+        assert 0.3 <= time.monotonic() - started < 3.0
+        async with a.table_lock(8, wait=0.3):  # the others are not held up
+            pass
+        await hung.close()  # its end frees its locks
+        async with asyncio.timeout(5):
+            async with a.table_lock(7, wait=0.3):
+                pass
+    finally:
+        await a.close()
+
+
+@on_postgres
+async def test_a_hung_process_holding_a_table_delays_only_that_tables_clock(
+    game_night, monkeypatch, caplog
+):
+    """The sweeper waits for a table another process holds at most
+    ``LOCK_WAIT``, says so, fires the other due clocks, and fires that one
+    at a later sweep once it is free — one hung process never stops every
+    turn clock (its kept locks are never let go while it hangs)."""
+    from bot.followers import clock
+
+    monkeypatch.setattr(clock, "LOCK_WAIT", 0.3)
+    async with game_night(seeded=True) as night:
+        stuck = await night.table("nine")
+        other = await night.table("nine")
+        hung = await _hang_holding(night.store, (await stuck.row()).id)
+        try:
+            await night.wait(registry.spec("nine").turn_seconds + 5)
+            assert await stuck.moves() == []
+            assert len(await other.moves()) == 2  # its timeout: roll, flip
+            assert "its clock fires at the next sweep" in caplog.text
+        finally:
+            await hung.close()
+        await night.wait(3)
+        assert len(await stuck.moves()) == 2
 
 
 @on_postgres
