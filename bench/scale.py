@@ -28,8 +28,9 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   (lock, load, apply, commit, the table message edited with its picture);
 - SQL statements and round trips per press: everything the processes sent
   to the database in the window (computers' moves, the sweeper, bookkeeping
-  included), divided by the presses; statements at the store's interface,
-  round trips at the driver (see ``scale_worker.Counts``);
+  included), divided by the presses; statements at the store's interface
+  (PostgreSQL's table locks at the driver: a lock kept after use sends
+  none), round trips at the driver (see ``scale_worker.Counts``);
 - Discord requests per press: every request the processes sent to the
   (simulated) Discord in the window — interaction answers, message posts,
   edits and deletes, DMs — divided by the presses (``--verbose``: by kind);

@@ -332,7 +332,7 @@ class PostgresStore(Store):
         self._listen_conn: asyncpg.Connection | None = None  # LISTEN for due times
         # table locks held by this process (in use, or kept after use), the
         # most recently used last; tables other processes asked for lately
-        # (until when: the loop's time); unlocks under way
+        # (until when: time.monotonic()); unlocks under way
         self._kept: dict[int, _Kept] = {}
         self._asked: dict[int, float] = {}
         self._unlocking: set[asyncio.Task[None]] = set()
