@@ -93,7 +93,10 @@ class Plugin(GamePlugin):
         if not (view.get("started") or {}).get(player, True):
             start = int((view.get("options") or {}).get("start", 1000))
             need = start - score  # in one turn: a ブタ or ドボン keeps nothing
-            line = sentences(line, t("sixdice.status.not_started", lang, need=f"{need:,}"))
+            if need > 0:
+                line = sentences(line, t("sixdice.status.not_started", lang, need=f"{need:,}"))
+            else:  # a threshold already reached (start=0): any stop starts
+                line = sentences(line, t("sixdice.status.not_started_stop", lang))
         if view.get("ending"):  # the round is played out: this turn is the player's last
             need = needed_to_win(view, player)
             if need > 0:

@@ -99,6 +99,10 @@ async def test_six_dice_names_the_start_threshold_and_the_last_turn(game_night):
         assert table.shows("sixdice.status.not_started", need="500")
         ja = await night.table("sixdice", options="target=1000 start=500", lang="ja")
         assert ja.shows("sixdice.status.not_started", "ja", need="500")
+        # a threshold of 0: no "needs 0 to start", but that a stop starts
+        zero = await night.table("sixdice", options="target=1000 start=0", lang="en")
+        assert zero.shows("sixdice.status.not_started_stop"), zero.content
+        assert not zero.shows("sixdice.status.not_started", need="0")
         seen = 0
         for _ in range(300):
             row = await table.row()
