@@ -550,10 +550,12 @@ class PostgresStore(Store):
         table is not kept again for :data:`ASKED_SECONDS` (every process
         hears every notice: most are not about its own)."""
         what, _, number = payload.partition(" ")
-        kept = self._kept.get(int(number)) if what == "ask" and number.isdigit() else None
-        if kept is None:
+        if what != "ask" or not number.isdigit():
             return
         table_id = int(number)
+        kept = self._kept.get(table_id)
+        if kept is None:
+            return
         kept.asked = True
         now = time.monotonic()
         self._asked[table_id] = now + ASKED_SECONDS
