@@ -26,7 +26,7 @@ import logging
 import os
 import socket
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -681,8 +681,31 @@ class Store(abc.ABC):
         # (never changed in place, only replaced): a load of the same text
         # shares it instead of parsing it again (a Yahtzee state: ~2.5 KB)
         self._states: dict[int, tuple[str, Any]] = {}
+        # a table's row as this process last loaded or saved it (in the
+        # columns' order, its documents as JSON text), kept only while the
+        # backend says nobody else can have changed it (:meth:`_row_token`:
+        # PostgreSQL, the table lock this process has held since; never on
+        # SQLite): a load then sends nothing
+        self._rows: dict[int, tuple[object, tuple[Any, ...]]] = {}
+        # called with a table's id before its lock is let go (PostgreSQL):
+        # the table service writes what it noted of the table meanwhile
+        # (:meth:`bot.tables.TableService.flush_table`), so the process that
+        # takes the lock next loads it with the table
+        self.before_let_go: Callable[[int], Awaitable[None]] | None = None
 
     # ----------------------------------------------------- the backend's part
+
+    def _row_token(self, table_id: int) -> object | None:
+        """What stands for this process's uninterrupted hold on the table
+        (the same object as long as no other process can have changed the
+        row since), or ``None`` (no row of it is kept): PostgreSQL's kept
+        table lock; nothing on SQLite, whose loads are a hop to its thread."""
+        return None
+
+    def _forget_rows(self, table_ids: Iterable[int]) -> None:
+        """Written here outside a versioned save, or removed: loaded anew."""
+        for table_id in table_ids:
+            self._rows.pop(table_id, None)
 
     @abc.abstractmethod
     async def open(self) -> None: ...
@@ -855,18 +878,17 @@ class Store(abc.ABC):
     async def _tables(self, where: str, args: Sequence[Any] = ()) -> list[TableRow]:
         async with self._reading() as c:
             rows = await c.fetch(f"SELECT {_TABLE_COLS} FROM tables {where}", args)
-        out = []
-        for r in rows:
-            text = r[9]
-            known = self._states.get(r[0])
-            if text is not None and known is not None and known[0] == text:
-                out.append(_row(r, known[1]))
-                continue
-            row = _row(r)
-            if text is not None:
-                self._keep_state(row.id, text, row.state)
-            out.append(row)
-        return out
+        return [self._decoded(r) for r in rows]
+
+    def _decoded(self, r: Sequence[Any]) -> TableRow:
+        text = r[9]
+        known = self._states.get(r[0])
+        if text is not None and known is not None and known[0] == text:
+            return _row(r, known[1])
+        row = _row(r)
+        if text is not None:
+            self._keep_state(row.id, text, row.state)
+        return row
 
     def _keep_state(self, table_id: int, text: str, doc: Any) -> None:
         if len(self._states) >= STATES_KEPT and table_id not in self._states:
@@ -874,8 +896,18 @@ class Store(abc.ABC):
         self._states[table_id] = (text, doc)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        rows = await self._tables("WHERE id = ?", (table_id,))
-        return rows[0] if rows else None
+        token = self._row_token(table_id)
+        if token is not None:
+            kept = self._rows.get(table_id)
+            if kept is not None and kept[0] is token:
+                return self._decoded(kept[1])
+        async with self._reading() as c:
+            found = await c.fetch(f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
+        if not found:
+            return None
+        if token is not None and self._row_token(table_id) is token:  # held all along
+            self._rows[table_id] = (token, tuple(found[0]))
+        return self._decoded(found[0])
 
     async def table_in_channel(self, channel_id: int) -> TableRow | None:
         rows = await self._tables("WHERE channel_id = ?", (channel_id,))
@@ -938,6 +970,7 @@ class Store(abc.ABC):
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Where the table message is (not a game change: no version bump)."""
+        self._forget_rows((table_id,))
         async with self._writing() as c:
             await c.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
@@ -987,6 +1020,8 @@ class Store(abc.ABC):
             row.id,
             row.version,
         )
+        token = self._row_token(row.id)
+        kept = self._rows.pop(row.id, None)  # (a failed write: loaded anew)
         if ledger is None:
             async with self._writing() as c:
                 n = await c.execute(sql, args)
@@ -996,6 +1031,16 @@ class Store(abc.ABC):
             row.version += 1
             if state is not None:
                 self._keep_state(row.id, state, row.state)
+            if token is not None and self._row_token(row.id) is token:
+                # the row as stored now: its UI state is the loaded one with
+                # this change's keys, that is ``row.ui``; ``shown`` never back
+                shown = max(row.shown, kept[1][17] if kept is not None else -1)
+                self._rows[row.id] = (token, (
+                    row.id, row.guild_id, row.channel_id, row.message_id, row.game, row.phase,
+                    row.host_id, args[2], args[3], state, _dumps(row.ui), row.seed,
+                    row.version, row.deadline, row.created_at, now, _dumps(row.clock),
+                    shown, row.cpu_due,
+                ))  # fmt: skip
         return n == 1
 
     @abc.abstractmethod
@@ -1095,6 +1140,7 @@ class Store(abc.ABC):
         version``), in one statement; never moves a table's ``shown`` back."""
         if not shown:
             return
+        self._forget_rows(shown)
         async with self._writing() as c:
             await c.executemany(
                 "UPDATE tables SET shown = ? WHERE id = ? AND shown < ?",
@@ -1131,6 +1177,7 @@ class Store(abc.ABC):
         """Write only ``row.clock`` (the turn-clock warning), if the version is
         unchanged and the stored clock is still ``expected``: whoever writes
         first wins, so a warning is given once. No version bump."""
+        self._forget_rows((row.id,))
         async with self._writing() as c:
             n = await c.execute(
                 "UPDATE tables SET clock = ? WHERE id = ? AND version = ? AND clock = ?",
@@ -1143,6 +1190,7 @@ class Store(abc.ABC):
     ) -> bool:
         """Remove a table (cancelled lobby) if its version is unchanged (and
         write its ledger line in the same transaction)."""
+        self._forget_rows((row.id,))
         async with self._transaction() as tx:
             n = await tx.execute(
                 "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
@@ -1165,6 +1213,7 @@ class Store(abc.ABC):
         ``screen``: what the result message is drawn from, kept until it is
         shown (:meth:`unshown_results`), so a failed edit or a process killed
         before it still ends with the result on screen. ``None`` = stale."""
+        self._forget_rows((row.id,))
         async with self._transaction() as tx:
             result_id = await self._finish(tx, row, result)
             if result_id is not None and ledger is not None:
@@ -2274,6 +2323,7 @@ class SqliteStore(Store):
     async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
         if not patches:
             return
+        self._forget_rows(patches)
         rows = [(*self._ui_patch(patch)[1], table_id) for table_id, patch in patches.items()]
         async with self._writing() as c:
             await c.executemany(

@@ -362,6 +362,7 @@ class PostgresStore(Store):
 
     async def close(self) -> None:
         self._kept.clear()
+        self._rows.clear()
         for task in list(self._unlocking):
             task.cancel()
         for conn in (*self._lock_conns, self._listen_conn):
@@ -450,6 +451,15 @@ class PostgresStore(Store):
                     del self._kept[table_id]
                 await self._unlock(table_id, kept)
 
+    def _row_token(self, table_id: int) -> object | None:
+        # the lock this process holds on the table, taken once and not let
+        # go since: no other process can have saved the row meanwhile (every
+        # save is made under the lock); a new one is another object
+        kept = self._kept.get(table_id)
+        if kept is None or kept.conn is not self._lock_conns[kept.slot] or kept.conn.is_closed():
+            return None
+        return kept
+
     def _keep(self, table_id: int, kept: _Kept) -> bool:
         """Whether a lock just used is kept: the store is open and no other
         process asked for the table while it was used, nor lately."""
@@ -525,6 +535,12 @@ class PostgresStore(Store):
         task.add_done_callback(self._unlocking.discard)
 
     async def _unlock(self, table_id: int, kept: _Kept) -> None:
+        self._rows.pop(table_id, None)
+        if self.before_let_go is not None:
+            try:  # what this process noted of the table, stored before another takes it
+                await self.before_let_go(table_id)
+            except Exception as err:  # (written with the next flush)
+                log.warning("table %d: what was noted of it is not written yet (%s)", table_id, err)
         conn = kept.conn
         async with self._lock_guards[kept.slot]:
             if conn.is_closed():
@@ -649,6 +665,7 @@ class PostgresStore(Store):
     async def patch_ui(self, patches: dict[int, dict[str, Any]]) -> None:
         if not patches:
             return
+        self._forget_rows(patches)
         rows = [(*self._ui_patch(patch)[1], table_id) for table_id, patch in patches.items()]
         async with self._writing() as c:
             await c.executemany(

@@ -78,6 +78,7 @@ class TableService:
         self._told_later: dict[int, list[str]] = {}
         # the ephemeral hands of players whose DMs are closed (edited in place)
         self.ephemerals = hidden.Ephemerals(clock)
+        store.before_let_go = self.flush_table
 
     @contextlib.asynccontextmanager
     async def lock(self, table_id: int, *, wait: float | None = None) -> AsyncIterator[None]:
@@ -207,6 +208,26 @@ class TableService:
             return False
         self.unsaved = False
         return True
+
+    async def flush_table(self, table_id: int) -> None:
+        """Write what was noted of one table (its shown version, UI keys)
+        now: the store lets go of its lock (PostgreSQL), and the process
+        that takes it next loads the table with them. Kept for the next
+        :meth:`flush` if the database cannot be written."""
+        shown = self._shown.pop(table_id, None)
+        notes = self._notes.pop(table_id, None)
+        try:
+            if shown is not None:
+                await self.store.set_shown({table_id: shown})
+                shown = None
+            if notes:
+                await self.store.patch_ui({table_id: notes})
+        except sqlite3.Error:
+            if shown is not None:
+                self.mark_shown(table_id, shown)
+            if notes:
+                self._notes[table_id] = notes | self._notes.get(table_id, {})
+            raise
 
     async def repair(
         self,

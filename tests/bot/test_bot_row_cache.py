@@ -1,0 +1,143 @@
+"""A table's row kept by the process that holds its lock (PostgreSQL): a
+load under a lock held since the last load or save sends nothing, and what
+it returns is what the database holds — whatever this process wrote since,
+versioned or not; another process's change is loaded once it had the lock,
+with what that process noted of the table."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+
+from simtable import on_postgres
+
+from bot.storage import open_store
+from bot.store import Ledger, Store
+from bot.tables import TableService
+
+
+async def _stores(new_database, n: int) -> list[Store]:
+    target = await new_database()
+    stores = []
+    for _ in range(n):
+        store = open_store(target)
+        await store.open()
+        stores.append(store)
+    return stores
+
+
+def _count_reads(store: Store) -> list[int]:
+    """How many times ``store`` asked the database for something to read."""
+    reads = [0]
+    reading = store._reading
+
+    @asynccontextmanager
+    async def counted():
+        reads[0] += 1
+        async with reading() as c:
+            yield c
+
+    store._reading = counted  # type: ignore[method-assign]
+    return reads
+
+
+async def _new_table(store: Store, channel: int = 100) -> int:
+    row = await store.create_table(
+        guild_id=1, channel_id=channel, game="nine", host_id=1,
+        seats=[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], options={}, now=1.0,
+    )  # fmt: skip
+    assert row is not None
+    assert await store.save_table(row, now=1.0, ledger=Ledger("opened", "command"))
+    return row.id
+
+
+@on_postgres
+async def test_a_row_loaded_under_a_held_lock_is_what_the_database_holds(new_database):
+    a, b = await _stores(new_database, 2)
+    try:
+        t = await _new_table(a)
+        reads = _count_reads(a)
+        async with a.table_lock(t):
+            row = await a.get_table(t)
+            assert row is not None and reads[0] == 1
+            before_ui = dict(row.ui)
+            row.phase = "playing"
+            row.state = {"history": {"moves": ["a roll"]}, "n": 1}
+            row.ui["log"] = [{"e": 1}]
+            row.ui["lang"] = "ja"
+            row.deadline, row.cpu_due, row.shown = 50.0, 40.0, 1
+            row.clock = {"player": "a"}
+            patch = {k: row.ui.get(k) for k in row.ui.keys() | before_ui.keys()}
+            assert await a.save_table(row, now=2.0, ledger=Ledger("a roll", "press"), ui_patch=patch)
+            again = await a.get_table(t)
+            assert reads[0] == 1  # nothing sent: the row as saved
+            stored = await b.get_table(t)
+            assert again == stored and again.state == row.state and again.ui == row.ui
+            again.ui["log"].append({"e": 2})  # a caller's row is its own
+        async with a.table_lock(t):  # the lock was kept: the row too
+            kept = await a.get_table(t)
+            assert reads[0] == 1 and kept == stored
+            # written outside a versioned save: loaded anew, as stored
+            for write in (
+                a.patch_ui({t: {"ping": 5, "lang": None}}),
+                a.set_message(t, 999),
+                a.set_shown({t: 2}),
+            ):
+                await write
+                seen = reads[0]
+                assert await a.get_table(t) == await b.get_table(t)
+                assert reads[0] == seen + 1
+            row = await a.get_table(t)
+            old = dict(row.clock)
+            row.clock = {**old, "warned": True}
+            assert await a.set_clock(row, old)
+            assert await a.get_table(t) == await b.get_table(t)
+        # another process asks for the table and changes it
+        async with asyncio.timeout(5):
+            async with b.table_lock(t):
+                theirs = await b.get_table(t)
+                theirs.seats.append({"id": 3, "name": "c"})
+                assert await b.save_table(theirs, now=3.0, ledger=Ledger("seats", "command"))
+        assert t not in a._rows  # let go: forgotten
+        async with asyncio.timeout(5):
+            async with a.table_lock(t):
+                seen = reads[0]
+                mine = await a.get_table(t)
+                assert reads[0] == seen + 1 and mine.seats == theirs.seats
+                assert mine == await b.get_table(t)
+        # a stale save keeps nothing
+        mine.version -= 1
+        async with a.table_lock(t):
+            assert not await a.save_table(mine, now=4.0)
+            seen = reads[0]
+            assert await a.get_table(t) == await b.get_table(t) and reads[0] == seen + 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+@on_postgres
+async def test_what_a_process_noted_of_a_table_is_written_before_another_takes_it(
+    new_database,
+):
+    """A process keeps notes (a turn ping's id, the version shown) to write
+    with the table's next save or its next flush; asked for the table, it
+    writes them before it lets go, so the process that takes the table
+    loads them (and, keeping the row, never misses them)."""
+    a, b = await _stores(new_database, 2)
+    try:
+        t = await _new_table(b)
+        service = TableService(b)
+        async with service.lock(t):
+            loaded = await service.load(t)
+            assert loaded is not None
+        service.note_ui(t, "ping", 1234)
+        service.mark_shown(t, 1)
+        async with asyncio.timeout(5):
+            async with a.table_lock(t):
+                row = await a.get_table(t)
+        assert row is not None and row.ui.get("ping") == 1234 and row.shown == 1
+        assert service._notes == {} and service._shown == {}  # written, not again
+    finally:
+        await a.close()
+        await b.close()
