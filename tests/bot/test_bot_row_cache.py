@@ -10,20 +10,10 @@ import asyncio
 from contextlib import asynccontextmanager
 
 from simtable import on_postgres
+from test_bot_processes import _stores
 
-from bot.storage import open_store
 from bot.store import Ledger, Store
 from bot.tables import TableService
-
-
-async def _stores(new_database, n: int) -> list[Store]:
-    target = await new_database()
-    stores = []
-    for _ in range(n):
-        store = open_store(target)
-        await store.open()
-        stores.append(store)
-    return stores
 
 
 def _count_reads(store: Store) -> list[int]:
