@@ -687,6 +687,7 @@ class Store(abc.ABC):
         # PostgreSQL, the table lock this process has held since; never on
         # SQLite): a load then sends nothing
         self._rows: dict[int, tuple[object, tuple[Any, ...]]] = {}
+        self._forgotten = 0  # rows forgotten so far: a read or save it raced keeps nothing
         # called with a table's id before its lock is let go (PostgreSQL):
         # the table service writes what it noted of the table meanwhile
         # (:meth:`bot.tables.TableService.flush_table`), so the process that
@@ -704,6 +705,7 @@ class Store(abc.ABC):
 
     def _forget_rows(self, table_ids: Iterable[int]) -> None:
         """Written here outside a versioned save, or removed: loaded anew."""
+        self._forgotten += 1
         for table_id in table_ids:
             self._rows.pop(table_id, None)
 
@@ -901,11 +903,13 @@ class Store(abc.ABC):
             kept = self._rows.get(table_id)
             if kept is not None and kept[0] is token:
                 return self._decoded(kept[1])
+        forgotten = self._forgotten
         async with self._reading() as c:
             found = await c.fetch(f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
         if not found:
             return None
-        if token is not None and self._row_token(table_id) is token:  # held all along
+        # held all along, and nothing of this process wrote meanwhile
+        if token is not None and self._row_token(table_id) is token and forgotten == self._forgotten:
             self._rows[table_id] = (token, tuple(found[0]))
         return self._decoded(found[0])
 
@@ -1022,6 +1026,7 @@ class Store(abc.ABC):
         )
         token = self._row_token(row.id)
         kept = self._rows.pop(row.id, None)  # (a failed write: loaded anew)
+        forgotten = self._forgotten
         if ledger is None:
             async with self._writing() as c:
                 n = await c.execute(sql, args)
@@ -1031,7 +1036,9 @@ class Store(abc.ABC):
             row.version += 1
             if state is not None:
                 self._keep_state(row.id, state, row.state)
-            if token is not None and self._row_token(row.id) is token:
+            if token is not None and self._row_token(row.id) is token and (
+                forgotten == self._forgotten  # (another write of this process meanwhile)
+            ):
                 # the row as stored now: its UI state is the loaded one with
                 # this change's keys, that is ``row.ui``; ``shown`` never back
                 shown = max(row.shown, kept[1][17] if kept is not None else -1)

@@ -536,11 +536,21 @@ class PostgresStore(Store):
 
     async def _unlock(self, table_id: int, kept: _Kept) -> None:
         self._rows.pop(table_id, None)
+        cancelled: asyncio.CancelledError | None = None
         if self.before_let_go is not None:
             try:  # what this process noted of the table, stored before another takes it
                 await self.before_let_go(table_id)
+            except asyncio.CancelledError as err:  # the lock is let go all the same, then
+                cancelled = err
             except Exception as err:  # (written with the next flush)
                 log.warning("table %d: what was noted of it is not written yet (%s)", table_id, err)
+        try:
+            await self._send_unlock(table_id, kept)
+        finally:
+            if cancelled is not None:
+                raise cancelled
+
+    async def _send_unlock(self, table_id: int, kept: _Kept) -> None:
         conn = kept.conn
         async with self._lock_guards[kept.slot]:
             if conn.is_closed():

@@ -131,3 +131,31 @@ async def test_what_a_process_noted_of_a_table_is_written_before_another_takes_i
     finally:
         await a.close()
         await b.close()
+
+
+@on_postgres
+async def test_a_save_raced_by_another_write_of_the_process_keeps_no_row(new_database):
+    """The sweep's flush (not under the table's lock) writes the version
+    shown while a save is on its way: the row saved is not kept as it
+    stands, it is loaded anew."""
+    (a,) = await _stores(new_database, 1)
+    try:
+        t = await _new_table(a)
+        reads = _count_reads(a)
+        write = a._update_with_ledger
+
+        async def raced(*args, **kwargs):
+            n = await write(*args, **kwargs)
+            await a.set_shown({t: 7})
+            return n
+
+        a._update_with_ledger = raced  # type: ignore[method-assign]
+        async with a.table_lock(t):
+            row = await a.get_table(t)
+            assert row is not None
+            assert await a.save_table(row, now=2.0, ledger=Ledger("ui", "press"))
+            seen = reads[0]
+            again = await a.get_table(t)
+            assert reads[0] == seen + 1 and again is not None and again.shown == 7
+    finally:
+        await a.close()
