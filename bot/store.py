@@ -1085,6 +1085,8 @@ class Store(abc.ABC):
 
     #: how a claim skips rows another transaction holds (PostgreSQL)
     _skip_locked = ""
+    # a table's clock has not warned yet (``clock.warned`` unset or false)
+    _unwarned = "COALESCE(json_extract(clock, '$.warned'), 0) = 0"
 
     def table_lock(
         self, table_id: int, *, wait: float | None = None
@@ -1105,19 +1107,22 @@ class Store(abc.ABC):
         self, *, until: float, cpu_until: float, now: float, owner: str, lease: float
     ) -> list[int]:
         """Claim, for ``lease`` seconds, the tables whose turn clock is due by
-        ``until`` or whose computer's turn is overdue (due by ``cpu_until``)
-        and which nobody holds a live lease on; their ids, earliest first.
-        Two sweepers never claim one table at once (PostgreSQL: ``FOR UPDATE
-        SKIP LOCKED``; SQLite: one writer), and the versioned write stays the
-        final guard."""
+        ``now`` — by ``until`` while its warning is owed (a game in play
+        whose clock has not warned yet; a warned one waits for its deadline,
+        not claimed, loaded and let go every sweep till then) — or whose
+        computer's turn is overdue (due by ``cpu_until``), and which nobody
+        holds a live lease on; their ids, earliest first. Two sweepers never
+        claim one table at once (PostgreSQL: ``FOR UPDATE SKIP LOCKED``;
+        SQLite: one writer), and the versioned write stays the final guard."""
         async with self._writing() as c:
             rows = await c.fetch(
                 "UPDATE tables SET lease_owner = ?, lease_until = ? WHERE id IN ("
-                " SELECT id FROM tables WHERE ((deadline IS NOT NULL AND deadline <= ?)"
+                " SELECT id FROM tables WHERE ((deadline IS NOT NULL AND (deadline <= ?"
+                f" OR (deadline <= ? AND phase = 'playing' AND {self._unwarned})))"
                 " OR (cpu_due IS NOT NULL AND cpu_due <= ?))"
                 " AND (lease_until IS NULL OR lease_until <= ?)"
                 " ORDER BY deadline LIMIT 200" + self._skip_locked + ") RETURNING id, deadline",
-                (owner, now + lease, until, cpu_until, now),
+                (owner, now + lease, now, until, cpu_until, now),
             )
         rows.sort(key=lambda r: (r[1] is None, r[1] or 0.0, r[0]))
         return [int(r[0]) for r in rows]

@@ -394,6 +394,7 @@ class PostgresStore(Store):
     # ------------------------------------------------- several processes
 
     _skip_locked = " FOR UPDATE SKIP LOCKED"
+    _unwarned = "NOT COALESCE((clock->>'warned')::boolean, false)"
     _share_lock = " FOR SHARE"
 
     async def _locker(self, slot: int) -> asyncpg.Connection:

@@ -120,6 +120,41 @@ async def test_sweepers_of_several_processes_split_the_due_tables(new_database, 
             await s.close()
 
 
+@on_both_databases
+async def test_a_clock_inside_its_warning_window_is_claimed_only_while_a_warning_is_owed(
+    new_database, backend
+):
+    """The sweeper claims ``WARN_BEFORE`` seconds ahead for the warning; a
+    table already warned (or a lobby, never warned) is claimed at its
+    deadline, not loaded and let go at every sweep till then."""
+    (store,) = await _stores(new_database, 1)
+    try:
+        now = 1000.0
+        ids = {}
+        for n, (phase, warned, deadline) in enumerate([
+            ("playing", False, now + 10), ("playing", True, now + 10),
+            ("lobby", False, now + 10), ("playing", True, now - 1), ("playing", None, now + 5),
+        ]):  # fmt: skip
+            row = await store.create_table(guild_id=1, channel_id=200 + n, game="nine",
+                                           host_id=1, seats=[], options={}, now=now)  # fmt: skip
+            assert row is not None
+            row.phase, row.deadline = phase, deadline
+            row.clock = {"player": "a"} if warned is None else {"player": "a", "warned": warned}
+            assert await store.save_table(row, now=now, ledger=Ledger("start", "command"))
+            ids[phase, warned, deadline] = row.id
+        claimed = await store.claim_due(until=now + 20, cpu_until=now, now=now, owner="p",
+                                        lease=30)  # fmt: skip
+        assert sorted(claimed) == sorted([
+            ids["playing", False, now + 10], ids["playing", True, now - 1],
+            ids["playing", None, now + 5],
+        ])  # fmt: skip
+        later = await store.claim_due(until=now + 31, cpu_until=now, now=now + 11, owner="q",
+                                      lease=30)  # fmt: skip
+        assert sorted(later) == sorted([ids["playing", True, now + 10], ids["lobby", False, now + 10]])
+    finally:
+        await store.close()
+
+
 @on_postgres
 async def test_a_table_lock_holds_across_processes(new_database):
     a, b = await _stores(new_database, 2)
