@@ -153,6 +153,7 @@ class TableSelect(
                 for value, label in spec.options[:25]
             ],
             row=spec.row,
+            disabled=spec.disabled,
         )
         return cls(table_id, version, spec.action, select)
 

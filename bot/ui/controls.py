@@ -12,6 +12,7 @@ custom id (``cb:<table>:<version>:<action>``). Actions:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 MAX_OPTIONS = 25  # Discord's limit for a select
@@ -32,9 +33,31 @@ class Select:
     placeholder: str
     options: list[tuple[str, str]] = field(default_factory=list)  # (value, label)
     row: int | None = None
+    disabled: bool = False
 
 
 Control = Button | Select
+
+
+def movers_only(control: Control) -> bool:
+    """A control only the player to move can use: a move (``m:…``, a move
+    select), Bluff's roll without looking (``blind``) or Yahtzee's hold
+    toggles (``k:…``); not a hand's "show" nor a vote, which anyone seated
+    may press at any time."""
+    return control.action in ("m", "blind") or control.action.startswith(("m:", "m.", "k:"))
+
+
+def waiting_for_computer(controls: list[Control], open_moves: set[str]) -> list[Control]:
+    """The controls while a computer is to move: its moves shown greyed out
+    (the table's layout stays as it will be; nobody presses them by mistake),
+    but for a move a person may make out of turn (``open_moves``: Sixty-Six's
+    declaration, "at any moment of the deal"); the others as they are."""
+    return [
+        dataclasses.replace(c, disabled=True)
+        if movers_only(c) and not (c.action.startswith("m:") and c.action[2:] in open_moves)
+        else c
+        for c in controls
+    ]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,15 @@ from bot.store import TableRow
 from bot.turns import LOBBY_IDLE, MAX_IDLE, WARN_BEFORE
 from bot.ui import result_words
 from bot.ui.components import build_view, result_view
-from bot.ui.controls import MAX_OPTIONS, RESULT_ACTIONS, Button, Control, Select, Standing
+from bot.ui.controls import (
+    MAX_OPTIONS,
+    RESULT_ACTIONS,
+    Button,
+    Control,
+    Select,
+    Standing,
+    waiting_for_computer,
+)
 from games import registry
 from games.core import Outcome, seed_hash
 
@@ -218,6 +226,10 @@ async def table_message(row: TableRow, lang: str, state: Any = None) -> TableMes
         seat = names.get(mover)
         mention = seat_line(seat) if seat else mover
         controls = ui.controls(view, mover, eng.legal_moves(state, mover), row.ui, lang)
+        if all(is_cpu(names.get(m)) for m in movers):  # a computer thinks: its moves greyed
+            people = [s["name"] for s in row.seats if not is_cpu(s)]
+            open_moves = {m for p in people for m in eng.legal_moves(state, p)}
+            controls = waiting_for_computer(controls, open_moves)
         show = next((c for c in controls if isinstance(c, Button) and c.action == "show"), None)
         if ui.plays_in_private and show is not None:  # moves are made from the hand
             lines.append(t("table.turn_private", lang, player=mention, button=show.label))
