@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.pictures import (
     Picture,
     board_picture,
+    forget_pictures,
     hand_picture,
     result_picture,
     stats_picture,
@@ -27,7 +28,13 @@ GOLDEN = Path(__file__).parent / "golden"
 def render_case(name: str) -> Picture:
     """The case's picture. Emoji are drawn only in the ``*emoji*`` cases
     (where the emoji font is installed: bot.render._base.EMOJI); the others
-    drop them, so they look the same on every machine."""
+    drop them, so they look the same on every machine. Drawn as the first
+    picture after a start — no palette kept, no picture kept — whatever was
+    drawn before in the process (by regen, or by other tests in an order
+    pytest-xdist varies): a kind's palette kept from earlier pictures
+    shifts the colours a little."""
+    _base.forget_palettes()
+    forget_pictures()
     with _base.emoji("emoji" in name):
         return _render(name)
 

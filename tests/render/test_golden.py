@@ -27,11 +27,6 @@ def test_matches_golden(name: str) -> None:
         pytest.skip("no colour emoji font here (scripts/test-deps.sh installs it)")
     path = GOLDEN / f"{name}.png"
     assert path.exists(), f"missing golden {path.name}: run python -m tests.render.regen"
-    # drawn on a palette of its own, as the first picture of its kind after a
-    # start: a palette kept from the pictures other tests drew before (in an
-    # order that pytest-xdist varies) shifts the colours a little — seen
-    # once past the tolerance below (Six Dice, mean 1.63)
-    _base.forget_palettes()
     pic = render_case(name)
     got, want = _pixels(pic.png), _pixels(path.read_bytes())
     assert got.shape == want.shape, f"{name}: size {got.shape} != golden {want.shape}"

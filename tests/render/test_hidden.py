@@ -3,7 +3,7 @@ the cup dice or the hands/talon order give byte-identical table pictures."""
 
 from __future__ import annotations
 
-from bot.pictures import hand_picture, table_picture
+from bot.pictures import forget_pictures, hand_picture, table_picture
 from bot.render import _base
 from games import core, registry
 
@@ -14,8 +14,9 @@ def _on_one_palette(game: str, players: list[str]) -> None:
     drawn in full colour and mapped whole — the same look, other bytes;
     and a palette kept from another test's pictures may be replaced
     half-way). Another table: an identical public view would be the kept
-    picture itself."""
+    picture itself; none kept from other tests either)."""
     _base.forget_palettes()
+    forget_pictures()
     e = registry.engine(game)
     table_picture(e.view(e.new_game(players, {}, players[0], core.SeededSource("warm")), None))
 
