@@ -470,6 +470,9 @@ _TABLE_COLS = (
 )
 
 
+_SHOWN = _TABLE_COLS.split(", ").index("shown")  # its place in a row as read
+
+
 STATES_KEPT = 256  # tables whose state JSON a store keeps parsed (Store._states)
 
 
@@ -1001,6 +1004,7 @@ class Store(abc.ABC):
         if row.state is not None:
             known = self._states.get(row.id)  # the state as loaded (a UI change, a lobby)
             state = known[0] if known is not None and known[1] is row.state else _dumps(row.state)
+        seats, options = _dumps(row.seats), _dumps(row.options)
         sql = (
             "UPDATE tables SET phase = ?, host_id = ?, seats = ?, options = ?, state = ?,"
             f" ui = {ui_sql}, seed = ?, deadline = ?, clock = ?, cpu_due = ?,"
@@ -1010,8 +1014,8 @@ class Store(abc.ABC):
         args = (
             row.phase,
             row.host_id,
-            _dumps(row.seats),
-            _dumps(row.options),
+            seats,
+            options,
             state,
             *ui_args,
             row.seed,
@@ -1041,10 +1045,10 @@ class Store(abc.ABC):
             ):
                 # the row as stored now: its UI state is the loaded one with
                 # this change's keys, that is ``row.ui``; ``shown`` never back
-                shown = max(row.shown, kept[1][17] if kept is not None else -1)
-                self._rows[row.id] = (token, (
+                shown = max(row.shown, kept[1][_SHOWN] if kept is not None else -1)
+                self._rows[row.id] = (token, (  # in _TABLE_COLS' order
                     row.id, row.guild_id, row.channel_id, row.message_id, row.game, row.phase,
-                    row.host_id, args[2], args[3], state, _dumps(row.ui), row.seed,
+                    row.host_id, seats, options, state, _dumps(row.ui), row.seed,
                     row.version, row.deadline, row.created_at, now, _dumps(row.clock),
                     shown, row.cpu_due,
                 ))  # fmt: skip

@@ -427,12 +427,8 @@ class PostgresStore(Store):
         the table is not kept again for :data:`ASKED_SECONDS`. A use that
         ends in an exception lets go at once."""
         kept = self._kept.get(table_id)
-        if (
-            kept is not None
-            and not kept.in_use  # (a use outside this process's lock: counted anew)
-            and kept.conn is self._lock_conns[kept.slot]
-            and not kept.conn.is_closed()  # (a lost connection lost its locks)
-        ):
+        # (a use outside this process's lock: counted anew)
+        if kept is not None and not kept.in_use and self._still_held(kept):
             del self._kept[table_id]
         else:
             kept = await self._take_table_lock(table_id, wait)
@@ -457,9 +453,12 @@ class PostgresStore(Store):
         # go since: no other process can have saved the row meanwhile (every
         # save is made under the lock); a new one is another object
         kept = self._kept.get(table_id)
-        if kept is None or kept.conn is not self._lock_conns[kept.slot] or kept.conn.is_closed():
-            return None
-        return kept
+        return kept if kept is not None and self._still_held(kept) else None
+
+    def _still_held(self, kept: _Kept) -> bool:
+        """Whether a kept lock's session is this process's still (a lost
+        connection lost its locks; the slot connects anew)."""
+        return kept.conn is self._lock_conns[kept.slot] and not kept.conn.is_closed()
 
     def _keep(self, table_id: int, kept: _Kept) -> bool:
         """Whether a lock just used is kept: the store is open and no other

@@ -190,16 +190,9 @@ class TableService:
         notes, self._notes = self._notes, {}
         ended, self._results_shown = self._results_shown, set()
         try:
-            await self.store.set_shown(shown)
-            shown = {}
-            await self.store.patch_ui(notes)
-            notes = {}
+            await self._write_noted(shown, notes)
             await self.store.results_shown(sorted(ended))
         except sqlite3.Error as err:
-            for table_id, version in shown.items():  # kept: noted meanwhile wins
-                self.mark_shown(table_id, version)
-            for table_id, keys in notes.items():
-                self._notes[table_id] = keys | self._notes.get(table_id, {})
             self._results_shown |= ended
             if not self.unsaved:
                 log.warning("could not record what the table messages show (%s); kept until"
@@ -216,17 +209,23 @@ class TableService:
         :meth:`flush` if the database cannot be written."""
         shown = self._shown.pop(table_id, None)
         notes = self._notes.pop(table_id, None)
+        await self._write_noted(
+            {} if shown is None else {table_id: shown}, {table_id: notes} if notes else {}
+        )
+
+    async def _write_noted(self, shown: dict[int, int], notes: dict[int, dict[str, Any]]) -> None:
+        """Write noted shown versions and UI keys (taken out of the notes by
+        the caller); what the database would not take is noted again (what
+        was noted meanwhile wins) and the error raised."""
         try:
-            if shown is not None:
-                await self.store.set_shown({table_id: shown})
-                shown = None
-            if notes:
-                await self.store.patch_ui({table_id: notes})
+            await self.store.set_shown(shown)
+            shown = {}
+            await self.store.patch_ui(notes)
         except sqlite3.Error:
-            if shown is not None:
-                self.mark_shown(table_id, shown)
-            if notes:
-                self._notes[table_id] = notes | self._notes.get(table_id, {})
+            for table_id, version in shown.items():
+                self.mark_shown(table_id, version)
+            for table_id, keys in notes.items():
+                self._notes[table_id] = keys | self._notes.get(table_id, {})
             raise
 
     async def repair(
