@@ -89,7 +89,8 @@ class Match:
 class Standing:
     """One line of the standings: ``place`` is shared by exact ties (same
     points and tie-breaks); ``tiebreaks`` in the order of
-    :func:`tiebreak_names`; ``games`` counts byes."""
+    :func:`tiebreak_names`; ``games`` counts the matches played (a bye is
+    no game: it earns a win's points, nobody was played)."""
 
     player: int
     place: int
@@ -825,7 +826,7 @@ def standings(
     _check(format, table_size)
     names = tiebreak_names(format, two_player(table_size))
     points, scores = _totals(history)
-    games: Counter[int] = Counter(p for m in history for p in m.seats)
+    games: Counter[int] = Counter(p for m in history if not m.is_bye for p in m.seats)
     if format == "knockout":
         points = defaultdict(float)
         for match in history:

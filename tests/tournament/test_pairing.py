@@ -592,7 +592,8 @@ def test_standings_places_follow_points_then_tiebreaks(
         assert s.place == 1 + sum(k > key for k in keys)
     if format != "knockout":
         assert math.isclose(sum(s.points for s in table), sum(sum(m.points) for m in history))
-    games = Counter(p for m in history for p in m.seats)
+    # a bye is no game played (it was counted as one)
+    games = Counter(p for m in history if len(m.seats) > 1 for p in m.seats)
     assert all(s.games == games[s.player] for s in table)
 
 
@@ -636,3 +637,12 @@ def test_bad_input_is_refused() -> None:
 
 def test_the_docstring_examples_hold() -> None:
     assert doctest.testmod(pairing).failed == 0
+
+
+def test_a_bye_is_not_a_game_played() -> None:
+    """A bye earns a win's points, but nobody was played: the standings'
+    games column counts it as no game (it read 1 game for a bye)."""
+    history = [bye(1, 30, 2), Match(1, (10, 20), (1.0, 0.0), (0.0, 0.0))]
+    table = {s.player: s for s in standings("swiss", [10, 20, 30], history, table_size=2)}
+    assert (table[30].points, table[30].games) == (1.0, 0)
+    assert (table[10].games, table[20].games) == (1, 1)
