@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot import turns
 from bot.commands.choices import offer_games
-from bot.followers.tournament import MENTIONS, Desk, fmt_points
+from bot.followers.tournament import MENTIONS, Desk, pts
 from bot.i18n import option_error, t
 from bot.model import parse_options_text
 from bot.store import TournamentRow
@@ -255,7 +255,11 @@ class Tournaments(commands.Cog):
                 await self._say(interaction, "tournament.error.none_here")
                 return
             if not await desk.service.remove(fresh, user_id, status):
-                await self._say(interaction, "tournament.error.not_in_user", user=present.mention(user_id))
+                if user_id == interaction.user.id:  # spoken to: "you", not "@Frank"
+                    await self._say(interaction, "tournament.error.not_in")
+                else:
+                    await self._say(interaction, "tournament.error.not_in_user",
+                                    user=present.mention(user_id))  # fmt: skip
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             await desk.refresh_signup(fresh)
@@ -343,7 +347,7 @@ class Tournaments(commands.Cog):
                 table = await desk.service.standings(row)
                 if table:
                     winner = t("tournament.history.winner", loc, user=f"<@{table[0].player}>",
-                               points=fmt_points(table[0].points))  # fmt: skip
+                               points=pts(table[0].points, loc))  # fmt: skip
             lines.append(t(
                 "tournament.history.line", loc, id=row.id, game=t(f"game.{row.game}", loc),
                 format=t(f"tournament.format.{row.format}", loc),

@@ -32,6 +32,7 @@ from discord.ext import commands, tasks
 
 from bot.events import ABANDONED, FINISHED, TableCommitted
 from bot.followers.clock import Backoff
+from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import human_seat, is_cpu
 from bot.render import tournament as drawing
@@ -39,6 +40,7 @@ from bot.store import MatchRow, TournamentRow
 from bot.tables import TableService
 from bot.tournament import pairing
 from bot.tournament.service import ACTIVE, Outcome, TournamentService, history_of, two_player
+from bot.ui import result_words
 from bot.ui.present import ENDED, NO_CONTEST
 from games import core, registry
 
@@ -67,6 +69,57 @@ def when(at: float, lang: str, *, relative: bool = True) -> str:
 def fmt_points(value: float) -> str:
     """1.0 → "1", 0.5 → "0.5", 2.5 → "2.5"."""
     return f"{value:g}"
+
+
+def pts(value: float, lang: Any) -> str:
+    """Tournament points with their word: "1 pt", "2.5 pts", 「勝ち点2.5」."""
+    return t("tournament.pts", lang, n=fmt_points(value), count=value)
+
+
+def place_words(place: int, shared: bool, lang: str) -> str:
+    """A place in the chat's standings: "3." (「3位」), or "3=" (「3位タイ」)
+    when others share it."""
+    return t("tournament.standings.place_shared" if shared else "tournament.standings.place",
+             lang, n=place)  # fmt: skip
+
+
+def tiebreak_names(row: TournamentRow) -> list[str]:
+    """The event's tie-breaks, the tables' one named by what the game's
+    results count (Nine's chips, Bluff's lives lost: :func:`drawing.score_sum_name`)."""
+    words = plugin(row.game).points_words
+    return [
+        drawing.score_sum_name(words) if name == drawing.SCORE_SUM else name
+        for name in pairing.tiebreak_names(row.format, pairing.two_player(row.table_size))
+    ]
+
+
+def standings_lines(
+    table: Sequence[pairing.Standing], names: dict[int, str], tiebreaks: Sequence[str], lang: str
+) -> list[str]:
+    """The standings in words, a line per player: the place ("3=" when
+    shared), the name, the points, the tie-breaks that order players on
+    equal points — down to the one that tells them apart — and the games;
+    then what each tie-break shown counts, one line each."""
+    depth = drawing.deciding([(s.points, s.tiebreaks) for s in table])
+    shared = drawing.shared_places([s.place for s in table])
+    sep = t("tournament.standings.tiebreak_sep", lang)
+    lines = []
+    used: set[int] = set()
+    for s, shown in zip(table, depth, strict=True):
+        args = {"place": place_words(s.place, s.place in shared, lang),
+                "name": names.get(s.player, "?"), "points": pts(s.points, lang), "count": s.games}  # fmt: skip
+        if not shown:
+            lines.append(t("tournament.standings.line", lang, **args))
+            continue
+        used.update(range(shown))
+        words = sep.join(
+            t("tournament.standings.tiebreak", lang, label=drawing.tiebreak_label(name, lang),
+              value=drawing.tiebreak_value(name, value))  # fmt: skip
+            for name, value in zip(tiebreaks[:shown], s.tiebreaks, strict=False)
+        )
+        lines.append(t("tournament.standings.line_tb", lang, tiebreaks=words, **args))
+    lines += [drawing.tiebreak_legend(tiebreaks[i], lang) for i in sorted(used) if i < len(tiebreaks)]
+    return lines
 
 
 class TournamentButton(
@@ -227,11 +280,7 @@ class Desk:
         else:
             title = "tournament.standings.title"
         lines = [t(title, lang, game=t(f"game.{row.game}", lang), round=row.round)]
-        for s in table:
-            lines.append(
-                t("tournament.standings.line", lang, place=s.place, name=names.get(s.player, "?"),
-                  points=fmt_points(s.points), count=s.games)  # fmt: skip
-            )
+        lines += standings_lines(table, names, tiebreak_names(row), lang)
         files = await self.standings_files(row, table, names, lang, final=final)
         return "\n".join(lines)[:2000], files
 
@@ -247,11 +296,11 @@ class Desk:
         """The standings picture (and a knockout's bracket), with alt text."""
         entrants = {e.user_id: e for e in await self.store.entrants(row.id)}
         rows = drawing.rows_from(table, names, {u: e.status for u, e in entrants.items()})
-        labels = pairing.tiebreak_names(row.format, pairing.two_player(row.table_size))
+        labels = tiebreak_names(row)
         game = t(f"game.{row.game}", lang)
         title = t("tournament.picture.title", lang, game=game)
         subtitle = t("tournament.picture.subtitle", lang,
-                     format=t(f"tournament.format.{row.format}", lang), id=row.id)  # fmt: skip
+                     format=t(f"pic.tournament.format.{row.format}", lang), id=row.id)  # fmt: skip
         seeds = {u: e.seed for u, e in entrants.items() if e.seed is not None}
         stored = await self.store.matches(row.id)
         history = history_of(stored)
@@ -260,13 +309,15 @@ class Desk:
             while len(paired) < m.round:
                 paired.append([])
             paired[m.round - 1].append(tuple(m.seats))
+        knockout = row.format == "knockout" and pairing.two_player(row.table_size)
+        results = await self.bracket_results(row, stored, lang) if knockout else {}
 
         def draw() -> list[Any]:
             pictures = [drawing.standings_picture(title, subtitle, rows, labels, lang,
                                                   round_no=row.round, rounds=row.rounds,
                                                   final=final)]  # fmt: skip
-            if row.format == "knockout" and pairing.two_player(row.table_size):
-                rounds = drawing.bracket_from(paired, history, seeds, names)
+            if knockout:
+                rounds = drawing.bracket_from(paired, history, seeds, names, results)
                 if rounds:
                     pictures.append(drawing.bracket_picture(title, rounds, lang))
             return pictures
@@ -280,6 +331,37 @@ class Desk:
             discord.File(io.BytesIO(p.png), filename=p.filename, description=p.alt[:1000])
             for p in pictures
         ]
+
+    async def bracket_results(
+        self, row: TournamentRow, stored: Sequence[MatchRow], lang: str
+    ) -> dict[tuple[int, int], tuple[str, str]]:
+        """Each played-out match's result in the game's own figures, by
+        ``(round, player)``: what the result picture shows first (Sixty-Six's
+        game points, Nine's face-up sum, Six Dice's score, Bluff's lives
+        lost), as drawn and in words — never the settlement a match's
+        record keeps, whose loser's chips are negative. A match nobody
+        scored at (a forfeit with no result, one an organiser ended) has
+        none: the bracket shows who went through."""
+        out: dict[tuple[int, int], tuple[str, str]] = {}
+        game = plugin(row.game)
+        for m in stored:
+            if m.state != "finished" or m.result_id is None or not any(m.points.values()):
+                continue
+            result = await self.store.get_result(m.result_id)
+            if result is None or not result.get("seats"):
+                continue
+            ids = {str(seat["name"]): int(seat["id"]) for seat in result["seats"]}
+            outcome = result.get("outcome") or {}
+            try:
+                rows = game.result_rows({"players": list(ids)}, outcome)
+            except Exception:  # a plugin's bug must not lose the standings
+                log.exception("tournament %d: match %d's result has no figures", row.id, m.id)
+                continue
+            for name, figure, _settled in rows:
+                words = result_words.figure_text(row.game, figure, lang) or figure
+                if ids.get(name) in m.seats:
+                    out[(m.round, ids[name])] = (figure, words)
+        return out
 
     async def names(self, row: TournamentRow) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.store.entrants(row.id)}
@@ -412,7 +494,7 @@ class Desk:
         for m in matches:
             if m.state == "bye":
                 lines.append(t("tournament.round.bye", lang, player=f"<@{m.seats[0]}>",
-                               points=fmt_points(m.points.get(m.seats[0], 1.0))))  # fmt: skip
+                               points=pts(m.points.get(m.seats[0], 1.0), lang)))  # fmt: skip
         await self.say(row, "\n".join(lines))
         for m in matches:
             if m.state == "paired":
@@ -589,7 +671,8 @@ class Desk:
         await self.refresh_standings(row)
         content, files = await self.standings_message(row, final=True)
         table = await self.service.standings(row)
-        places = [f"{PODIUM[i]} <@{s.player}>" for i, s in enumerate(table[:3])]
+        # a shared place shares its medal (1, 1, 3: two golds and a bronze)
+        places = [f"{PODIUM[s.place - 1]} <@{s.player}>" for s in table if s.place <= len(PODIUM)]
         podium = t("tournament.podium", row.lang, game=t(f"game.{row.game}", row.lang),
                    places=" ".join(places))  # fmt: skip
         await self.say(row, podium + "\n" + content, files)

@@ -6,19 +6,25 @@ frozen dataclasses below are the input):
 
 - :func:`standings_picture` — the title, the event's line and where it
   stands ("Round 2 of 3", "Final standings"), then a row per player: place
-  (medals for the first three, as on the leaderboard), name, points, the
-  tie-breaks, games played; a player who dropped out or was removed is
-  greyed with the word after the name. Up to 64 players: the rows are
-  lower past 24, the picture taller.
+  (medals for the first three, as on the leaderboard; a shared place is
+  "3=" and keeps its medal), name, points, the tie-breaks, games played (a
+  bye is none); a player who dropped out or was removed is greyed with the
+  word after the name; under the rows, a line per tie-break saying what it
+  counts ("Buchholz: the sum of your opponents' points."). Up to 64
+  players: the rows are lower past 24, the picture taller.
 - :func:`bracket_picture` — a knockout bracket: a column per round
   ("Round 1", "Quarter-final", "Semi-final", "Final"), a box per match with
-  its two players (seed numbers before the names), the winner highlighted
-  with the score, "bye" opposite a player who has one, "—" for a place not
-  decided yet, lines from each match to the slot its winner takes in the
-  next round, and the champion at the right.
+  its two players (seed numbers before the names), the one who went
+  through highlighted, each with the game's own result (Sixty-Six's game
+  points, Nine's face-up sum, Bluff's lives lost — never a settlement's
+  negative chips), "Bye" opposite a player who has one, "—" for a place
+  not decided yet, lines from each match to the slot its winner takes in
+  the next round, and the champion at the right.
 
 Points are written "3", "2.5" (a decimal only when fractional), tie-breaks
-with one decimal ("6.0"). Every word is a ``pic.tournament.*`` catalogue key.
+with one decimal ("6.0"), a column of whole numbers without. Every word is
+a ``pic.tournament.*`` catalogue key; headings in sentence case ("Round
+robin · tournament #3", "Final standings", "Wins").
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from bot.i18n import has
 from bot.render import Picture
 from bot.render import _base as b
 from bot.render._strings import alt, colon, comma, tr
+from bot.render.result import wrap
 from bot.render.stats import MEDALS, title_lines
 from bot.tournament import pairing
 
@@ -56,14 +63,16 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class Slot:
-    """One side of a bracket match: a player (``name``, ``seed``, ``score``
-    once played), a bye (``bye``: no opponent) or, with neither, a place
-    not decided yet ("—")."""
+    """One side of a bracket match: a player (``name``, ``seed``, once
+    played the game's own ``result`` as drawn, "7" or "11,050", and in
+    words for the alt text, ``result_words`` "7 game points"), a bye
+    (``bye``: no opponent) or, with neither, a place not decided yet ("—")."""
 
     name: str | None = None
     seed: int | None = None
-    score: float | None = None
+    result: str | None = None
     bye: bool = False
+    result_words: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,12 +124,102 @@ def whole_column(values: Sequence[float]) -> bool:
     return all(float(v).is_integer() for v in values)
 
 
+SCORE_SUM = "score_sum"  # the tie-break of tables: the game's own results added up
+SCORE_WORDS = ("chips", "game_points", "lives_lost", "points")
+
+
+def score_sum_name(words: str) -> str:
+    """The tie-break of tables named by what the game's results count (a
+    game plugin's ``points_words``): ``score_sum.chips`` is "Chips" (Nine's
+    and Six Dice's settlements), ``score_sum.lives_lost`` "Lives lost"
+    (Bluff's points are minus the lives lost), ``score_sum.points``
+    "Score" (Yahtzee's totals)."""
+    return f"{SCORE_SUM}.{words}" if words in SCORE_WORDS else SCORE_SUM
+
+
+def _tb_key(kind: str, name: str, lang: str) -> str | None:
+    """``pic.tournament.<kind>.<name>`` if the catalogue has it (a
+    ``score_sum.*`` without its own falls back to ``score_sum``)."""
+    for key in (name, name.split(".")[0]):
+        if has(f"pic.tournament.{kind}.{key}", lang):
+            return f"tournament.{kind}.{key}"
+    return None
+
+
 def tiebreak_label(name: str, lang: str) -> str:
     """The column name of a tie-break: ``buchholz``, ``sonneborn_berger``,
-    ``score_sum`` (:func:`bot.tournament.pairing.tiebreak_names`) in words;
+    ``wins``, ``score_sum`` (:func:`bot.tournament.pairing.tiebreak_names`;
+    ``score_sum.chips`` and the like: :func:`score_sum_name`) in words;
     another label is drawn as given."""
-    key = "pic.tournament.tb." + name
-    return tr(lang, "tournament.tb." + name) if has(key, lang) else name
+    key = _tb_key("tb", name, lang)
+    return tr(lang, key) if key else name
+
+
+def tiebreak_legend(name: str, lang: str) -> str:
+    """What a tie-break counts, in one sentence ("Buchholz: the sum of your
+    opponents' points."); "" for a label of no known tie-break."""
+    key = _tb_key("legend", name, lang)
+    return tr(lang, key) if key else ""
+
+
+def tiebreak_value(name: str, value: float) -> str:
+    """A tie-break's value as the chat writes it: chips signed ("+34"),
+    lives lost as a count ("2": the points are minus the lives), the others
+    as points are ("21.5", "6").
+
+    >>> tiebreak_value("buchholz", 21.5), tiebreak_value("score_sum.chips", 34)
+    ('21.5', '+34')
+    >>> tiebreak_value("score_sum.lives_lost", -2), tiebreak_value("wins", 3.0)
+    ('2', '3')
+    """
+    if name.endswith(".lives_lost"):
+        return points_text(-value + 0.0)
+    if name.endswith(".chips"):
+        return f"{int(value):+d}" if float(value).is_integer() else f"{value:+.1f}"
+    return points_text(value)
+
+
+def _column_value(name: str, value: float, whole: bool) -> str:
+    """A tie-break in the picture's column (:func:`tiebreak_text`; chips
+    signed, lives lost as a count)."""
+    if name.endswith(".lives_lost"):
+        value = -value + 0.0
+    text = tiebreak_text(value, whole)
+    if name.endswith(".chips") and value > 0:
+        text = "+" + text
+    return text
+
+
+def deciding(lines: Sequence[tuple[float, Sequence[float]]]) -> list[int]:
+    """How many tie-breaks each line of the standings needs shown, best
+    first, as ``(points, tie-breaks)``: none for a player alone on their
+    points; for players on equal points, every tie-break down to the one
+    that tells the last two of them apart (all of them when some stay
+    tied: they share a place, and the line shows on what).
+
+    >>> deciding([(3, (5, 1)), (2, (6, 2)), (2, (6, 1)), (2, (4, 0)), (1, (0, 0))])
+    [0, 2, 2, 2, 0]
+    """
+    out = [0] * len(lines)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and lines[j + 1][0] == lines[i][0]:
+            j += 1
+        if j > i:
+            depth = 0
+            for k in range(i, j):
+                a, c = lines[k][1], lines[k + 1][1]
+                first = next((n for n, (x, y) in enumerate(zip(a, c, strict=False)) if x != y), None)
+                depth = max(depth, len(a) if first is None else first + 1)
+            out[i : j + 1] = [depth] * (j - i + 1)
+        i = j + 1
+    return out
+
+
+def shared_places(places: Sequence[int]) -> set[int]:
+    """The places held by more than one player ("3=")."""
+    return {p for p in places if list(places).count(p) > 1}
 
 
 def stage_words(lang: str, round_no: int | None, rounds: int | None, final: bool) -> str:
@@ -178,6 +277,8 @@ HEAD_LINE = b.SMALL + 3
 COL_GAP = 18
 NAME_X = 64
 MARK_SIZE = b.SMALL  # "(dropped)" after a name
+LEGEND_SIZE = b.SMALL - 2  # the tie-breaks' legend under the rows
+LEGEND_LINE = LEGEND_SIZE + 6
 
 
 def head_lines(label: str, size: int = HEAD_SIZE, width: int = HEAD_MAX) -> list[str]:
@@ -219,6 +320,11 @@ def _mark(lang: str, status: str) -> str:
     return tr(lang, "tournament.marked", status=tr(lang, "tournament.status." + status))
 
 
+def legend_wrapped(text: str, lang: str) -> list[str]:
+    """A tie-break's legend in the lines the picture draws under the rows."""
+    return wrap(b.safe_text(text), LEGEND_SIZE, b.WIDTH - 40, lang)
+
+
 def standings_image(
     title: str,
     subtitle: str,
@@ -233,7 +339,10 @@ def standings_image(
     """The standings as a Pillow image and its alt text (see
     :func:`standings_picture`)."""
     table = [_row(r) for r in rows]
-    labels = [tiebreak_label(name, lang) for name in tiebreak_labels]
+    names = list(tiebreak_labels)
+    labels = [tiebreak_label(name, lang) for name in names]
+    legend = [w for w in (tiebreak_legend(name, lang) for name in names) if w]
+    shared = shared_places([r.place for r in table])
     stage = stage_words(lang, round_no, rounds, final)
     row_h = 34 if len(table) <= 24 else 28
     # the number columns, right to left from the edge: games, tie-breaks, points
@@ -245,7 +354,7 @@ def standings_image(
     values: list[list[str]] = [
         [points_text(r.points) for r in table],
         *[
-            [tiebreak_text(r.tiebreaks[i], whole[i]) if i < len(r.tiebreaks) else "—"
+            [_column_value(names[i], r.tiebreaks[i], whole[i]) if i < len(r.tiebreaks) else "—"
              for r in table]  # fmt: skip
             for i in range(len(labels))
         ],
@@ -273,7 +382,9 @@ def standings_image(
     extra = (len(lines) - 1) * (size + 6)
     top = 84 + extra
     rows_top = top + head_rows * HEAD_LINE + 8
-    height = rows_top + row_h * max(1, len(table)) + 16
+    legend_lines = [line for text in legend for line in legend_wrapped(text, lang)]
+    legend_h = len(legend_lines) * LEGEND_LINE + (8 if legend_lines else 0)
+    height = rows_top + row_h * max(1, len(table)) + legend_h + 16
     img = b.canvas(height)
     d = ImageDraw.Draw(img)
     for i, line in enumerate(lines):
@@ -319,14 +430,17 @@ def standings_image(
         if i % 2 == 0:
             d.rectangle((10, y, b.WIDTH - 10, y + row_h - 1), fill=b.PANEL)
         cy = y + row_h / 2
+        # a shared place reads "3=" and keeps its medal (the disc widened)
+        place = str(r.place) + ("=" if r.place in shared else "")
         if 1 <= r.place <= 3:
             radius = 13 if row_h > 30 else 11
-            d.ellipse(
-                (35 - radius, cy - radius, 35 + radius, cy + radius), fill=MEDALS[r.place - 1]
+            half = max(radius, (b.text_width(place, b.SMALL) + 10) / 2)
+            d.rounded_rectangle(
+                (35 - half, cy - radius, 35 + half, cy + radius), radius, fill=MEDALS[r.place - 1]
             )
-            b.draw_text(d, (35, cy), str(r.place), b.SMALL, b.PAPER_INK, anchor="mm", bold=True)
+            b.draw_text(d, (35, cy), place, b.SMALL, b.PAPER_INK, anchor="mm", bold=True)
         else:
-            b.draw_text(d, (35, cy), str(r.place), b.BODY, b.INK_DIM, anchor="mm")
+            b.draw_text(d, (35, cy), place, b.BODY, b.INK_DIM, anchor="mm")
         room = name_right - NAME_X
         if out:
             mark = _mark(lang, r.status)
@@ -345,7 +459,12 @@ def standings_image(
                 colour, bold = (b.INK_DIM if out else b.INK), False
             b.draw_text(d, (right, cy), column[i], b.BODY, colour, anchor="rm", bold=bold)
         y += row_h
-    return img, standings_alt(title, subtitle, stage, table, labels, lang)
+    # what each tie-break counts, under the rows
+    y += 8
+    for line in legend_lines:
+        b.draw_text(d, (20, y), line, LEGEND_SIZE, b.INK_DIM)
+        y += LEGEND_LINE
+    return img, standings_alt(title, subtitle, stage, table, names, lang)
 
 
 def standings_alt(
@@ -353,30 +472,34 @@ def standings_alt(
     subtitle: str,
     stage: str,
     table: Sequence[StandingRow],
-    labels: Sequence[str],
+    names: Sequence[str],
     lang: str,
 ) -> str:
-    """The standings in words: every row's place, name, points, tie-breaks,
-    games and status (as many rows as fit, then "and 12 more")."""
+    """The standings in words: what each tie-break counts, then every row's
+    place (a shared one said so), name, points, tie-breaks, games and
+    status (as many rows as fit, then "and 12 more")."""
     end = _end(lang)
     head = [title + end] + [p + end for p in (subtitle, stage) if p]
+    head += [w for w in (tiebreak_legend(name, lang) for name in names) if w]
     if not table:
         head.append(tr(lang, "tournament.no_players"))
+    labels = [tiebreak_label(name, lang) for name in names]
     wholes = [
         whole_column([r.tiebreaks[i] for r in table if i < len(r.tiebreaks)])
         for i in range(len(labels))
     ]
+    shared = shared_places([r.place for r in table])
     items = []
     for r in table:
         details = [tr(lang, "tournament.points_n", n=points_text(r.points), count=r.points)]
         details += [
-            tr(lang, "tournament.alt_tiebreak", label=label, value=tiebreak_text(value, whole))
-            for label, value, whole in zip(labels, r.tiebreaks, wholes, strict=False)
+            tr(lang, "tournament.alt_tiebreak", label=label, value=_column_value(name, value, whole))
+            for name, label, value, whole in zip(names, labels, r.tiebreaks, wholes, strict=False)
         ]
         details.append(tr(lang, "tournament.games_n", n=r.games))
         text = tr(
             lang,
-            "tournament.alt_row",
+            "tournament.alt_row_shared" if r.place in shared else "tournament.alt_row",
             place=r.place,
             name=r.name,
             details=comma(lang).join(details),
@@ -401,9 +524,10 @@ def standings_picture(
     """The standings: ``title`` and ``subtitle`` are words (the event, its
     game and format); ``rows`` best first (:class:`StandingRow`, or dicts of
     its fields); ``tiebreak_labels`` the tie-breaks' names in the rows'
-    order (``buchholz``, ``sonneborn_berger``, ``score_sum`` are
-    translated); ``round_no`` of ``rounds`` ("Round 2 of 3") or ``final``
-    ("Final standings") says where the event stands."""
+    order (``buchholz``, ``sonneborn_berger``, ``wins``, ``score_sum`` and
+    its game's :func:`score_sum_name` are translated, and explained under
+    the rows and in the alt text); ``round_no`` of ``rounds`` ("Round 2 of
+    3") or ``final`` ("Final standings") says where the event stands."""
     img, text = standings_image(
         title, subtitle, rows, tiebreak_labels, lang, round_no=round_no, rounds=rounds, final=final
     )
@@ -481,11 +605,11 @@ def bracket_image(
     seeds = [s.seed for rnd in grid for m in rnd for s in (m.top, m.bottom) if s.seed is not None]
     seed_w = b.text_width(str(max(seeds)), SEED_SIZE) + 5 if seeds else 0
     scores = [
-        points_text(s.score)
+        s.result
         for rnd in grid
         for m in rnd
         for s in (m.top, m.bottom)
-        if s.score is not None
+        if s.result is not None and not s.bye
     ]
     score_w = max((b.text_width(v, b.SMALL) + 3 for v in scores), default=0)
 
@@ -547,8 +671,8 @@ def _box(
     seed_w: int,
     score_w: int,
 ) -> None:
-    """A match's box: two lines of seed, name and score; the winner's line
-    highlighted, the loser's dimmed."""
+    """A match's box: two lines of seed, name and the game's result; the
+    line of the one who went through highlighted, the other's dimmed."""
     y0 = cy - BOX_H / 2
     d.rounded_rectangle((x, y0, x + w, y0 + BOX_H), 6, fill=b.PANEL, outline=b.TABLE_EDGE, width=1)
     decided = m.through() is not None
@@ -586,11 +710,9 @@ def _box(
         else:
             colour = b.HILITE if won else b.INK_DIM if decided else b.INK
             b.draw_text(d, (nx, ry), b.name(s.name, b.SMALL, room), b.SMALL, colour, anchor="lm")
-        if s.score is not None and not s.bye:
+        if s.result is not None and not s.bye:
             colour = b.HILITE if won else b.INK_DIM
-            b.draw_text(
-                d, (x + w - 6, ry), points_text(s.score), b.SMALL, colour, anchor="rm", bold=won
-            )
+            b.draw_text(d, (x + w - 6, ry), s.result, b.SMALL, colour, anchor="rm", bold=won)
     d.line([(x + 1, cy), (x + w - 1, cy)], fill=b.TABLE_EDGE, width=1)
 
 
@@ -601,8 +723,9 @@ def _who(lang: str, s: Slot) -> str:
 
 
 def _match_words(lang: str, m: BracketMatch) -> str:
-    """A match in words: who beat whom and the score, a bye, or who meets
-    whom (not played yet); "" when neither player is known."""
+    """A match in words: who beat whom (went through) and each one's
+    result in the game's own words, a bye, or who meets whom (not played
+    yet); "" when neither player is known."""
     won = m.through()
     if won is not None:
         lost = m.slot(1 - int(m.winner or 0))
@@ -610,10 +733,10 @@ def _match_words(lang: str, m: BracketMatch) -> str:
             return tr(lang, "tournament.alt_bye", player=_who(lang, won))
         if lost.name is None:
             return tr(lang, "tournament.alt_through", player=_who(lang, won))
-        if won.score is not None and lost.score is not None:
-            score = tr(
-                lang, "tournament.score", a=points_text(won.score), b=points_text(lost.score)
-            )
+        a = won.result_words or won.result
+        c = lost.result_words or lost.result
+        if a is not None and c is not None:
+            score = tr(lang, "tournament.score", a=a, b=c)
             return tr(
                 lang,
                 "tournament.alt_beat",
@@ -695,22 +818,31 @@ def bracket_from(
     history: Sequence[pairing.Match],
     seeds: Mapping[int, int],
     names: Mapping[int, str],
+    results: Mapping[tuple[int, int], tuple[str, str]] | None = None,
 ) -> list[list[BracketMatch]]:
     """A two-player knockout's rounds for :func:`bracket_picture`.
 
     ``paired``: each round's tables as paired (round 1 first, in the
     pairing's order — bracket order; a 1-tuple is a bye), played or not;
     ``history``: the matches that have ended (:class:`pairing.Match`; the
-    winner by :func:`pairing.knockout_winner`, the scores shown unless
-    both are 0, as a forfeit records them); ``seeds`` and ``names`` by
-    player id. A later round's table is placed by where its players came
-    from, so the lines join each winner to their slot."""
+    winner by :func:`pairing.knockout_winner`); ``seeds`` and ``names`` by
+    player id; ``results``: by ``(round, player)``, the game's own result
+    of a match that was played out (as drawn and in words: ``("7", "7 game
+    points")``) — a match without (a forfeit, a game ended by an
+    organiser) shows who went through and no figures, and the
+    tournament's records (settlement chips, which are negative for the
+    loser) are never shown as a score. A later round's table is placed by
+    where its players came from, so the lines join each winner to their
+    slot."""
     ended = {(m.round, frozenset(m.seats)): m for m in history}
     out: list[list[BracketMatch]] = []
     came_from: dict[int, int] = {}  # a player → the match they won in the round before
 
-    def slot(player: int, score: float | None) -> Slot:
-        return Slot(name=names.get(player, "?"), seed=seeds.get(player), score=score)
+    results = results or {}
+
+    def slot(player: int, result: tuple[str, str] | None) -> Slot:
+        shown, words = result if result is not None else (None, None)
+        return Slot(names.get(player, "?"), seeds.get(player), shown, result_words=words)
 
     for r, tables in enumerate(paired, start=1):
         if r > 1 and len(out[-1]) == 1:
@@ -736,15 +868,12 @@ def bracket_from(
             if at >= count:
                 raise ValueError(f"round {r} has more matches than its bracket")
             match = ended.get((r, frozenset(seats)))
-            scores: dict[int, float | None] = {}
+            figures: dict[int, tuple[str, str]] = {}
             winner: int | None = None
             if match is not None:
                 won = pairing.knockout_winner(match)
-                shown = any(match.scores) and not match.is_bye
-                scores = {
-                    p: (v if shown else None)
-                    for p, v in zip(match.seats, match.scores, strict=True)
-                }
+                if all((r, p) in results for p in match.seats) and not match.is_bye:
+                    figures = {p: results[(r, p)] for p in match.seats}
                 winner = sides.index(won)
                 went_on[won] = at
             elif len(seats) == 1:  # a bye goes through at once
@@ -753,7 +882,7 @@ def bracket_from(
             if len(seats) == 1:
                 matches[at] = BracketMatch(slot(seats[0], None), Slot(bye=True), winner)
                 continue
-            top, bottom = (slot(p, scores.get(p)) if p is not None else Slot() for p in sides[:2])
+            top, bottom = (slot(p, figures.get(p)) if p is not None else Slot() for p in sides[:2])
             matches[at] = BracketMatch(top, bottom, winner)
         out.append(matches)
         came_from = went_on

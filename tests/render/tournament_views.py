@@ -20,7 +20,7 @@ LONG_NAME = "Maximilian Alexander von Habsburg-Lothringen"
 
 def swiss8() -> list[StandingRow]:
     """Eight players of a Swiss Sixty-Six after round 2 of 3 (a drawn game
-    gave two players half a point)."""
+    gave two players half a point; the last two share 7th)."""
     table = [
         (1, 2, (3.0, 1.5)),
         (2, 2, (2.5, 1.0)),
@@ -29,7 +29,7 @@ def swiss8() -> list[StandingRow]:
         (5, 1, (2.0, 0.0)),
         (6, 0.5, (3.0, 0.0)),
         (7, 0, (3.5, 0.0)),
-        (7, 0, (2.0, 0.0)),
+        (7, 0, (3.5, 0.0)),  # equal on points and tie-breaks: a shared 7th
     ]
     return [
         StandingRow(place, name, points, tbs, 2)
@@ -82,8 +82,10 @@ def knockout6() -> list[list[BracketMatch]]:
         for i, n in enumerate(["alice", "ぼぶ太郎", "carol", "dave", "eve", "フランク・ミュラー"])
     }
 
-    def played(a: Slot, x: float, c: Slot, y: float) -> BracketMatch:
-        return BracketMatch(Slot(a.name, a.seed, x), Slot(c.name, c.seed, y), 0 if x > y else 1)
+    def played(a: Slot, x: int, c: Slot, y: int) -> BracketMatch:
+        return BracketMatch(
+            Slot(a.name, a.seed, str(x)), Slot(c.name, c.seed, str(y)), 0 if x > y else 1
+        )
 
     first = [
         BracketMatch(s[1], Slot(bye=True), 0),
@@ -109,8 +111,10 @@ def knockout8() -> list[list[BracketMatch]]:
     ]
     s = {i + 1: Slot(name=n, seed=i + 1) for i, n in enumerate(names)}
 
-    def played(a: int, x: float, c: int, y: float) -> BracketMatch:
-        return BracketMatch(Slot(s[a].name, a, x), Slot(s[c].name, c, y), 0 if x > y else 1)
+    def played(a: int, x: int, c: int, y: int) -> BracketMatch:
+        return BracketMatch(
+            Slot(s[a].name, a, str(x)), Slot(s[c].name, c, str(y)), 0 if x > y else 1
+        )
 
     return [
         [played(1, 7, 8, 2), played(4, 5, 5, 7), played(2, 7, 7, 6), played(3, 7, 6, 3)],
