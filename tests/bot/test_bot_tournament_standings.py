@@ -1,0 +1,192 @@
+"""Standings that explain themselves, through SimCord: the chat standings
+name the tie-break where it decides and say what it counts; a shared place
+is marked and shares its medal on the podium; the knockout bracket shows
+the game's own result (never a settlement's negative chips); a bye is no
+game played; an answer about oneself says "you".
+
+Every expectation is worked out here from the stored matches (points,
+Buchholz, places by the rules of docs/tournaments.md), not by the code
+under test."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from simtable import exactly, readings, says
+from test_bot_tournament import EIGHT, answer, create, event, matches, play_match, posts, press
+
+from bot.i18n import t
+
+
+def _pts(value: float, lang: str) -> str:
+    return t("tournament.pts", lang, n=f"{value:g}", count=value)
+
+
+def _oracle(played: list[Any]) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
+    """Points, Buchholz and Sonneborn–Berger of every player, summed from
+    the stored matches as docs/tournaments.md defines them."""
+    points: dict[int, float] = defaultdict(float)
+    for m in played:
+        for u, p in m.points.items():
+            points[u] += p
+    buchholz: dict[int, float] = defaultdict(float)
+    sb: dict[int, float] = defaultdict(float)
+    for m in played:
+        if len(m.seats) != 2:
+            continue
+        a, b = m.seats
+        buchholz[a] += points[b]
+        buchholz[b] += points[a]
+        sb[a] += m.points[a] * points[b]
+        sb[b] += m.points[b] * points[a]
+    return points, buchholz, sb
+
+
+async def test_equal_points_name_the_tiebreak_that_decides(game_night):
+    """Six players, two rounds of Swiss Sixty-Six: four or so end on equal
+    points. The chat standings showed "1. alice — 1 pts (2 games)" with no
+    tie-break, so players on equal points looked arbitrarily ordered: now
+    each line on shared points names the tie-breaks down to the one that
+    separates it from its neighbour, a shared place reads "3=" (「3位タイ」),
+    a legend line says what each tie-break shown counts, and 1 point is
+    "1 pt" — in English and in Japanese."""
+    six = EIGHT[:6]
+    async with game_night(seeded=True, managers=["alice"], locales={"frank": "ja"}) as night:
+        people = [night.member(n) for n in six]
+        hall = night.guild.create_text_channel("swiss-six")
+        signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
+                              rounds=2, options="target=1")  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        await press(people[0], signup, 1, "start")
+        for number in (1, 2):
+            for m in await matches(night, number):
+                if m.state == "open":
+                    await play_match(night, m, "sixtysix")
+        await night.settle()
+        assert (await event(night)).state == "finished"
+        played = [m for r in (1, 2) for m in await matches(night, r)]
+        points, buchholz, sb = _oracle(played)
+        name = {e.user_id: e.name for e in await night.store.entrants(1)}
+        key = {u: (points[u], buchholz[u], sb[u]) for u in name}
+        # competition ranking: 1 + how many are strictly better
+        place = {u: 1 + sum(key[v] > key[u] for v in name) for u in name}
+        shared = {p for p in place.values() if list(place.values()).count(p) > 1}
+        tied_points = {u for u in name if sum(points[v] == points[u] for v in name) > 1}
+        assert tied_points, "no two players on equal points: the story proves nothing"
+
+        for user, lang in ((people[1], "en"), (people[5], "ja")):
+            res = await user.slash(hall, "tournament standings")
+            text = answer(res)
+            with_tb = readings(text, "tournament.standings.line_tb", lang)
+            named = {line["name"] for line in with_tb}
+            # (a line with tie-breaks reads as a plain one too, its points running on)
+            plain = [line for line in readings(text, "tournament.standings.line", lang)
+                     if line["name"] not in named]  # fmt: skip
+            assert len(plain) + len(with_tb) == 6, text
+            label = t("pic.tournament.tb.buchholz", lang)
+            for line in plain + with_tb:
+                u = next(v for v, n in name.items() if n == line["name"])
+                want = "tournament.standings.place_shared" if place[u] in shared else (
+                    "tournament.standings.place")  # fmt: skip
+                assert exactly(line["place"], want, lang, n=place[u]), (line, place[u])
+                assert line["points"] == _pts(points[u], lang)
+                if u not in tied_points:
+                    assert line["name"] not in named  # alone on its points: nothing to break
+                    continue
+                # on shared points: Buchholz first, always named
+                assert "tiebreaks" in line, line
+                value = f"{buchholz[u]:g}"
+                assert line["tiebreaks"].startswith(
+                    t("tournament.standings.tiebreak", lang, label=label, value=value)
+                ), (line, value)
+                # the next tie-break only where Buchholz does not separate
+                same = [v for v in tied_points if v != u and points[v] == points[u]]
+                needs_sb = any(buchholz[v] == buchholz[u] for v in same)
+                sb_label = t("pic.tournament.tb.sonneborn_berger", lang)
+                if needs_sb:
+                    assert sb_label in line["tiebreaks"], line
+            legend = t("pic.tournament.legend.buchholz", lang)
+            assert legend in text.splitlines()  # one line saying what Buchholz counts
+            if lang == "en":
+                assert "1 pts" not in text and "pts pts" not in text
+
+
+async def test_a_knockout_bracket_shows_the_games_result_and_the_podium_shares_third(game_night):
+    """Six players of a Nine knockout: the bracket showed each match's
+    settlement (Nine's chips: the loser's negative, "bob -12"); now it shows
+    who went through and the game's own result — the face-up sum — in the
+    picture and its alt text. Both semi-final losers are 3rd: the podium
+    gave one bronze (the first three lines), now both. The top seeds'
+    byes are no game played."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:6]]
+        hall = night.guild.create_text_channel("nine-knockout")
+        signup = await create(night, people[0], hall, game="nine", format="knockout")
+        for user in people:
+            await press(user, signup, 1, "join")
+        await press(people[0], signup, 1, "start")
+        for number in (1, 2, 3):
+            for m in await matches(night, number):
+                if m.state == "open":
+                    await play_match(night, m, "nine")
+        await night.settle()
+        row = await event(night)
+        assert row.state == "finished"
+        played = [m for r in (1, 2, 3) for m in await matches(night, r) if m.state == "finished"]
+        byes = [m.seats[0] for m in await matches(night, 1) if m.state == "bye"]
+        assert len(byes) == 2 and len(played) == 5
+
+        podium = posts(hall, "tournament.podium", game=t("game.nine", "en"))
+        assert len(podium) == 1
+        semis = await matches(night, 2)
+        losers = [u for m in semis for u in m.seats if m.points[u] == 0.0]
+        assert len(losers) == 2
+
+        # the bracket: every played match's face-up sums, as the result stored them
+        bracket = next(a for a in podium[0].attachments if a.filename == "bracket.png")
+        alt = bracket.description or ""
+        assert not re.search(r"[-−]\d", alt), alt  # no negative "score"
+        for m in played:
+            result = await night.store.get_result(m.result_id)
+            assert result is not None
+            by_id = {int(s["id"]): s["name"] for s in result["seats"]}
+            remaining = result["outcome"]["remaining"]
+            for u in m.seats:
+                words = t("result.figure.nine", "en", value=str(remaining[by_id[u]]))
+                assert words in alt, (words, alt)
+        # both semi-final losers are 3rd, and both get the bronze
+        content = podium[0].content
+        assert content.count("🥉") == 2 and content.count("🥈") == 1 and content.count("🥇") == 1
+        assert all(f"🥉 <@{u}>" in content for u in losers)
+        # a bye is no game: the top seeds played one match fewer than their wins
+        table = {s.player: s for s in await night.bot.tournaments.service.standings(row)}
+        for u in byes:
+            games = sum(u in m.seats for m in played)
+            assert table[u].games == games
+
+
+async def test_an_answer_about_yourself_says_you(game_night):
+    """``/tournament drop`` by someone not in the event answered "@bob is
+    not playing in this tournament" — to bob. Now: "You are not in this
+    tournament."; a drop that works says "You dropped out"."""
+    async with game_night(seeded=True, managers=["alice"], locales={"dave": "ja"}) as night:
+        alice, bob, carol, dave = (night.member(n) for n in ("alice", "bob", "carol", "dave"))
+        hall = night.guild.create_text_channel("second-person")
+        signup = await create(night, alice, hall, game="sixtysix", format="swiss", rounds=1)
+        for user in (carol, dave):
+            await press(user, signup, 1, "join")
+        for user, lang in ((bob, "en"), (alice, "en")):
+            res = await user.slash(hall, "tournament drop")
+            text = answer(res)
+            assert exactly(text, "tournament.error.not_in", lang), text
+            assert user.mention not in text
+        res = await dave.slash(hall, "tournament drop")
+        text = answer(res)
+        assert exactly(text, "tournament.ok.dropped", "ja", id=1), text
+        assert dave.mention not in text
+        # about someone else it names them
+        res = await alice.slash(hall, "tournament kick", user=bob)
+        assert says(answer(res), "tournament.error.not_in_user", user=bob.mention)
