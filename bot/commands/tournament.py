@@ -265,7 +265,10 @@ class Tournaments(commands.Cog):
             await desk.refresh_signup(fresh)
         if fresh.state == "running":
             await desk.forfeit(fresh, user_id)  # the table's end records the match (a loss)
+        # spoken to the one who asked: "you" when it is about themselves
         key = "tournament.ok.dropped" if status == "dropped" else "tournament.ok.kicked"
+        if status != "dropped" and user_id == interaction.user.id:
+            key = "tournament.ok.kicked_self"
         await self._say(interaction, key, user=present.mention(user_id), id=row.id)
 
     # ------------------------------------------------------------ the host

@@ -171,18 +171,24 @@ async def test_a_knockout_bracket_shows_the_games_result_and_the_podium_shares_t
 async def test_an_answer_about_yourself_says_you(game_night):
     """``/tournament drop`` by someone not in the event answered "@bob is
     not playing in this tournament" — to bob. Now: "You are not in this
-    tournament."; a drop that works says "You dropped out"."""
+    tournament."; a drop that works says "You dropped out", an organiser
+    who removes themselves "You removed yourself"."""
     async with game_night(seeded=True, managers=["alice"], locales={"dave": "ja"}) as night:
         alice, bob, carol, dave = (night.member(n) for n in ("alice", "bob", "carol", "dave"))
         hall = night.guild.create_text_channel("second-person")
         signup = await create(night, alice, hall, game="sixtysix", format="swiss", rounds=1)
         for user in (carol, dave):
             await press(user, signup, 1, "join")
-        for user, lang in ((bob, "en"), (alice, "en")):
-            res = await user.slash(hall, "tournament drop")
-            text = answer(res)
-            assert exactly(text, "tournament.error.not_in", lang), text
-            assert user.mention not in text
+        res = await bob.slash(hall, "tournament drop")
+        text = answer(res)
+        assert exactly(text, "tournament.error.not_in", "en"), text
+        assert bob.mention not in text
+        # an organiser removing themselves is told "you" too
+        await press(alice, signup, 1, "join")
+        res = await alice.slash(hall, "tournament kick", user=alice)
+        text = answer(res)
+        assert exactly(text, "tournament.ok.kicked_self", "en", id=1), text
+        assert alice.mention not in text
         res = await dave.slash(hall, "tournament drop")
         text = answer(res)
         assert exactly(text, "tournament.ok.dropped", "ja", id=1), text
@@ -190,3 +196,37 @@ async def test_an_answer_about_yourself_says_you(game_night):
         # about someone else it names them
         res = await alice.slash(hall, "tournament kick", user=bob)
         assert says(answer(res), "tournament.error.not_in_user", user=bob.mention)
+
+
+async def test_the_tables_tiebreak_is_named_in_the_games_unit(game_night):
+    """Nine at a table of three: the tie-break of tables read "Score sum"
+    though Nine's results are chips. The standings picture's column and
+    its alt text now say "Chips", with the legend saying what it counts;
+    the chat standings name it in the same word where it decides."""
+    async with game_night(seeded=True, managers=["alice"], locales={"carol": "ja"}) as night:
+        people = [night.member(n) for n in EIGHT[:3]]
+        hall = night.guild.create_text_channel("nine-chips")
+        signup = await create(night, people[0], hall, game="nine", format="swiss", rounds=1,
+                              table_size=3)  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        await press(people[0], signup, 1, "start")
+        for m in await matches(night, 1):
+            await play_match(night, m, "nine")
+        await night.settle()
+        assert (await event(night)).state == "finished"
+        for user, lang in ((people[1], "en"), (people[2], "ja")):
+            res = await user.slash(hall, "tournament standings")
+            shown = res.followups[-1] if res.followups else res.response
+            (picture,) = [f for f in shown.attachments if f.filename == "standings.png"]
+            alt = picture.description or ""
+            assert t("pic.tournament.legend.score_sum.chips", lang) in alt, alt
+            assert t("pic.tournament.tb.score_sum", lang) not in alt  # "Score sum"
+            chips = t("pic.tournament.tb.score_sum.chips", lang)
+            scores = {u: m.scores[u] for m in await matches(night, 1) for u in m.seats}
+            # each row's chips, signed as the settlement paid them (the oracle:
+            # the stored match's score of each player)
+            for value in scores.values():
+                signed = f"{int(value):+d}" if value > 0 else f"{int(value)}"
+                said = t("pic.tournament.alt_tiebreak", lang, label=chips, value=signed)
+                assert said in alt, (said, alt)
