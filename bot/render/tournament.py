@@ -438,7 +438,9 @@ def standings_image(
             d.rounded_rectangle(
                 (35 - half, cy - radius, 35 + half, cy + radius), radius, fill=MEDALS[r.place - 1]
             )
-            b.draw_text(d, (35, cy), place, b.SMALL, b.PAPER_INK, anchor="mm", bold=True)
+            # the bold face draws "=" as a bar: a shared place's "3=" is regular
+            bold = r.place not in shared
+            b.draw_text(d, (35, cy), place, b.SMALL, b.PAPER_INK, anchor="mm", bold=bold)
         else:
             b.draw_text(d, (35, cy), place, b.BODY, b.INK_DIM, anchor="mm")
         room = name_right - NAME_X
