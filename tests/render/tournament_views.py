@@ -74,6 +74,23 @@ def swiss16() -> list[StandingRow]:
     ]
 
 
+def nine_tables() -> list[StandingRow]:
+    """A round robin of Nine at tables after three rounds: the tie-break is
+    the chips won and lost (signed); carol and dave share 3rd, and its
+    medal; erin dropped out."""
+    table = [
+        (1, "alice", 7.5, 12.0),
+        (2, "ぼぶ太郎", 7.5, -3.0),
+        (3, "carol", 5, 4.0),
+        (3, "dave", 5, 4.0),
+        (5, "erin", 4, -13.0),
+    ]
+    return [
+        StandingRow(place, name, points, (chips,), 3, "dropped" if name == "erin" else "")
+        for place, name, points, chips in table
+    ]
+
+
 def knockout6() -> list[list[BracketMatch]]:
     """Six players, a bracket of 8: seeds 1 and 2 have byes; the first round
     played, one semi-final played, the other and the final to come."""
@@ -145,7 +162,17 @@ def tournament_cases() -> dict[str, Case]:
         "final": True,
     }
     ja16 = dict(en16, title="11月杯", subtitle="シックスティー・シックス、スイス式、16人、全4回戦")
+    nine = {
+        "title": "Nine tournament",
+        "subtitle": "Round robin · tournament #3",
+        "rows": nine_tables(),
+        "tiebreak_labels": ("score_sum.chips",),
+        "final": True,
+    }
+    nine_ja = dict(nine, title="ナインの大会", subtitle="総当たり戦・大会#3")
     return {
+        "tournament_nine_tables": ("standings", nine, None, None),
+        "tournament_nine_tables_ja": ("standings", nine_ja, None, None),
         "tournament_swiss8": ("standings", en8, None, None),
         "tournament_swiss8_ja": ("standings", ja8, None, None),
         "tournament_swiss16": ("standings", en16, None, None),
