@@ -348,8 +348,10 @@ class Tournaments(commands.Cog):
             winner = ""
             if row.state == "finished":
                 table = await desk.service.standings(row)
-                if table:
-                    winner = t("tournament.history.winner", loc, user=f"<@{table[0].player}>",
+                if table:  # everyone who shares 1st
+                    firsts = [f"<@{s.player}>" for s in table if s.place == 1]
+                    winner = t("tournament.history.winner", loc, count=len(firsts),
+                               user=t("list.sep", loc).join(firsts),
                                points=pts(table[0].points, loc))  # fmt: skip
             lines.append(t(
                 "tournament.history.line", loc, id=row.id, game=t(f"game.{row.game}", loc),

@@ -93,6 +93,18 @@ def tiebreak_names(row: TournamentRow) -> list[str]:
     ]
 
 
+def fit_message(head: str, rows: Sequence[str], legend: Sequence[str], lang: str) -> str:
+    """The standings in one message of at most 2000 characters: the title,
+    as many rows as fit, "…and 12 more players" (the picture has them
+    all), and the legend whole (it was cut mid-line with the rows)."""
+    for shown in range(len(rows), -1, -1):
+        more = [t("tournament.standings.more", lang, count=len(rows) - shown)] if shown < len(rows) else []
+        text = "\n".join([head, *rows[:shown], *more, *legend])
+        if len(text) <= 2000:
+            return text
+    return "\n".join([head, *legend])[:2000]
+
+
 def standings_lines(
     table: Sequence[pairing.Standing], names: dict[int, str], tiebreaks: Sequence[str], lang: str
 ) -> list[str]:
@@ -279,10 +291,10 @@ class Desk:
             title = "tournament.standings.live"  # the round is being played
         else:
             title = "tournament.standings.title"
-        lines = [t(title, lang, game=t(f"game.{row.game}", lang), round=row.round)]
-        lines += standings_lines(table, names, tiebreak_names(row), lang)
+        head = t(title, lang, game=t(f"game.{row.game}", lang), round=row.round)
+        words = standings_lines(table, names, tiebreak_names(row), lang)
         files = await self.standings_files(row, table, names, lang, final=final)
-        return "\n".join(lines)[:2000], files
+        return fit_message(head, words[: len(table)], words[len(table) :], lang), files
 
     async def standings_files(
         self,

@@ -193,12 +193,16 @@ def _column_value(name: str, value: float, whole: bool) -> str:
 def deciding(lines: Sequence[tuple[float, Sequence[float]]]) -> list[int]:
     """How many tie-breaks each line of the standings needs shown, best
     first, as ``(points, tie-breaks)``: none for a player alone on their
-    points; for players on equal points, every tie-break down to the one
-    that tells the last two of them apart (all of them when some stay
-    tied: they share a place, and the line shows on what).
+    points; for players on equal points, every tie-break down to the
+    deepest one that tells two neighbours apart — the same for the whole
+    group. Players equal on every tie-break too need none between them
+    (nothing decides: they share a place, "3="); a group all equal shows
+    none (40 players on 0 points before a game is played).
 
     >>> deciding([(3, (5, 1)), (2, (6, 2)), (2, (6, 1)), (2, (4, 0)), (1, (0, 0))])
     [0, 2, 2, 2, 0]
+    >>> deciding([(2, (6, 1)), (2, (6, 1)), (2, (4, 0)), (0, (0, 0)), (0, (0, 0))])
+    [1, 1, 1, 0, 0]
     """
     out = [0] * len(lines)
     i = 0
@@ -211,7 +215,7 @@ def deciding(lines: Sequence[tuple[float, Sequence[float]]]) -> list[int]:
             for k in range(i, j):
                 a, c = lines[k][1], lines[k + 1][1]
                 first = next((n for n, (x, y) in enumerate(zip(a, c, strict=False)) if x != y), None)
-                depth = max(depth, len(a) if first is None else first + 1)
+                depth = max(depth, 0 if first is None else first + 1)
             out[i : j + 1] = [depth] * (j - i + 1)
         i = j + 1
     return out

@@ -20,6 +20,12 @@ from test_bot_tournament import EIGHT, answer, create, event, matches, play_matc
 from bot.i18n import t
 
 
+def _rows(text: str, key: str, lang: str) -> list[dict[str, str]]:
+    """The lines of ``text`` that are the plural sentence ``key``, "(1 game)"
+    or "(2 games)"."""
+    return readings(text, key, lang, count=1) + readings(text, key, lang)
+
+
 def _pts(value: float, lang: str) -> str:
     return t("tournament.pts", lang, n=f"{value:g}", count=value)
 
@@ -74,8 +80,9 @@ async def test_equal_points_name_the_tiebreak_that_decides(game_night):
         # competition ranking: 1 + how many are strictly better
         place = {u: 1 + sum(key[v] > key[u] for v in name) for u in name}
         shared = {p for p in place.values() if list(place.values()).count(p) > 1}
-        tied_points = {u for u in name if sum(points[v] == points[u] for v in name) > 1}
-        assert tied_points, "no two players on equal points: the story proves nothing"
+        told_apart = [u for u in name if any(points[v] == points[u] and key[v] != key[u]
+                                             for v in name)]  # fmt: skip
+        assert told_apart, "nobody on equal points told apart by a tie-break: proves nothing"
 
         for user, lang in ((people[1], "en"), (people[5], "ja")):
             res = await user.slash(hall, "tournament standings")
@@ -87,29 +94,36 @@ async def test_equal_points_name_the_tiebreak_that_decides(game_night):
                      if line["name"] not in named]  # fmt: skip
             assert len(plain) + len(with_tb) == 6, text
             label = t("pic.tournament.tb.buchholz", lang)
+            used: set[int] = set()
             for line in plain + with_tb:
                 u = next(v for v, n in name.items() if n == line["name"])
                 want = "tournament.standings.place_shared" if place[u] in shared else (
                     "tournament.standings.place")  # fmt: skip
                 assert exactly(line["place"], want, lang, n=place[u]), (line, place[u])
                 assert line["points"] == _pts(points[u], lang)
-                if u not in tied_points:
-                    assert line["name"] not in named  # alone on its points: nothing to break
+                # on shared points: the tie-breaks down to the deepest one that
+                # tells two neighbours apart (none when nothing does)
+                group = sorted((v for v in name if points[v] == points[u]), key=key.get,
+                               reverse=True)  # fmt: skip
+                depth = max(
+                    (1 if buchholz[a] != buchholz[c] else 2 if sb[a] != sb[c] else 0)
+                    for a, c in zip(group, group[1:], strict=False)
+                ) if len(group) > 1 else 0  # fmt: skip
+                if depth == 0:
+                    assert line["name"] not in named, line  # alone, or nothing decides
                     continue
-                # on shared points: Buchholz first, always named
-                assert "tiebreaks" in line, line
+                used.add(depth)
+                assert line["name"] in named, line
                 value = f"{buchholz[u]:g}"
                 assert line["tiebreaks"].startswith(
                     t("tournament.standings.tiebreak", lang, label=label, value=value)
                 ), (line, value)
-                # the next tie-break only where Buchholz does not separate
-                same = [v for v in tied_points if v != u and points[v] == points[u]]
-                needs_sb = any(buchholz[v] == buchholz[u] for v in same)
                 sb_label = t("pic.tournament.tb.sonneborn_berger", lang)
-                if needs_sb:
-                    assert sb_label in line["tiebreaks"], line
-            legend = t("pic.tournament.legend.buchholz", lang)
-            assert legend in text.splitlines()  # one line saying what Buchholz counts
+                assert (sb_label in line["tiebreaks"]) == (depth == 2), line
+            # one line saying what each tie-break shown counts
+            legends = [t("pic.tournament.legend.buchholz", lang),
+                       t("pic.tournament.legend.sonneborn_berger", lang)]  # fmt: skip
+            assert [x in text.splitlines() for x in legends] == [bool(used), 2 in used]
             if lang == "en":
                 assert "1 pts" not in text and "pts pts" not in text
 
@@ -230,3 +244,69 @@ async def test_the_tables_tiebreak_is_named_in_the_games_unit(game_night):
                 signed = f"{int(value):+d}" if value > 0 else f"{int(value)}"
                 said = t("pic.tournament.alt_tiebreak", lang, label=chips, value=signed)
                 assert said in alt, (said, alt)
+
+
+async def test_a_long_standings_message_keeps_whole_lines_and_its_legend(game_night):
+    """Forty players with long names, four matches of round 1 played: the
+    standings are more than Discord's 2000 characters. They were cut in the
+    middle of a line (and the legend lost); now as many whole lines as fit,
+    then "…and 12 more players" (the picture has them all), then the
+    legend whole."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice = night.member("alice")
+        people = [alice] + [night.member(f"a-rather-long-player-name-{i:02}") for i in range(39)]
+        hall = night.guild.create_text_channel("big-swiss")
+        signup = await create(night, alice, hall, game="sixtysix", format="swiss", rounds=3,
+                              options="target=1")  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        await press(alice, signup, 1, "start")
+        for m in (await matches(night, 1))[:4]:
+            await play_match(night, m, "sixtysix")
+        res = await people[5].slash(hall, "tournament standings")
+        text = answer(res)
+        assert len(text) <= 2000
+        lines = text.splitlines()
+        with_tb = _rows(text, "tournament.standings.line_tb", "en")
+        named = {line["name"] for line in with_tb}
+        plain = [line for line in _rows(text, "tournament.standings.line", "en")
+                 if line["name"] not in named]  # fmt: skip
+        shown = len(with_tb) + len(plain)
+        assert len(plain) == 4 and 10 < shown < 40  # the winners, then the 0-point rows
+        more = readings(text, "tournament.standings.more", "en", count=40 - shown)
+        assert len(more) == 1, lines[-4:]
+        # every line whole: the title, the rows, "…and n more", the legend
+        # (Buchholz tells the 0-point players apart: who lost to a winner has 1)
+        assert lines[-1] == t("pic.tournament.legend.buchholz", "en")
+        assert len(lines) == 1 + shown + 1 + 1
+
+
+async def test_two_players_sharing_first_both_get_gold(game_night):
+    """A one-round event whose only match an organiser ended: nobody scores,
+    so bob and carol are equal on everything and share 1st. The podium
+    gives both a gold and nobody silver (1, 1 — standard competition
+    ranking); /tournament history names both as winners (it named one)."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+        hall = night.guild.create_text_channel("shared-first")
+        signup = await create(night, alice, hall, game="sixtysix", format="swiss", rounds=1,
+                              options="target=1")  # fmt: skip
+        for user in (bob, carol):
+            await press(user, signup, 1, "join")
+        await press(alice, signup, 1, "start")
+        (match,) = await matches(night, 1)
+        thread = next(c for c in hall.threads if c.id == match.thread_id)
+        await alice.slash(thread, "game end")  # the host, not playing: nobody scores
+        await night.settle()
+        row = await event(night)
+        assert row.state == "finished"
+        (podium,) = posts(hall, "tournament.podium", game=t("game.sixtysix", "en"))
+        content = podium.content
+        assert f"🥇 <@{bob.id}>" in content and f"🥇 <@{carol.id}>" in content
+        assert "🥈" not in content and "🥉" not in content
+        assert len(_rows(content, "tournament.standings.line", "en")) == 2
+        assert "1= " in content  # the shared place, as the standings write it
+        res = await bob.slash(hall, "tournament history")
+        text = answer(res)
+        both = t("list.sep", "en").join(f"<@{u.id}>" for u in (bob, carol))
+        assert says(text, "tournament.history.winner", count=2, user=both), text
