@@ -362,7 +362,8 @@ class Desk:
             result = await self.store.get_result(m.result_id)
             if result is None or not result.get("seats"):
                 continue
-            ids = {str(seat["name"]): int(seat["id"]) for seat in result["seats"]}
+            ids = {str(seat["name"]): int(seat["id"]) for seat in result["seats"]
+                   if seat.get("id") is not None}  # fmt: skip
             outcome = result.get("outcome") or {}
             try:
                 rows = game.result_rows({"players": list(ids)}, outcome)
