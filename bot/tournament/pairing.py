@@ -340,8 +340,9 @@ def pair_round(
     Round robin — the circle method over the round-1 players sorted by id
     (a fixed schedule: a restart, a re-pair or a dropped player never
     changes who meets whom). A dropped player's games become byes for the
-    opponents they were due to meet. At tables: each round seats together
-    the players who have met least (``seed`` orders equal choices).
+    opponents they were due to meet. At tables: round 1 by seed snake (as
+    below), then each round seats together the players who have met least
+    (``seed`` orders equal choices).
 
     Knockout — round 1 in the standard bracket (seed 1 against the last,
     seeds 1 and 2 in opposite halves), the bracket filled to a power of two
@@ -797,8 +798,12 @@ def _mixing_tables(
     seed: int,
 ) -> list[Table]:
     """Tables of players who have met least: greedy, the player with the
-    most meetings so far first, then whoever has met that table least."""
+    most meetings so far first, then whoever has met that table least
+    (``seed`` orders equal choices). Round 1 (nobody has met): the seed
+    snake, as a Swiss of tables deals it."""
     sizes = table_sizes(len(players), table_size, min_seats)
+    if not past:
+        return [tuple(t) for t in _snake(players, sizes)]
     met = _met(past)
     order = sorted(players)
     random.Random(f"{seed}:{round_no}").shuffle(order)

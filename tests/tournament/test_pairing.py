@@ -765,3 +765,17 @@ def test_bad_input_is_refused() -> None:
 
 def test_the_docstring_examples_hold() -> None:
     assert doctest.testmod(pairing).failed == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 12345])
+def test_round_robin_at_tables_deals_round_one_by_seed(seed: int) -> None:
+    """docs/tournaments.md: round 1 of tables deals the seeds like cards,
+    back and forth — a round robin of tables too, whatever the event's
+    seed (it was shuffled by it)."""
+    players = [11, 12, 13, 14, 15, 16, 17, 18, 19]
+    one = pair_round("round-robin", 1, players, [], table_size=3, min_seats=2, seed=seed)
+    # 1 6 7 / 2 5 8 / 3 4 9, as the docs deal nine players in tables of three
+    assert one == [(11, 16, 17), (12, 15, 18), (13, 14, 19)]
+    ten = pair_round("round-robin", 1, list(range(1, 11)), [], table_size=4, min_seats=2, seed=seed)
+    # tables of 4, 3, 3: 1 2 3 / 4 5 6 back / 7 8 9 on / 10 back to the one with room
+    assert ten == [(1, 6, 7, 10), (2, 5, 8), (3, 4, 9)]
