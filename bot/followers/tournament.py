@@ -458,6 +458,7 @@ class Desk:
             guild_id=row.guild_id, channel_id=thread_id, game=row.game, host_id=row.host_id,
             seats=seats, options=dict(row.options), lang=lang, clock_seconds=row.clock_seconds,
             ui={"tournament": {"id": row.id, "match": match.id, "round": match.round}},
+            first=match.seats[0],  # the pairing's first seat moves first
         )  # fmt: skip
         if table is None:
             log.warning("tournament %d: match %d could not be opened", row.id, match.id)
