@@ -391,6 +391,10 @@ class Desk:
         if outcome.changed:
             log.info("tournament %d: started (%s, %d rounds)", row.id, row.format, row.rounds)
             await self.refresh_signup(row)
+            args = outcome.args or {}
+            if args.get("asked") and args["asked"] != args["rounds"]:
+                # the organiser's rounds, cut to the most without a rematch
+                await self.say(row, t("tournament.rounds_clamped", row.lang, id=row.id, **args))
             await self.open_round(row)
         elif outcome.key == "tournament.error.too_few" and not force:
             # nobody to play with at the start time: the event is called off
@@ -468,6 +472,12 @@ class Desk:
         people = t("list.sep", lang).join(f"<@{u}>" for u in match.seats)
         text = t("tournament.match.ping", lang, players=people, round=match.round,
                  number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
+        if two_player(row):  # a rematch is said as such (none while a pairing avoids it)
+            met = sorted({m.round for m in await self.store.matches(row.id)
+                          if m.round < match.round and set(m.seats) == set(match.seats)})  # fmt: skip
+            if met:
+                rounds = t("list.sep", lang).join(str(r) for r in met)
+                text += "\n" + t("tournament.match.rematch", lang, rounds=rounds)
         channel = self.client.get_partial_messageable(thread_id, guild_id=row.guild_id)
         try:
             await channel.send(text, allowed_mentions=MENTIONS)
