@@ -18,6 +18,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
+import pytest
 from simtable import says
 from test_bot_tournament import (
     EIGHT,
@@ -196,3 +197,29 @@ async def test_a_rematch_forced_by_players_leaving_is_said_in_its_thread(game_ni
         # two or three pairs of the four met in rounds 1-2; three rounds of
         # four use the three ways to pair them or repeat one: two rematches at least
         assert rematches >= 2
+
+
+async def test_a_seated_table_of_every_game_gives_the_first_move_to_first(game_night):
+    """``Lobby.open_seated(first=…)`` for every game, every seat: the table
+    names that seat to move (Sixty-Six: the other seat deals, as the
+    non-dealer leads; the other games: that seat deals and starts). A seat
+    that is not at the table is refused before anything is stored."""
+    from test_bot_seated import open_seated, seats, table_in, thread
+
+    async with game_night(seeded=True) as night:
+        vary_seeds(night, "every-game")
+        people = [night.alice, night.bob, night.carol]
+        opened = 0
+        for game in ("sixtysix", "nine", "sixdice", "yahtzee", "bluff"):
+            at = people[:2] if game == "sixtysix" else people
+            for first in at:
+                opened += 1
+                here = thread(night, f"{game} {opened}")
+                row = await open_seated(night, here, game, seats=seats(*at), first=first.id)
+                assert row is not None and row.phase == "playing"
+                table = table_in(night, here, game)
+                assert table.turn is not None and table.turn.id == first.id, (game, first, table.turn)
+        outsider = thread(night, "outsider")
+        with pytest.raises(ValueError):
+            await open_seated(night, outsider, "nine", seats=seats(*people[:2]), first=people[2].id)
+        assert await night.store.table_in_channel(outsider.id) is None
