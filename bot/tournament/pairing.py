@@ -454,10 +454,8 @@ def _min_cost_matching(nodes: list[int], cost: Callable[[int, int], Cost]) -> li
     if 2 * len(found) != len(nodes):  # a complete graph always has one
         raise AssertionError(f"no perfect matching of {len(nodes)} players")
     order = {p: i for i, p in enumerate(nodes)}
-    return sorted(
-        (tuple(sorted(pair, key=order.__getitem__)) for pair in found),  # type: ignore[misc]
-        key=lambda pair: order[pair[0]],
-    )
+    out = [(a, b) if order[a] < order[b] else (b, a) for a, b in found]
+    return sorted(out, key=lambda pair: order[pair[0]])
 
 
 def _swiss_bye(ranked: list[int], met: Counter[frozenset[int]], byes: Counter[int]) -> int:

@@ -1,7 +1,9 @@
 """Tournament pairing (bot/tournament/pairing.py, docs/tournaments.md): the
 properties under Hypothesis — everyone placed, no repeated Swiss pair while
-one can be avoided, byes to different players, a round robin meeting
-everyone once, a knockout's byes and its seeds 1 and 2 — and plain examples.
+one can be avoided, and never more rematches than the best pairing has (a
+brute-force oracle over every pairing, ≤ 10 players), byes to different
+players, a round robin meeting everyone once, a knockout's byes and its
+seeds 1 and 2 — and plain examples.
 """
 
 from __future__ import annotations
