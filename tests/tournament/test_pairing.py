@@ -781,3 +781,20 @@ def test_round_robin_at_tables_deals_round_one_by_seed(seed: int) -> None:
     ten = pair_round("round-robin", 1, list(range(1, 11)), [], table_size=4, min_seats=2, seed=seed)
     # tables of 4, 3, 3: 1 2 3 / 4 5 6 back / 7 8 9 on / 10 back to the one with room
     assert ten == [(1, 6, 7, 10), (2, 5, 8), (3, 4, 9)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(past=histories(), order=st.randoms(use_true_random=False))
+def test_swiss_pairs_the_same_whatever_order_the_history_is_read_in(
+    past: tuple[list[int], list[Match]], order: random.Random
+) -> None:
+    """The same players and results give the same round: the stored
+    matches read in another order (another database, another process) pair
+    the next round exactly as before — the first moves too."""
+    active, history = past
+    round_no = max(m.round for m in history) + 1
+    tables = pair_round("swiss", round_no, active, history, table_size=2, min_seats=2)
+    shuffled = list(history)
+    order.shuffle(shuffled)
+    shuffled.sort(key=lambda m: m.round)  # a round's matches in any order
+    assert pair_round("swiss", round_no, active, shuffled, table_size=2, min_seats=2) == tables
