@@ -147,6 +147,11 @@ class Desk:
         ]
         if row.rounds:
             lines.append(t("tournament.rounds", lang, count=row.rounds))
+            if two_player(row) and row.format == "swiss" and row.state in ("signup", "checkin"):
+                # more rounds than the players allow are cut at the start
+                need = pairing.players_for(row.rounds)
+                if need > 2:
+                    lines.append(t("tournament.rounds_cap", lang, need=need))
         else:
             lines.append(t("tournament.rounds_auto", lang))
         if not two_player(row):

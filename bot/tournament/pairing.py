@@ -261,6 +261,17 @@ def rounds_for(
     return max(1, min(wanted, most))
 
 
+def players_for(rounds: int) -> int:
+    """The fewest players a two-player Swiss of ``rounds`` rounds needs to
+    play them all without a rematch (:func:`rounds_for` cuts to players - 1,
+    or players if odd): ``rounds`` if odd, else one more.
+
+    >>> players_for(9), players_for(4), rounds_for("swiss", 5, 2, 4), rounds_for("swiss", 4, 2, 4)
+    (9, 5, 4, 3)
+    """
+    return max(2, rounds + (rounds % 2 == 0))
+
+
 # --------------------------------------------------------------------------
 # Reading the history
 

@@ -128,10 +128,15 @@ async def test_more_swiss_rounds_than_the_players_allow_are_cut_and_said(game_ni
         signup = await create(night, people[0], hall, game="sixtysix", format="swiss",
                               rounds=9, options="target=1")  # fmt: skip
         assert says(signup.content, "tournament.rounds", count=9)
+        # the organiser reads at once that fewer than 9 players play fewer rounds
+        assert says(signup.content, "tournament.rounds_cap", need=9)
         for user in people:
             await press(user, signup, 1, "join")
         await press(people[0], signup, 1, "start")
         assert (await event(night)).rounds == 3
+        edited = night.env.backend.get_message(hall.id, signup.id)
+        assert says(edited.content, "tournament.running", round=1, rounds=3)
+        assert not says(edited.content, "tournament.rounds_cap")
         told = posts(hall, "tournament.rounds_clamped", id=1, asked=9, rounds=3, count=4)
         assert len(told) == 1
         assert posts(hall, "tournament.round.title", round=1, rounds=3)
