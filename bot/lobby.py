@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, cast
@@ -36,7 +37,7 @@ from bot.model import (
 from bot.store import TableRow
 from bot.tables import TableService
 from games import core, registry
-from games.core import RuleError
+from games.core import RuleError, Source
 
 
 @dataclass
@@ -77,6 +78,33 @@ def begin(row: TableRow, state: Any) -> None:
     row.state = eng.to_json(state)
     start = {"kind": "start", "player": state.history.dealer, "data": {}}
     row.ui.setdefault("log", []).append(start)
+
+
+def first_move_deal(
+    engine: Any,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any],
+    first: int | None,
+    source: Callable[[], Source],
+) -> Any:
+    """A new game of ``seats`` in which the seat with id ``first`` is to
+    move first (``None``: the game chooses its dealer). The engines take a
+    dealer, not a first mover: each dealer is tried from ``first``'s seat on
+    in seat order, the deal from a fresh ``source()`` each time (the same
+    seed, so the same deck or dice), and the first deal that has ``first``
+    to move is kept. ``ValueError`` if ``first`` has no seat or no dealer
+    gives them the first move."""
+    names = [s["name"] for s in seats]
+    if first is None:
+        return engine.new_game(names, options, None, source())
+    at = next((i for i, s in enumerate(seats) if s["id"] == first), None)
+    if at is None:
+        raise ValueError(f"the first mover {first} has no seat")
+    for dealer in names[at:] + names[:at]:
+        state = engine.new_game(names, options, dealer, source())
+        if engine.to_move(state)[:1] == [names[at]]:
+            return state
+    raise ValueError(f"no dealer gives {names[at]!r} the first move")
 
 
 class Lobby:
@@ -204,6 +232,7 @@ class Lobby:
         lang: str,
         clock_seconds: int | None = None,
         ui: dict[str, Any] | None = None,
+        first: int | None = None,
     ) -> TableRow | None:
         """A table opened, seated and started in one go, with no interaction
         (a tournament's match): the returned row is the started game.
@@ -221,6 +250,11 @@ class Lobby:
         ``ui``: more keys of the table's UI state (e.g. ``{"tournament":
         {"id": 3, "match": 17}}``; a table with ``"tournament"`` offers no
         Rematch under its result).
+        ``first``: the id of the seat who makes the game's first move (a
+        tournament's pairing balances it): the game is dealt with the dealer
+        that gives them the first move — in most games that seat itself, in
+        Sixty-Six (the non-dealer leads) the other one. ``None``: the game
+        chooses its dealer as at any table (drawn, or by its dealer rolls).
 
         The table is stored opened (a lobby, its message posted in the
         channel — a thread is a channel — by the screen follower) and then
@@ -255,9 +289,9 @@ class Lobby:
         if clock_seconds is not None and clock_seconds <= 0:
             raise ValueError(f"a turn clock of {clock_seconds} s")
         seed = service.seed_factory()
-        source = service.source_factory(seed)
         # dealt first: options refused for these seats change nothing
-        state = spec.engine.new_game([s["name"] for s in placed], options, None, source)
+        state = first_move_deal(spec.engine, placed, options, first,
+                                lambda: service.source_factory(seed))  # fmt: skip
         existing = await service.store.table_in_channel(channel_id)
         if existing is not None and not await service.drop_unopened(existing):
             return None

@@ -212,6 +212,11 @@ class Desk:
         ]
         if row.rounds:
             lines.append(t("tournament.rounds", lang, count=row.rounds))
+            if two_player(row) and row.format == "swiss" and row.state in ("signup", "checkin"):
+                # more rounds than the players allow are cut at the start
+                need = pairing.players_for(row.rounds)
+                if need > 2:
+                    lines.append(t("tournament.rounds_cap", lang, need=need))
         else:
             lines.append(t("tournament.rounds_auto", lang))
         if not two_player(row):
@@ -486,6 +491,10 @@ class Desk:
         if outcome.changed:
             log.info("tournament %d: started (%s, %d rounds)", row.id, row.format, row.rounds)
             await self.refresh_signup(row)
+            args = outcome.args or {}
+            if args.get("asked") and args["asked"] != args["rounds"]:
+                # the organiser's rounds, cut to the most without a rematch
+                await self.say(row, t("tournament.rounds_clamped", row.lang, id=row.id, **args))
             await self.open_round(row)
         elif outcome.key == "tournament.error.too_few" and not force:
             # nobody to play with at the start time: the event is called off
@@ -553,6 +562,7 @@ class Desk:
             guild_id=row.guild_id, channel_id=thread_id, game=row.game, host_id=row.host_id,
             seats=seats, options=dict(row.options), lang=lang, clock_seconds=row.clock_seconds,
             ui={"tournament": {"id": row.id, "match": match.id, "round": match.round}},
+            first=match.seats[0],  # the pairing's first seat moves first
         )  # fmt: skip
         if table is None:
             log.warning("tournament %d: match %d could not be opened", row.id, match.id)
@@ -562,6 +572,12 @@ class Desk:
         people = t("list.sep", lang).join(f"<@{u}>" for u in match.seats)
         text = t("tournament.match.ping", lang, players=people, round=match.round,
                  number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
+        if two_player(row):  # a rematch is said as such (none while a pairing avoids it)
+            met = sorted({m.round for m in await self.store.matches(row.id)
+                          if m.round < match.round and set(m.seats) == set(match.seats)})  # fmt: skip
+            if met:
+                rounds = t("list.sep", lang).join(str(r) for r in met)
+                text += "\n" + t("tournament.match.rematch", lang, rounds=rounds)
         channel = self.client.get_partial_messageable(thread_id, guild_id=row.guild_id)
         try:
             await channel.send(text, allowed_mentions=MENTIONS)

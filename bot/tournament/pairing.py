@@ -27,6 +27,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+import networkx as nx
+
 FORMATS = ("swiss", "round-robin", "knockout")
 
 # The most rounds an event of tables may ask for (two-player Swiss stops
@@ -39,13 +41,6 @@ FIRST, LAST = 4.0, 1.0
 
 # Two-player points for a win, a draw and a loss.
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
-
-# Depth-first search nodes one Swiss round may spend looking for a pairing
-# without a repeated pair before it settles for the fewest repeats: about
-# 0.45 s at the worst (30 players late in a 29-round Swiss); a realistic event
-# (log2 n + 2 rounds, up to 200 players) never comes near it. Every
-# pairing of 10 players is 945 nodes at most.
-SEARCH_BUDGET = 20_000
 
 # How far down the standings a Swiss round of tables may reach to seat
 # players who have not met, in tables' worth: a table of four takes its
@@ -267,6 +262,17 @@ def rounds_for(
     return max(1, min(wanted, most))
 
 
+def players_for(rounds: int) -> int:
+    """The fewest players a two-player Swiss of ``rounds`` rounds needs to
+    play them all without a rematch (:func:`rounds_for` cuts to players - 1,
+    or players if odd): ``rounds`` if odd, else one more.
+
+    >>> players_for(9), players_for(4), rounds_for("swiss", 5, 2, 4), rounds_for("swiss", 4, 2, 4)
+    (9, 5, 4, 3)
+    """
+    return max(2, rounds + (rounds % 2 == 0))
+
+
 # --------------------------------------------------------------------------
 # Reading the history
 
@@ -335,16 +341,20 @@ def pair_round(
     can be seated: fewer than two players (fewer than ``min_seats`` at
     tables), or a knockout already decided.
 
-    Two-player Swiss — score groups, top half against bottom half, no pair
-    repeated while any pairing of the round avoids it (an exhaustive
-    search), the bye to the lowest-ranked player without one, and the first
-    move to whoever had it less often (then to whoever did not have it last).
+    Two-player Swiss — a minimum-cost perfect matching (Edmonds' blossom
+    algorithm): the fewest rematches any pairing of the round has (none
+    while one avoids them), then score groups, top half against bottom
+    half; the bye first to the lowest-ranked player without one (higher up
+    only if that has fewer rematches; nobody a second bye before everyone
+    had one); the first move to whoever had it less often (then to whoever
+    did not have it last). See :func:`_swiss_matching`.
 
     Round robin — the circle method over the round-1 players sorted by id
     (a fixed schedule: a restart, a re-pair or a dropped player never
     changes who meets whom). A dropped player's games become byes for the
-    opponents they were due to meet. At tables: each round seats together
-    the players who have met least (``seed`` orders equal choices).
+    opponents they were due to meet. At tables: round 1 by seed snake (as
+    below), then each round seats together the players who have met least
+    (``seed`` orders equal choices).
 
     Knockout — round 1 in the standard bracket (seed 1 against the last,
     seeds 1 and 2 in opposite halves), the bracket filled to a power of two
@@ -392,42 +402,24 @@ def pair_round(
 
 
 def _swiss_pairs(round_no: int, players: list[int], past: list[Match]) -> list[Table]:
+    """Two-player Swiss: the bye first (:func:`_swiss_bye`), then a
+    minimum-cost perfect matching of the others (:func:`_swiss_matching`),
+    the boards in order of their better-ranked player, each board's first
+    move by :func:`_first_move`."""
     points, _ = _totals(past)
     seed = {p: i for i, p in enumerate(players)}
     ranked = sorted(players, key=lambda p: (-points[p], seed[p]))
     met = _met(past)
     colours = _colours(past)
     byes = Counter(m.seats[0] for m in past if m.is_bye)
-
-    def fresh(a: int, b: int) -> bool:
-        return met[frozenset((a, b))] == 0
-
     dues = {p: _due(colours.get(p, [])) for p in ranked}
 
-    def clash(a: int, b: int) -> bool:
-        """Both must have the same seat next (:func:`_due`)."""
-        return dues[a] is not None and dues[a] == dues[b]
-
-    # The bye: the lowest-ranked player among those with the fewest byes
-    # (none, until everyone has had one) whose leaving lets the others pair
-    # without a repeat.
-    sitters: list[int | None] = [None]
+    bye_to: int | None = None
+    others = ranked
     if len(ranked) % 2:
-        fewest = min(byes[p] for p in ranked)
-        sitters = [p for p in reversed(ranked) if byes[p] == fewest]
-    chosen: tuple[int | None, list[tuple[int, int]]] | None = None
-    budget = [SEARCH_BUDGET]
-    for sitter in sitters:
-        others = [p for p in ranked if p != sitter]
-        found = _pair_search(others, points, fresh, clash, budget)
-        if found is not None:
-            chosen = (sitter, found)
-            break
-    if chosen is None:
-        sitter = sitters[0]
-        others = [p for p in ranked if p != sitter]
-        chosen = (sitter, _pair_fewest_repeats(others, points, met, clash))
-    bye_to, pairs = chosen
+        bye_to = _swiss_bye(ranked, met, byes)
+        others = [p for p in ranked if p != bye_to]
+    pairs = _swiss_matching(others, points, met, dues)
 
     rank = {p: i for i, p in enumerate(ranked)}
     pairs.sort(key=lambda pair: min(rank[pair[0]], rank[pair[1]]))
@@ -439,79 +431,113 @@ def _swiss_pairs(round_no: int, players: list[int], past: list[Match]) -> list[T
     return tables
 
 
-def _preference(
-    top: int, rest: list[int], points: dict[int, float], clash: Callable[[int, int], bool]
-) -> list[int]:
-    """Opponents for ``top`` (the best-ranked unpaired player), best first:
-    its score group's player half a group down (1 v 5 in a group of 8), then
-    the others of the group nearest that one, then the lower groups in
-    order (the top player floats down) — within each group, first those
-    whose first-move wish differs from ``top``'s (no :func:`_due` clash)."""
-    group = [p for p in rest if points[p] == points[top]]
-    lower = [p for p in rest if points[p] != points[top]]
-    half = (len(group) + 1) // 2 - 1  # index in ``group`` (which excludes top)
-    order = sorted(
-        range(len(group)),
-        key=lambda i: (clash(top, group[i]), abs(i - half), i < half, i),
-    )
-    floats = sorted(range(len(lower)), key=lambda i: (-points[lower[i]], clash(top, lower[i]), i))
-    return [group[i] for i in order] + [lower[i] for i in floats]
+# A stand-in for the bye in the matching: no player id is negative.
+_BYE = -1
+
+Cost = tuple[int, ...]
 
 
-def _pair_search(
-    ranked: list[int],
-    points: dict[int, float],
-    allowed: Callable[[int, int], bool],
-    clash: Callable[[int, int], bool],
-    budget: list[int],
-) -> list[tuple[int, int]] | None:
-    """A pairing of ``ranked`` (an even number, best first) of ``allowed``
-    pairs only, by depth-first search in order of preference; None if there
-    is none (or the search ran out of ``budget``, nodes left, shared by the
-    searches of one round)."""
-    options = {p: {q for q in ranked if q != p and allowed(p, q)} for p in ranked}
+def _min_cost_matching(nodes: list[int], cost: Callable[[int, int], Cost]) -> list[tuple[int, int]]:
+    """A perfect matching of ``nodes`` (an even number) of the least total
+    cost, costs compared as tuples — lexicographically: any amount of a later
+    part weighs less than one unit of an earlier one.
 
-    def search(rest: list[int]) -> list[tuple[int, int]] | None:
-        if not rest:
-            return []
-        budget[0] -= 1
-        if budget[0] < 0:
-            return None
-        # someone with no possible opponent left: give up this branch early
-        # (only a player with no more options than players gone can be one)
-        gone = len(ranked) - len(rest)
-        here = set(rest)
-        if any(len(options[p]) <= gone and not options[p] & here for p in rest):
-            return None
-        top, others = rest[0], rest[1:]
-        for opponent in _preference(top, others, points, clash):
-            if opponent not in options[top]:
-                continue
-            tail = search([p for p in others if p != opponent])
-            if tail is not None:
-                return [(top, opponent), *tail]
-        return None
-
-    return search(ranked)
+    Edmonds' blossom algorithm (networkx's ``max_weight_matching``, exact on
+    integer weights and O(n³)) on a complete graph: each tuple is folded into
+    one integer, each part scaled above the largest total the later parts can
+    reach in a matching, and the weight is a bound minus that cost, so the
+    heaviest of the perfect matchings is the cheapest. Pairs come out as
+    ``(a, b)`` with ``a`` earlier in ``nodes``."""
+    if not nodes:
+        return []
+    edges = [(a, b, cost(a, b)) for i, a in enumerate(nodes) for b in nodes[i + 1 :]]
+    parts = len(edges[0][2])
+    pairs = len(nodes) // 2
+    scale = [1] * parts
+    for k in range(parts - 2, -1, -1):
+        most = max(c[k + 1] for _a, _b, c in edges)
+        scale[k] = scale[k + 1] * (most * pairs + 1)
+    folded = [(a, b, sum(x * w for x, w in zip(c, scale, strict=True))) for a, b, c in edges]
+    bound = max(f for _a, _b, f in folded) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_weighted_edges_from((a, b, bound - f) for a, b, f in folded)
+    found = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(found) != len(nodes):  # a complete graph always has one
+        raise AssertionError(f"no perfect matching of {len(nodes)} players")
+    order = {p: i for i, p in enumerate(nodes)}
+    out = [(a, b) if order[a] < order[b] else (b, a) for a, b in found]
+    return sorted(out, key=lambda pair: order[pair[0]])
 
 
-def _pair_fewest_repeats(
+def _swiss_bye(ranked: list[int], met: Counter[frozenset[int]], byes: Counter[int]) -> int:
+    """Who sits out a round of an odd count: the matching of ``ranked`` and
+    a stand-in for the bye whose cost is, in order: the byes its player had
+    before (nobody a second before everyone had one), the number of pairs
+    who met before (fewest rematches), and the player's rank from the bottom
+    (the lowest-ranked first). How often a repeated pair met is left to the
+    pairing of the others (:func:`_swiss_matching`): it never moves the bye."""
+    last = len(ranked) - 1
+    rank = {p: i for i, p in enumerate(ranked)}
+
+    def cost(a: int, b: int) -> Cost:
+        if b == _BYE:
+            return (byes[a], 0, last - rank[a])
+        return (0, int(met[frozenset((a, b))] > 0), 0)
+
+    for a, b in _min_cost_matching([*ranked, _BYE], cost):
+        if b == _BYE:
+            return a
+    raise AssertionError("the stand-in for the bye is matched")  # pragma: no cover
+
+
+def _swiss_matching(
     ranked: list[int],
     points: dict[int, float],
     met: Counter[frozenset[int]],
-    clash: Callable[[int, int], bool],
+    dues: dict[int, int | None],
 ) -> list[tuple[int, int]]:
-    """When every pairing repeats someone: top down, each player with the
-    preferred opponent they have met least often."""
-    rest = list(ranked)
-    out: list[tuple[int, int]] = []
-    while rest:
-        top, others = rest[0], rest[1:]
-        options = _preference(top, others, points, clash)
-        opponent = min(options, key=lambda q: (met[frozenset((top, q))], options.index(q)))
-        out.append((top, opponent))
-        rest = [p for p in others if p != opponent]
-    return out
+    """The pairs of a round (``ranked``: an even number, best first): the
+    perfect matching of the least cost, a pair's cost being, in order —
+
+    1. a rematch (1 if the two met before): the fewest rematches any pairing
+       has, by construction;
+    2. how often they met (a third meeting is avoided before a second);
+    3. the square of their points' difference in half points (players on
+       equal points meet; a group's odd one out meets the nearest group);
+    4. a clash of first moves (both must have the same seat next, :func:`_due`);
+    5. the distance from the docs' pairing within score groups: in a group
+       of g, the player i places down meets the one g // 2 further down (top
+       half against bottom half, 1 v 5 in a group of 8); a player meeting
+       another group costs its distance from its group's end that faces the
+       other (the last floats down to meet the first of the group below);
+    6. and so that one pairing is the cheapest, a tie-break by rank: the
+       better-ranked player's opponent the better-ranked one (compared from
+       the top of the standings down).
+    """
+    n = len(ranked)
+    rank = {p: i for i, p in enumerate(ranked)}
+    group: dict[int, list[int]] = defaultdict(list)
+    for p in ranked:
+        group[round(points[p] * 2)].append(p)
+    where = {p: (key, i) for key, members in group.items() for i, p in enumerate(members)}
+    base = n + 1
+
+    def cost(a: int, b: int) -> Cost:
+        times = met[frozenset((a, b))]
+        (ka, ia), (kb, ib) = where[a], where[b]
+        if ka == kb:
+            size = len(group[ka])
+            place = abs(abs(ib - ia) - size // 2)
+        else:
+            high, low = (a, b) if ka > kb else (b, a)
+            place = (len(group[where[high][0]]) - 1 - where[high][1]) + where[low][1]
+        clash = int(dues[a] is not None and dues[a] == dues[b])
+        top, other = sorted((rank[a], rank[b]))
+        tiebreak = other * base ** (n - 1 - top)
+        return (int(times > 0), times, (ka - kb) ** 2, clash, place, tiebreak)
+
+    return _min_cost_matching(ranked, cost)
 
 
 def _colours(past: Iterable[Match]) -> dict[int, list[int]]:
@@ -782,8 +808,12 @@ def _mixing_tables(
     seed: int,
 ) -> list[Table]:
     """Tables of players who have met least: greedy, the player with the
-    most meetings so far first, then whoever has met that table least."""
+    most meetings so far first, then whoever has met that table least
+    (``seed`` orders equal choices). Round 1 (nobody has met): the seed
+    snake, as a Swiss of tables deals it."""
     sizes = table_sizes(len(players), table_size, min_seats)
+    if not past:
+        return [tuple(t) for t in _snake(players, sizes)]
     met = _met(past)
     order = sorted(players)
     random.Random(f"{seed}:{round_no}").shuffle(order)

@@ -247,14 +247,18 @@ class TournamentService:
         )
         seeds = {e.user_id: n for n, e in enumerate(ranked, start=1)}
         await self.store.seed_entrants(row.id, seeds)
-        if not row.rounds:
-            rounds = pairing.rounds_for(row.format, len(players), row.table_size, None,
-                                        min_seats=self.min_seats(row))  # fmt: skip
-            if not await self.store.update_tournament(row, rounds=rounds):
-                return Outcome("tournament.error.started")
+        # the rounds: the format's default, or the organiser's number kept
+        # within what the players allow (a two-player Swiss: players - 1, or
+        # players if odd — beyond that someone would meet an opponent again)
+        asked = row.rounds
+        rounds = pairing.rounds_for(row.format, len(players), row.table_size, asked or None,
+                                    min_seats=self.min_seats(row))  # fmt: skip
+        if rounds != row.rounds and not await self.store.update_tournament(row, rounds=rounds):
+            return Outcome("tournament.error.started")
         if not await self.pair_next(row):
             return Outcome("tournament.error.started")
-        return Outcome("tournament.ok.started", changed=True)
+        args = {"asked": asked, "rounds": rounds, "count": len(players)} if asked else None
+        return Outcome("tournament.ok.started", changed=True, args=args)
 
     # ------------------------------------------------------------ rounds
 

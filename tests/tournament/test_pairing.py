@@ -1,7 +1,9 @@
 """Tournament pairing (bot/tournament/pairing.py, docs/tournaments.md): the
 properties under Hypothesis — everyone placed, no repeated Swiss pair while
-one can be avoided, byes to different players, a round robin meeting
-everyone once, a knockout's byes and its seeds 1 and 2 — and plain examples.
+one can be avoided, and never more rematches than the best pairing has (a
+brute-force oracle over every pairing, ≤ 10 players), byes to different
+players, a round robin meeting everyone once, a knockout's byes and its
+seeds 1 and 2 — and plain examples.
 """
 
 from __future__ import annotations
@@ -251,6 +253,135 @@ def test_swiss_repeats_no_pair_while_a_pairing_without_repeats_exists(
         repeated = pairs(tables) & met
         if repeated:
             assert not repeat_free_exists(active, history), (tables, repeated)
+
+
+# The brute-force oracle: every pairing of the round, read from the docs
+# ("only when no pairing without a rematch exists does it pick the one with
+# the fewest"; the bye to the lowest-ranked player who has not had one yet,
+# unless that forces a rematch; nobody a second bye before everyone had one).
+
+
+def rematch_count(pairing_: Sequence[frozenset[int]], history: Sequence[Match]) -> int:
+    """How many pairs of a round met before (each pair counted once)."""
+    met = {frozenset(m.seats) for m in history if len(m.seats) == 2}
+    return sum(pair in met for pair in pairing_)
+
+
+def fewest_rematches(active: list[int], history: list[Match]) -> dict[int | None, int]:
+    """By brute force over every pairing (≤ 10 players: 945 at most): for
+    each player who may sit out (one of those with the fewest byes; None
+    with an even count), the fewest rematches a pairing of the others has."""
+    byes = Counter(m.seats[0] for m in history if len(m.seats) == 1)
+    sitters: list[int | None] = [None]
+    if len(active) % 2:
+        fewest = min(byes[p] for p in active)
+        sitters = [p for p in active if byes[p] == fewest]
+    out: dict[int | None, int] = {}
+    for sitter in sitters:
+        rest = [p for p in active if p != sitter]
+        out[sitter] = min(rematch_count(ps, history) for ps in all_pairings(rest))
+    return out
+
+
+def check_fewest_rematches(active: list[int], history: list[Match], tables: list[tuple[int, ...]]) -> None:
+    """The round ``tables`` has no more rematches than the best pairing, and
+    its bye (if any) goes where the docs say: to a player with the fewest
+    byes, the lowest-ranked one among those whose bye allows the fewest."""
+    best = fewest_rematches(active, history)
+    chosen = rematch_count([frozenset(t) for t in tables if len(t) == 2], history)
+    least = min(best.values())
+    assert chosen == least, (tables, chosen, least)
+    sitters = [t[0] for t in tables if len(t) == 1]
+    if len(active) % 2 == 0:
+        assert sitters == []
+        return
+    assert len(sitters) == 1 and sitters[0] in best, (tables, best)
+    points: dict[int, float] = defaultdict(float)
+    for m in history:
+        for p, pts in zip(m.seats, m.points, strict=True):
+            points[p] += pts
+    seed = {p: i for i, p in enumerate(active)}
+    # ranked by points, then seed: the lowest-ranked allowed sitter
+    allowed = [p for p, n in best.items() if p is not None and n == least]
+    lowest = max(allowed, key=lambda p: (-points[p], seed[p]))
+    assert sitters[0] == lowest, (tables, sitters, lowest, best)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    count=st.integers(2, 10),
+    rounds=st.integers(1, 10),
+    seed=st.integers(0, 10**6),
+    drops=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 20)), max_size=2),
+)
+def test_swiss_no_pairing_has_fewer_rematches_in_play(
+    count: int, rounds: int, seed: int, drops: list[tuple[int, int]]
+) -> None:
+    """Events played with random results (every round up to players - 1, or
+    players if odd): each round has the fewest rematches any pairing has."""
+    for _round, active, history, tables in event(
+        "swiss", count, rounds=rounds, seed=seed, drops=drops
+    ):
+        check_fewest_rematches(active, history, tables)
+
+
+@settings(max_examples=120, deadline=None)
+@given(count=st.sampled_from([7, 8]), seed=st.integers(0, 10**6))
+def test_swiss_of_seven_or_eight_players_over_seven_rounds_takes_the_fewest_rematches(
+    count: int, seed: int
+) -> None:
+    """The referee's cases: 8 players over 7 rounds (and 7 players over 7),
+    where late rounds may have no pairing without a rematch."""
+    for _round, active, history, tables in event("swiss", count, rounds=7, seed=seed):
+        check_fewest_rematches(active, history, tables)
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> tuple[list[int], list[Match]]:
+    """Any past: a few rounds of arbitrary pairings (not the bot's own), with
+    random results and byes, then the players still in."""
+    count = draw(st.integers(3, 10))
+    players = list(range(1, count + 1))
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    history: list[Match] = []
+    for round_no in range(1, draw(st.integers(1, 9)) + 1):
+        order = list(players)
+        rng.shuffle(order)
+        if len(order) % 2:
+            history.append(bye(round_no, order.pop(), 2))
+        for i in range(0, len(order), 2):
+            history.append(result(round_no, (order[i], order[i + 1]), 2, rng))
+    gone = draw(st.sets(st.sampled_from(players), max_size=max(0, count - 2)))
+    return [p for p in players if p not in gone], history
+
+
+@settings(max_examples=200, deadline=None)
+@given(past=histories())
+def test_swiss_no_pairing_has_fewer_rematches_after_any_history(
+    past: tuple[list[int], list[Match]],
+) -> None:
+    active, history = past
+    round_no = max(m.round for m in history) + 1
+    tables = pair_round("swiss", round_no, active, history, table_size=2, min_seats=2)
+    assert sorted(p for t in tables for p in t) == sorted(active)
+    check_fewest_rematches(active, history, tables)
+
+
+def test_a_round_that_must_repeat_a_pair_repeats_one_not_two() -> None:
+    """Six players after four rounds (two of them met twice already): every
+    pairing repeats a pair, one repeat is enough — the greedy fallback that
+    seated the leaders first took two."""
+    seats = [(6, 4), (5, 3), (2, 1), (6, 4), (3, 1), (2, 5),
+             (1, 5), (6, 3), (2, 4), (2, 3), (6, 1), (5, 4)]  # fmt: skip
+    first_wins = [False, True, True, False, False, False, False, True, True, False, True, True]
+    history = [
+        Match(i // 3 + 1, s, (1.0, 0.0) if w else (0.0, 1.0), (0.0, 0.0))
+        for i, (s, w) in enumerate(zip(seats, first_wins, strict=True))
+    ]
+    players = [1, 2, 3, 4, 5, 6]
+    assert fewest_rematches(players, history) == {None: 1}
+    tables = pair_round("swiss", 5, players, history, table_size=2, min_seats=2)
+    assert rematch_count([frozenset(t) for t in tables], history) == 1
 
 
 @settings(max_examples=60)
@@ -646,3 +777,34 @@ def test_a_bye_is_not_a_game_played() -> None:
     table = {s.player: s for s in standings("swiss", [10, 20, 30], history, table_size=2)}
     assert (table[30].points, table[30].games) == (1.0, 0)
     assert (table[10].games, table[20].games) == (1, 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 12345])
+def test_round_robin_at_tables_deals_round_one_by_seed(seed: int) -> None:
+    """docs/tournaments.md: round 1 of tables deals the seeds like cards,
+    back and forth — a round robin of tables too, whatever the event's
+    seed (it was shuffled by it)."""
+    players = [11, 12, 13, 14, 15, 16, 17, 18, 19]
+    one = pair_round("round-robin", 1, players, [], table_size=3, min_seats=2, seed=seed)
+    # 1 6 7 / 2 5 8 / 3 4 9, as the docs deal nine players in tables of three
+    assert one == [(11, 16, 17), (12, 15, 18), (13, 14, 19)]
+    ten = pair_round("round-robin", 1, list(range(1, 11)), [], table_size=4, min_seats=2, seed=seed)
+    # tables of 4, 3, 3: 1 2 3 / 4 5 6 back / 7 8 9 on / 10 back to the one with room
+    assert ten == [(1, 6, 7, 10), (2, 5, 8), (3, 4, 9)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(past=histories(), order=st.randoms(use_true_random=False))
+def test_swiss_pairs_the_same_whatever_order_the_history_is_read_in(
+    past: tuple[list[int], list[Match]], order: random.Random
+) -> None:
+    """The same players and results give the same round: the stored
+    matches read in another order (another database, another process) pair
+    the next round exactly as before — the first moves too."""
+    active, history = past
+    round_no = max(m.round for m in history) + 1
+    tables = pair_round("swiss", round_no, active, history, table_size=2, min_seats=2)
+    shuffled = list(history)
+    order.shuffle(shuffled)
+    shuffled.sort(key=lambda m: m.round)  # a round's matches in any order
+    assert pair_round("swiss", round_no, active, shuffled, table_size=2, min_seats=2) == tables
