@@ -140,6 +140,8 @@ async def yahtzee(scene: Any) -> None:
     table = await night.table("yahtzee", players=1, cpus=["easy"])
     await table.command(night.alice, "hint")
     await table.play_to_the_end()
+    scene.note("the review: alice always scored the first box offered")
+    await table.press("Review", by=night.alice)
 
 
 @scene()
@@ -261,16 +263,22 @@ async def tournament_swiss(scene: Any) -> None:
 @scene()
 async def tournament_round_robin(scene: Any) -> None:
     night = scene.night
-    people = [night.member(n) for n in ("alice", "bob", "carol")]
+    people = [night.member(n) for n in ("alice", "bob", "carol", "dave")]
     hall = night.guild.create_text_channel("round-robin")
-    scene.note("Bluff dice, round robin of three (a bye each round)")
+    scene.note("Bluff dice, round robin, starting in 3 minutes with a minute of check-in")
     signup = await create(night, people[0], hall, game="bluff", format="round-robin",
-                          options="losses=1")  # fmt: skip
+                          options="losses=1", table_size=2, starts_at="3m", checkin=1)  # fmt: skip
     await signup.act("join", by=people[1])
     await signup.act("leave", by=people[1])
     for user in people:
         await signup.act("join", by=user)
-    await signup.act("start", by=people[0])
+    scene.note("two minutes later: the check-in opens; dave does not check in")
+    await night.wait(125)
+    for user in people[:3]:
+        await signup.act("checkin", by=user)
+    scene.note("the start: three players, a bye each round")
+    await night.wait(60)
+    await night.settle()
     for number in (1, 2, 3):
         await play_round(night, number)
     await night.settle()
@@ -411,19 +419,24 @@ async def create(night: Any, host: Any, channel: Any, **options: Any) -> Signup:
     """``/tournament create``: the sign-up message, to press."""
     res = await host.slash(channel, "tournament create", **options)
     assert res.response is not None and not res.response.ephemeral, res
-    return Signup(res.response)
+    return Signup(night, res.response)
 
 
 class Signup:
     """A tournament's sign-up message (its buttons: ``ct:<id>:<action>``)."""
 
-    def __init__(self, message: Any) -> None:
+    def __init__(self, night: Any, message: Any) -> None:
+        self.night = night
         self.message = message
 
     async def act(self, action: str, *, by: Any) -> Any:
-        ids = [c["custom_id"] for row in self.message.components for c in row["components"]]
+        from simcord.results import ResponseMessage
+
+        env = self.night.env
+        now = ResponseMessage(env, env.backend.get_message(self.message.channel_id, self.message.id))
+        ids = [c["custom_id"] for row in now.components for c in row["components"]]
         cid = next(i for i in ids if i.startswith("ct:") and i.endswith(f":{action}"))
-        return await by.click(self.message, custom_id=cid)
+        return await by.click(now, custom_id=cid)
 
 
 async def play_round(night: Any, number: int, *, policy: Any = None) -> None:
