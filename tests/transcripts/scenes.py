@@ -226,8 +226,9 @@ async def stats_boards_history(scene: Any) -> None:
     await night.command(eve, "history", user=carol)
     await night.command(eve, "history", game="yahtzee")
     answer = night.reply(res, eve)
-    for select in answer.selects:
-        await answer.choose(select["options"][0]["value"])
+    for select in answer.selects:  # the record file, then the replay, of the last game
+        value = select["options"][0]["value"]
+        await eve.select(answer.message, [value], custom_id=select["custom_id"])
 
 
 # -------------------------------------------------------------- tournaments
@@ -289,14 +290,14 @@ async def tournament_knockout(scene: Any) -> None:
     night = scene.night
     people = [night.member(n) for n in ("alice", "bob", "carol", "dave")]
     hall = night.guild.create_text_channel("knockout")
-    scene.note("Sixty-Six, knockout of four, one game point a match")
-    signup = await create(night, people[0], hall, game="sixtysix", format="knockout",
-                          options="target=1")  # fmt: skip
+    scene.note("Nine, knockout of four: the semi-finals, the final")
+    signup = await create(night, people[0], hall, game="nine", format="knockout",
+                          table_size=2)  # fmt: skip
     for user in people:
         await signup.act("join", by=user)
     await signup.act("start", by=people[0])
     for number in (1, 2):
-        await play_round(night, number, policy=from_the_hand)
+        await play_round(night, number)
     await night.settle()
 
 
