@@ -111,7 +111,11 @@ async def play(scene: str, lang: str) -> str:
             logging.getLogger().removeHandler(errors)
             await harness.close()
     assert not errors.seen, errors.seen
-    return recorder.text()
+    head = f"# {scene} ({LANG_NAMES[lang]}) — written by python -m tests.transcripts.regen"
+    return f"{head}\n\n{recorder.text()}"
+
+
+LANG_NAMES = {"en": "English", "ja": "Japanese"}
 
 
 def _locale(lang: str) -> str:

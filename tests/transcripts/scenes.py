@@ -338,10 +338,13 @@ async def dave_drops(night: Any, hall: Any) -> None:
 async def errors(scene: Any) -> None:
     night = scene.night
     alice, bob, eve = night.alice, night.bob, night.eve
-    scene.note("bad /play: an unknown option, a bad value, options for a game without any")
+    scene.note("bad /play: an unknown option, a bad value, options for a game with none")
     await night.command(alice, "play", game="sixdice", options="colour=red")
     await night.command(alice, "play", game="sixdice", options="target=lots")
     await night.command(alice, "play", game="nine", options="target=3")
+    scene.note("bad /config: a clock too short, an unknown option")
+    await night.command(alice, "config clock", game="nine", seconds=5)
+    await night.command(alice, "config options", game="sixdice", options="colour=red")
     scene.note("commands with nothing to act on")
     await night.command(alice, "game status")
     await night.command(alice, "game leave")
