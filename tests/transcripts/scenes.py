@@ -144,12 +144,16 @@ async def yahtzee(scene: Any) -> None:
     await table.press("Review", by=night.alice)
 
 
-@scene()
+@scene(closed_dms=("bob",))
 async def sixtysix(scene: Any) -> None:
     night = scene.night
-    scene.note("Sixty-Six: alice and bob, one game point; their hands in their DMs")
+    scene.note("Sixty-Six: alice (her hand in her DMs) and bob (DMs closed), one game point")
     table = await night.table("sixtysix", players=2, options="target=1")
-    await table.play_to_the_end(policy=from_the_hand)
+    for _ in range(200):  # bob's moves answer him alone: not the table's presses
+        if table.over:
+            return
+        await from_the_hand(table, table.mover)
+    raise AssertionError("the game did not end")
 
 
 @scene()
@@ -408,7 +412,7 @@ async def newest_table(night: Any, channel: Any, game: str) -> Any:
 async def from_the_hand(table: Any, who: Any) -> Any:
     """A Sixty-Six move from the player's DM: declare at 66, pass, exchange,
     draw, a marriage, else the first card."""
-    hand = table.night.hand(who)
+    hand = await private(table, who)
     points = hand.reading("sixtysix.private.points") or hand.reading("sixtysix.private.points", "ja")
     if "m:declare" in hand.actions and points and int(points["n"]) >= 66:
         return await hand.act("m:declare")
@@ -417,6 +421,22 @@ async def from_the_hand(table: Any, who: Any) -> Any:
             return await hand.act(word)
     values = [o["value"] for o in hand.selects[0]["options"]]
     return await hand.choose(next((v for v in values if v.startswith("marry")), values[0]))
+
+
+async def private(table: Any, who: Any) -> Any:
+    """What only ``who`` sees of the game, to play from: their latest DM, or
+    with DMs closed the answer to "Show my hand" (edited in place as the
+    game goes on; asked again once it offers nothing)."""
+    night = table.night
+    if who.name not in night.closed_dms:
+        return night.hand(who)
+    shown = getattr(night, "shown_hands", {})
+    night.shown_hands = shown
+    hand = shown.get(who.name)
+    if hand is None or not hand.controls:
+        res = await table.press("Show my hand", by=who)
+        hand = shown[who.name] = night.reply(res, who)
+    return hand
 
 
 async def create(night: Any, host: Any, channel: Any, **options: Any) -> Signup:
