@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import multiprocessing
 import sys
 import time
@@ -21,6 +22,9 @@ from .scenes import SCENES
 
 
 def transcript(job: tuple[str, str]) -> tuple[str, str, str, float]:
+    # errors only: the warnings of a scene's end (an AI warm-up stopped with
+    # its bot) are no news; an error fails the scene anyway
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     scene, lang = job
     began = time.perf_counter()
     text = asyncio.run(play(scene, lang))
