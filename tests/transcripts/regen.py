@@ -33,12 +33,15 @@ def transcript(job: tuple[str, str]) -> tuple[str, str, str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.transcripts.regen")
-    parser.add_argument("scenes", nargs="*", choices=[[], *SCENES], metavar="SCENE",
+    parser.add_argument("scenes", nargs="*", metavar="SCENE",
                         help=f"scenes to play (default: all of {', '.join(SCENES)})")
     parser.add_argument("--lang", choices=LANGS, action="append", help="en or ja (default both)")
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="scenes at a time")
     args = parser.parse_args(argv)
+    unknown = [s for s in args.scenes if s not in SCENES]
+    if unknown:
+        parser.error(f"no scene {', '.join(unknown)} (scenes: {', '.join(SCENES)})")
     jobs = [(s, lang) for lang in args.lang or LANGS for s in args.scenes or SCENES]
     began = time.perf_counter()
     differ = []
