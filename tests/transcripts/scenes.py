@@ -122,7 +122,7 @@ async def nine(scene: Any) -> None:
     await table.command(alice, "game status")
     await table.play_to_the_end()
     await table.command(bob, "game status")
-    scene.note("Rematch: the same players, a new lobby; bob confirms, alice starts")
+    scene.note("bob asks for a rematch: a new lobby, alice invited; she joins and starts")
     res = await table.press("Rematch", by=bob)
     assert res.response is not None
     lobby = await newest_table(night, table.channel, "nine")
@@ -377,13 +377,6 @@ async def errors(scene: Any) -> None:
 
 
 # ------------------------------------------------------------------ helpers
-
-
-class Screen:  # a late import: the bot tests' Screen needs their conftest loaded
-    def __new__(cls, night: Any, message: Any) -> Any:
-        from .run import bot_tests
-
-        return bot_tests().Screen(night, message)
 
 
 async def alone(night: Any, game: str, level: str, *, options: str | None = None) -> Any:
