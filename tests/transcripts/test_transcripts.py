@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import re
 
 import pytest
 
@@ -54,6 +55,26 @@ def test_every_golden_file_is_a_scene() -> None:
     """No golden file left behind by a scene that is gone or renamed."""
     files = {f"{p.parent.name}/{p.stem}" for p in GOLDEN.glob("*/*.txt")}
     assert files == {f"{lang}/{scene}" for lang in LANGS for scene in SCENES}
+
+
+VOLATILE = re.compile(
+    r"(?<![0-9])[0-9]{15,21}(?![0-9])"  # a snowflake id
+    r"|\bc[bsrqt]:[0-9]+:"  # a custom id
+    r"|<t:[0-9]"  # an absolute Discord timestamp
+    r"|</[^>:]+:[0-9]+>"  # a command mention with its id
+)
+
+
+def test_the_files_name_what_varies_from_run_to_run() -> None:
+    """No id, custom id or absolute time in a golden file: they would differ
+    on every machine, and mean nothing to a reader."""
+    found = [
+        f"{p.parent.name}/{p.name}:{n}: {line}"
+        for p in sorted(GOLDEN.glob("*/*.txt"))
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+        if VOLATILE.search(line)
+    ]
+    assert not found, found[:10]
 
 
 def test_a_difference_shows_the_diff_and_the_command() -> None:
