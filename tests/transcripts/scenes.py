@@ -44,6 +44,14 @@ def scene(**kwargs: Any) -> Callable[[Callable[[Any], Awaitable[None]]], Any]:
 GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")
 
 
+def word(key: str) -> str:
+    """A button's label by its catalogue key (the page objects press it in
+    the message's language): a script outlives a change of wording."""
+    from bot.i18n import t
+
+    return t(key, "en")
+
+
 # ------------------------------------------------------------- the commands
 
 
@@ -106,7 +114,7 @@ async def bluff_move(table: Any, who: Any) -> Any:
     night = table.night
     if who.name == "carol" and "m:roll" not in table.button_actions and not night.shown:
         night.shown = True
-        await table.press("Show my dice", by=who)
+        await table.press(word("bluff.btn.show"), by=who)
     if "m:roll" not in table.button_actions and table.selects:
         options = table.selects[0]["options"]
         return await table.choose(options[len(options) // 2]["value"], by=who)
@@ -123,7 +131,7 @@ async def nine(scene: Any) -> None:
     await table.play_to_the_end()
     await table.command(bob, "game status")
     scene.note("bob asks for a rematch: a new lobby, alice invited; she joins and starts")
-    res = await table.press("Rematch", by=bob)
+    res = await table.press(word("result.btn.rematch"), by=bob)
     assert res.response is not None
     lobby = await newest_table(night, table.channel, "nine")
     await lobby.act("join", by=alice)
@@ -141,7 +149,7 @@ async def yahtzee(scene: Any) -> None:
     await table.command(night.alice, "hint")
     await table.play_to_the_end()
     scene.note("the review: alice always scored the first box offered")
-    await table.press("Review", by=night.alice)
+    await table.press(word("result.btn.review"), by=night.alice)
 
 
 @scene(closed_dms=("bob",))
@@ -163,9 +171,9 @@ async def table_commands(scene: Any) -> None:
     scene.note("a lobby: a computer added and removed, bob joins and leaves, alice cancels")
     lobby = await night.table("sixdice", players=2, start=False, options="target=1000 start=0")
     await lobby.act("cpu:easy", by=alice)
-    await lobby.press("Remove computer", by=alice)
-    await lobby.press("Leave", by=bob)
-    await lobby.press("Cancel", by=alice)
+    await lobby.press(word("lobby.btn.cpu_remove"), by=alice)
+    await lobby.press(word("lobby.btn.leave"), by=bob)
+    await lobby.press(word("lobby.btn.cancel"), by=alice)
     scene.note("a game of three: alice kicks bob (a computer takes his seat), carol leaves")
     table = await night.table("nine", players=3)
     await table.command(alice, "game kick", player=bob, replace_with_cpu=True)
@@ -191,14 +199,14 @@ async def review_and_replay(scene: Any) -> None:
     table = await night.table("nine", players=2)
     await table.play_to_the_end()
     scene.note("Review under the result, then /review (bob's last game, then by its number)")
-    await table.press("Review", by=alice)
+    await table.press(word("result.btn.review"), by=alice)
     await night.command(bob, "review")
     await night.command(eve, "review", result=1)
     scene.note("the record file and the seed")
-    await table.press("Record file", by=eve)
-    await table.press("🔑 Seed", by=eve)
+    await table.press(word("result.btn.record"), by=eve)
+    await table.press(word("result.btn.fair"), by=eve)
     scene.note("Replay: step on, to the end, back, to the start, a turn chosen")
-    res = await table.press("Replay", by=eve)
+    res = await table.press(word("result.btn.replay"), by=eve)
     viewer = night.reply(res, eve)
     for label in ("▶", "▶", "⏭", "◀", "⏮"):
         res = await viewer.press(label)
@@ -364,11 +372,11 @@ async def errors(scene: Any) -> None:
     await lobby.act("start", by=alice)
     table = lobby
     scene.note("out of turn, a stranger's press, a stale button, a wrong move, /hint out of turn")
-    await table.press("Roll", by=bob)
-    await table.press("Roll", by=eve)
+    await table.press(word("nine.btn.roll"), by=bob)
+    await table.press(word("nine.btn.roll"), by=eve)
     await table.command(bob, "hint")
     old, roll = table.snapshot(), table.custom_ids[0]
-    await table.press("Roll", by=alice)
+    await table.press(word("nine.btn.roll"), by=alice)
     await old.press(custom_id=roll, by=alice)
     scene.note("a client sends a move the table never offered (flip 1 + 2 after rolling 9)")
     forged = table.custom_ids[0].rsplit(":", 2)[0] + ":m:flip 1 2"
@@ -427,7 +435,7 @@ async def private(table: Any, who: Any) -> Any:
     night.shown_hands = shown
     hand = shown.get(who.name)
     if hand is None or not hand.controls:
-        res = await table.press("Show my hand", by=who)
+        res = await table.press(word("sixtysix.btn.show"), by=who)
         hand = shown[who.name] = night.reply(res, who)
     return hand
 
