@@ -15,19 +15,25 @@ import logging
 import multiprocessing
 import sys
 import time
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 
 from .run import GOLDEN, LANGS, play
 from .scenes import SCENES
 
 
-def transcript(job: tuple[str, str]) -> tuple[str, str, str, float]:
+def transcript(job: tuple[str, str]) -> tuple[str, str, str | None, float]:
+    """The scene's transcript, or ``None`` (its failure printed)."""
     # errors only: the warnings of a scene's end (an AI warm-up stopped with
     # its bot) are no news; an error fails the scene anyway
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     scene, lang = job
     began = time.perf_counter()
-    text = asyncio.run(play(scene, lang))
+    try:
+        text: str | None = asyncio.run(play(scene, lang))
+    except Exception:  # the other scenes are still written
+        print(f"{lang}/{scene}: the script failed\n{traceback.format_exc()}", file=sys.stderr)
+        text = None
     return scene, lang, text, time.perf_counter() - began
 
 
@@ -51,7 +57,11 @@ def main(argv: list[str] | None = None) -> int:
             done = list(pool.map(transcript, jobs))
     else:
         done = [transcript(job) for job in jobs]
+    failed = []
     for scene, lang, text, seconds in done:
+        if text is None:
+            failed.append(f"{lang}/{scene}")
+            continue
         path = GOLDEN / lang / f"{scene}.txt"
         old = path.read_text(encoding="utf-8") if path.exists() else None
         state = "same" if old == text else ("new" if old is None else "changed")
@@ -63,10 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         lines = text.count("\n")
         print(f"{lang}/{scene}.txt  {lines} lines  {seconds:.1f} s  {state}")
     print(f"{len(done)} transcripts in {time.perf_counter() - began:.1f} s")
+    if failed:
+        print("failed (files kept as they were): " + ", ".join(failed), file=sys.stderr)
     if args.check and differ:
         print("differ: " + ", ".join(differ), file=sys.stderr)
-        return 1
-    return 0
+    return 1 if failed or (args.check and differ) else 0
 
 
 if __name__ == "__main__":
