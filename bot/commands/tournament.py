@@ -27,7 +27,7 @@ from bot.followers.tournament import MENTIONS, Desk, fmt_points
 from bot.i18n import option_error, t
 from bot.model import parse_options_text
 from bot.store import TournamentRow
-from bot.tournament.service import DEFAULT_TABLE, FORMATS, LIVE
+from bot.tournament.service import DEFAULT_TABLE, FORMATS, LIVE, MIN_PLAYERS
 from bot.ui import present
 from games import core, registry
 from games.core import RuleError
@@ -166,7 +166,9 @@ class Tournaments(commands.Cog):
             await self._say(interaction, "tournament.error.bad_format", values=values)
             return
         spec = registry.spec(game)
-        low, high = spec.min_players, spec.max_players
+        # a table of a tournament seats two at least (Nine, Six Dice and
+        # Yahtzee can be played alone: not as a match)
+        low, high = max(MIN_PLAYERS, spec.min_players), spec.max_players
         if table_size is None:
             size = 2 if low <= 2 and (high == 2 or format == "knockout") else max(low, min(high, DEFAULT_TABLE))
         else:
