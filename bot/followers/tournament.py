@@ -34,6 +34,7 @@ from bot.events import ABANDONED, FINISHED, TableCommitted
 from bot.followers.clock import Backoff
 from bot.i18n import lang_of, t
 from bot.model import human_seat, is_cpu
+from bot.presses import MAX_ID
 from bot.render import tournament as drawing
 from bot.store import MatchRow, TournamentRow
 from bot.tables import TableService
@@ -67,6 +68,16 @@ def when(at: float, lang: str, *, relative: bool = True) -> str:
 def fmt_points(value: float) -> str:
     """1.0 → "1", 0.5 → "0.5", 2.5 → "2.5"."""
     return f"{value:g}"
+
+
+def pressed_here(interaction: discord.Interaction[Any], row: TournamentRow) -> bool:
+    """A sign-up press belongs to its event: in the event's server and
+    channel, on its sign-up message (when that is known), as a table's
+    press belongs to its table (:meth:`bot.presses.Presses._pressed_here`)."""
+    if interaction.guild_id != row.guild_id or interaction.channel_id != row.channel_id:
+        return False
+    message = interaction.message
+    return row.message_id is None or message is None or message.id == row.message_id
 
 
 class TournamentButton(
@@ -312,9 +323,11 @@ class Desk:
     # ------------------------------------------------------------ presses
 
     async def press(self, interaction: discord.Interaction[Any], tournament_id: int, action: str) -> None:
-        row = await self.store.get_tournament(tournament_id)
-        if row is None or row.guild_id != interaction.guild_id:
-            await self.reply(interaction, "tournament.error.not_found")
+        row = await self.store.get_tournament(tournament_id) if tournament_id <= MAX_ID else None
+        if row is None or not pressed_here(interaction, row):
+            # a crafted custom id (another channel's event, an id past 64
+            # bits): refused as a press on another channel's table is
+            await self.reply(interaction, "tournament.error.stale_button")
             return
         user = interaction.user
         async with self.lock(row.id):

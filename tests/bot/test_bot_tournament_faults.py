@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from simtable import says
-from test_bot_tournament import EIGHT, answer, create, event, matches, posts, press
-
-from bot.i18n import t
+from conftest import snapshot_with
+from simtable import press_from_snapshot, privately, says, snapshot
+from test_bot_tournament import answer, create, press
 
 
 async def signed_up(
@@ -47,3 +46,36 @@ async def test_a_table_of_one_is_refused_with_the_sizes_allowed(game_night):
         res = await alice.slash(hall, "tournament create", game="nine", format="swiss",
                                 table_size=2)  # fmt: skip
         assert res.response is not None and not res.response.ephemeral, res
+
+
+# ------------------------------------------ 2: sign-up presses bound to their channel
+
+
+async def test_a_forged_sign_up_press_from_another_channel_changes_nothing(game_night):
+    """Event #1's sign-up is in a channel dave cannot see; event #2's is in
+    the lounge. A press on #2's message forged to carry #1's custom id
+    (``ct:1:join``) is refused as a press on a table of another channel is,
+    in the presser's language: dave is not signed up, neither message is
+    rewritten (it joined him and wrote #1's sign-up over #2's). A custom id
+    past 64 bits is refused the same way (it logged an OverflowError)."""
+    async with game_night(seeded=True, managers=["alice"], locales={"dave": "ja"}) as night:
+        alice, dave = night.member("alice"), night.member("dave")
+        import discord
+
+        hidden = night.guild.create_text_channel(
+            "staff", overwrites={dave: discord.PermissionOverwrite(view_channel=False)}
+        )
+        first = await create(night, alice, hidden, game="sixtysix", format="swiss")
+        lounge = night.guild.create_text_channel("lounge")
+        second = await create(night, alice, lounge, game="nine", format="swiss")
+        shown = {m.id: night.env.backend.get_message(m.channel_id, m.id).content
+                 for m in (first, second)}  # fmt: skip
+        payload = snapshot(night.env, second)
+        for forged in ("ct:1:join", "ct:99999999999999999999:join", "ct:1:leave"):
+            res = await press_from_snapshot(dave, night.env, snapshot_with(payload, forged), forged)
+            assert privately(res, "tournament.error.stale_button", "ja"), res
+        assert await night.store.entrants(1) == [] and await night.store.entrants(2) == []
+        for m in (first, second):
+            assert night.env.backend.get_message(m.channel_id, m.id).content == shown[m.id]
+        res = await press(dave, second, 2, "join")  # the real button still works
+        assert [e.user_id for e in await night.store.entrants(2)] == [dave.id]
