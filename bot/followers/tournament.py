@@ -675,13 +675,17 @@ class Desk:
         if self.backoff.waiting(now):
             return
         try:
-            await self._sweep(now)
+            wrote = await self._sweep(now)
         except sqlite3.Error as err:
             self.backoff.failed(now, err)
             return
-        self.backoff.worked(now)
+        if wrote:  # a sweep that only read says nothing of writes
+            self.backoff.worked(now)
 
-    async def _sweep(self, now: float) -> None:
+    async def _sweep(self, now: float) -> bool:
+        """One sweep; whether it wrote (a sweep that found nothing to do
+        only read: the database may still be unwritable)."""
+        wrote = False
         for row in await self.store.live_tournaments():
             try:
                 opens = (row.starts_at or 0) - row.checkin_seconds
@@ -690,21 +694,27 @@ class Desk:
                         fresh = await self.store.get_tournament(row.id)
                         if fresh is not None and fresh.state == "signup":
                             await self.begin(fresh)
+                            wrote = True
                 elif row.state == "checkin" and (row.starts_at or 0) <= now:
                     async with self.lock(row.id):
                         fresh = await self.store.get_tournament(row.id)
                         if fresh is not None and fresh.state == "checkin":
                             await self.begin(fresh)
+                            wrote = True
             except sqlite3.Error:
                 raise
             except Exception:
                 log.exception("tournament %d: the start failed", row.id)
         if self.repaired_at is not None and now - self.repaired_at < REPAIR_EVERY:
-            return
+            return wrote
         self.repaired_at = now
-        await self.repair()
+        return await self.repair() or wrote
 
-    async def repair(self) -> None:
+    async def repair(self) -> bool:
+        """Start the events whose start was claimed but not paired, open
+        the matches paired but not opened, record those whose table ended
+        unrecorded; whether anything was written."""
+        wrote = False
         for live in await self.store.live_tournaments():
             if live.state != "running" or live.round != 0:
                 continue
@@ -716,6 +726,7 @@ class Desk:
                     if again is not None and again.state == "running" and again.round == 0:
                         log.info("tournament %d: started but not paired: starting it", live.id)
                         await self.begin(again)
+                        wrote = True
             except sqlite3.Error:
                 raise
             except Exception:
@@ -733,6 +744,7 @@ class Desk:
                         log.info("tournament %d: match %d was paired, not opened: opening it",
                                  row.id, match.id)  # fmt: skip
                         await self.open_match(row, fresh, await self.names(row))
+                        wrote = True
                         continue
                     if fresh.state != "open" or fresh.table_id is None:
                         continue
@@ -742,6 +754,7 @@ class Desk:
                     result_id = await self.store.result_of_table(fresh.table_id)
                     result = None if result_id is None else await self.store.get_result(result_id)
                     recorded = await self.service.record(row, fresh, result)
+                    wrote = True
                 if recorded:
                     await self.go_on(match.tournament_id)
             except sqlite3.Error:
@@ -749,6 +762,7 @@ class Desk:
             except Exception:
                 log.exception("tournament %d: match %d could not be repaired",
                               match.tournament_id, match.id)  # fmt: skip
+        return wrote
 
 
 class _Person:

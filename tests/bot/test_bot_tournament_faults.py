@@ -10,7 +10,10 @@ from typing import Any
 
 from conftest import snapshot_with
 from simtable import press_from_snapshot, privately, says, snapshot
-from test_bot_tournament import answer, create, press
+from test_bot_faults import read_only
+from test_bot_tournament import answer, create, event, matches, press
+
+from bot.followers.clock import BACKOFF_MAX
 
 
 async def signed_up(
@@ -79,3 +82,50 @@ async def test_a_forged_sign_up_press_from_another_channel_changes_nothing(game_
             assert night.env.backend.get_message(m.channel_id, m.id).content == shown[m.id]
         res = await press(dave, second, 2, "join")  # the real button still works
         assert [e.user_id for e in await night.store.entrants(2)] == [dave.id]
+
+
+# ------------------------------------------ 3: an unwritable database when a round should advance
+
+
+async def test_a_round_due_to_advance_on_an_unwritable_database_is_told_once(game_night, caplog):
+    """bob drops out of the one match of a one-round event; the process
+    dies before the match is recorded, and the database cannot be written
+    for ten minutes. The sweep's repair cannot record it: the operator is
+    told once (and reminded), never told it "can be written again" while
+    it cannot (the sweeps between, which only read, reset the back-off:
+    20 ERRORs and 20 false "written again" in ten minutes); once writes
+    work the match is recorded and the event finishes, once."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+        hall, signup = await signed_up(night, alice, "stuck", (bob, carol), rounds=1,
+                                       options="target=1")  # fmt: skip
+        await press(alice, signup, 1, "start")
+        desk = night.bot.tournaments
+        ended = desk.match_ended
+
+        async def died(*args: Any, **kwargs: Any) -> None:
+            return None  # the process died before it recorded the match
+
+        desk.match_ended = died
+        await bob.slash(hall, "tournament drop")
+        await night.settle()
+        desk.match_ended = ended
+        (match,) = await matches(night, 1)
+        assert match.state == "open" and await night.store.get_table(match.table_id) is None
+        caplog.clear()
+        async with read_only(night):
+            await night.wait(600)
+            assert (await event(night)).state == "running"
+        lines = [r for r in caplog.records if r.name == "bot.followers.tournament"]
+        errors = [r for r in lines if r.levelname == "ERROR"]
+        assert 1 <= len(errors) <= 3, [r.getMessage() for r in errors]
+        # nor by the turn clocks' sweeper, whose sweeps between claims only read
+        assert not [r.name for r in caplog.records if "can be written again" in r.getMessage()]
+        caplog.clear()
+        await night.wait(BACKOFF_MAX + 35)
+        row = await event(night)
+        assert row.state == "finished"
+        (match,) = await matches(night, 1)
+        assert match.state == "finished" and match.points == {bob.id: 0.0, carol.id: 1.0}
+        again = [r.name for r in caplog.records if "can be written again" in r.getMessage()]
+        assert again.count("bot.followers.tournament") == 1, again
