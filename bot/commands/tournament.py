@@ -278,7 +278,7 @@ class Tournaments(commands.Cog):
         async with desk.lock(row.id):
             fresh = await desk.store.get_tournament(row.id)
             assert fresh is not None
-            outcome = await desk.repair_round(fresh)
+            outcome = await desk.repair_round(fresh, by=interaction.user.id)
         await self._say(interaction, outcome.key, **{k: v for k, v in (outcome.args or {}).items()
                                                      if k != "old"})  # fmt: skip
 

@@ -21,6 +21,7 @@ again rather than making another.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import sqlite3
@@ -40,7 +41,7 @@ from bot.store import MatchRow, TournamentRow
 from bot.tables import TableService
 from bot.tournament import pairing
 from bot.tournament.service import ACTIVE, Outcome, TournamentService, history_of, two_player
-from bot.ui.present import ENDED, NO_CONTEST
+from bot.ui.present import ENDED, NO_CONTEST, REPAIRED
 from games import core, registry
 
 if TYPE_CHECKING:
@@ -607,29 +608,38 @@ class Desk:
                    places=" ".join(places))  # fmt: skip
         await self.say(row, podium + "\n" + content, files)
 
-    async def repair_round(self, row: TournamentRow) -> Outcome:
+    async def repair_round(self, row: TournamentRow, by: int | None = None) -> Outcome:
         """The host's re-pair of the current round (call under the
-        tournament's lock): the tables of the old pairings closed (no
-        result), the new ones opened."""
+        tournament's lock): one claim under the locks of the round's tables
+        — no move can come in between the look for moves and the closing —
+        the tables of the old pairings closed (no result, saying why), the
+        new ones opened. ``by``: the organiser."""
+        current = await self.store.matches(row.id, round=row.round)
+        locked = sorted({m.table_id for m in current if m.table_id is not None})
 
         async def started(match: MatchRow) -> bool:
             if match.table_id is None:
                 return False
+            if match.table_id not in locked:  # opened since (another process): not ours to close
+                return True
             return any(line["origin"] == "press" for line in await self.store.ledger(match.table_id))
 
-        outcome = await self.service.repair(row, started)
-        if not outcome.changed:
-            return outcome
-        old: list[MatchRow] = (outcome.args or {}).pop("old", [])
-        for match in old:
-            if match.table_id is None:
-                continue
-            async with self.tables.lock(match.table_id):
+        async with contextlib.AsyncExitStack() as held:
+            for table_id in locked:  # in one order everywhere: no two repairs wait on each other
+                await held.enter_async_context(self.tables.lock(table_id))
+            outcome = await self.service.repair(row, started)
+            if not outcome.changed:
+                return outcome
+            old: list[MatchRow] = (outcome.args or {}).pop("old", [])
+            for match in old:
+                if match.table_id is None:
+                    continue
                 loaded = await self.tables.load(match.table_id)
                 if loaded is None:
                     continue
                 before, table = loaded
-                await self.tables.commit(before, table, origin="command", kind=ABANDONED)
+                table.ui[ENDED] = REPAIRED  # its message says why it closed
+                await self.tables.commit(before, table, origin="command", kind=ABANDONED, by=by)
         log.info("tournament %d: round %d paired again", row.id, row.round)
         await self.say(row, t("tournament.repaired", row.lang, round=row.round))
         await self.open_round(row)

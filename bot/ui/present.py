@@ -59,6 +59,7 @@ END_WINDOW = LOBBY_IDLE  # seconds an agreement stands
 ENDED = "ended"  # ui: how /game end ended the game
 AGREED = "agreed"  # every person still playing agreed: a result as usual
 NO_CONTEST = "no_contest"  # the host or a manager alone: no winner, unrated
+REPAIRED = "repaired"  # a tournament's organiser paired the round again: closed
 
 
 @dataclass
@@ -178,7 +179,10 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
     as it stood, without controls, and the seed to verify."""
     game = game_title(row.game, lang)
     user = mention(by)
-    if user is None:  # the turn clock ended it: nobody played (or could reach it)
+    if row.ui.get(ENDED) == REPAIRED:  # its tournament's round was paired again
+        round_no = (row.ui.get(TOURNAMENT) or {}).get("round", "?")
+        lines = [t("result.repaired", lang, game=game, user=user or "?", round=round_no)]
+    elif user is None:  # the turn clock ended it: nobody played (or could reach it)
         lines = [t("result.abandoned_idle", lang, game=game, n=MAX_IDLE)]
     else:
         lines = [t("result.abandoned", lang, game=game, user=user)]

@@ -6,14 +6,23 @@ story through SimCord; each failed on the code before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from conftest import snapshot_with
 from simtable import press_from_snapshot, privately, says, snapshot
 from test_bot_faults import read_only
-from test_bot_tournament import answer, create, event, matches, press
+from test_bot_tournament import (
+    EIGHT,
+    answer,
+    create,
+    event,
+    matches,
+    press,
+)
 
 from bot.followers.clock import BACKOFF_MAX
+from games import registry
 
 
 async def signed_up(
@@ -129,3 +138,103 @@ async def test_a_round_due_to_advance_on_an_unwritable_database_is_told_once(gam
         assert match.state == "finished" and match.points == {bob.id: 0.0, carol.id: 1.0}
         again = [r.name for r in caplog.records if "can be written again" in r.getMessage()]
         assert again.count("bot.followers.tournament") == 1, again
+
+
+# ------------------------------------------ 4: the organiser's re-pair
+
+
+async def kicked_before_repair(night: Any, name: str) -> tuple[Any, list[Any], list[Any]]:
+    """Five players of Sixty-Six, started (two matches and a bye); alice,
+    the host, kicks dave: (the channel, the players, round 1's matches)."""
+    people = [night.member(n) for n in EIGHT[:5]]
+    hall, signup = await signed_up(night, people[0], name, people, rounds=2, options="target=1")
+    await press(people[0], signup, 1, "start")
+    dave = night.member("dave")
+    res = await people[0].slash(hall, "tournament kick", user=dave)
+    assert says(answer(res), "tournament.ok.kicked", user=dave.mention, id=1)
+    await night.settle()
+    return hall, people, await matches(night, 1)
+
+
+async def a_press(tables: Any, table_id: int) -> bool:
+    """The player to move makes their first legal move as a press does
+    (:class:`bot.presses.Presses`: under the table's lock, through the one
+    commit path, a ``press`` line in the ledger); whether it was made."""
+    async with tables.lock(table_id):
+        loaded = await tables.load(table_id)
+        if loaded is None:
+            return False  # the table is gone: "This table is gone"
+        before, row = loaded
+        eng = registry.engine(row.game)
+        state = eng.from_json(row.state)
+        (player, *_) = eng.to_move(state)
+        events = eng.apply(state, player, eng.legal_moves(state, player)[0])
+        return await tables.commit(before, row, origin="press", state=state, events=events,
+                                   actor=player) is not None  # fmt: skip
+
+
+def waiting_for(tables: Any, table_id: int) -> bool:
+    """Whether someone in this process waits for the table's lock."""
+    lock = tables._locks.get(table_id)
+    return lock is not None and bool(getattr(lock, "_waiters", None))
+
+
+async def test_a_move_made_while_the_round_is_paired_again_is_not_thrown_away(game_night):
+    """While ``/tournament repair`` runs — after it looked for moves at the
+    round's tables, before it closes them — a player plays a card. The
+    check and the closing are one claim under the tables' locks: the card
+    waits for the repair and is then refused (the table is gone), or the
+    repair sees it and refuses; never a move made at a table the repair
+    then closes (it was thrown away)."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        hall, people, first = await kicked_before_repair(night, "race")
+        live = [m for m in first if m.state == "open"]
+        assert live, first
+        store, tables = night.store, night.bot.tables
+        claim = store.repair_round
+        pressed: list[asyncio.Task[Any]] = []
+
+        async def with_a_move(*args: Any, **kwargs: Any) -> Any:
+            if not pressed:  # the card comes in now (the press's own path) …
+                task = asyncio.create_task(a_press(tables, live[0].table_id))
+                pressed.append(task)
+                # … and is made, or waits for the table's lock
+                while not task.done() and not waiting_for(tables, live[0].table_id):
+                    await asyncio.sleep(0)
+            return await claim(*args, **kwargs)
+
+        store.repair_round = with_a_move
+        res = await people[0].slash(hall, "tournament repair")
+        store.repair_round = claim
+        assert pressed, "the card was not played during the repair"
+        moved = await pressed[0]
+        await night.settle()
+        old_tables = [m.table_id for m in first if m.table_id is not None]
+        thrown = [t for t in old_tables if await store.get_table(t) is None
+                  and any(line["origin"] == "press" for line in await store.ledger(t))
+                  and not any(m.table_id == t and m.state == "finished" for m in first)]  # fmt: skip
+        assert thrown == [], "a move was made at a table the repair closed"
+        if says(answer(res), "tournament.ok.repaired", round=1):
+            assert not moved  # the press found its table gone
+        else:
+            assert says(answer(res), "tournament.error.round_started"), answer(res)
+
+
+async def test_a_table_closed_by_a_repair_says_the_round_was_paired_again(game_night):
+    """The tables a re-pair closes say so — the organiser paired the round
+    again, nobody scores there — in the table's language, not "nobody played
+    for 3 turn clocks" (nobody had had a turn clock to play)."""
+    async with game_night(seeded=True, managers=["alice"], settings={"lang": "ja"}) as night:
+        hall, people, first = await kicked_before_repair(night, "closed")
+        shown = []
+        for m in first:
+            row = await night.store.get_table(m.table_id) if m.table_id else None
+            if row is not None:
+                shown.append((m.thread_id, row.message_id))
+        assert shown
+        res = await people[0].slash(hall, "tournament repair")
+        assert says(answer(res), "tournament.ok.repaired", round=1), answer(res)
+        for thread_id, message_id in shown:
+            text = night.env.backend.get_message(thread_id, message_id).content
+            assert says(text, "result.repaired", "ja", user=people[0].mention, round=1), text
+            assert not says(text, "result.abandoned_idle", "ja"), text
