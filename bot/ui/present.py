@@ -21,7 +21,7 @@ from bot.model import CPU_ADD, CPU_REMOVE, LEVELS, is_cpu, seat_named
 from bot.store import TableRow
 from bot.turns import LOBBY_IDLE, MAX_IDLE, WARN_BEFORE
 from bot.ui import result_words
-from bot.ui.components import build_view, result_view
+from bot.ui.components import build_view, ended_view, result_view
 from bot.ui.controls import (
     MAX_OPTIONS,
     RESULT_ACTIONS,
@@ -192,9 +192,12 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
         state = eng.from_json(row.state)
         lines.extend(standing_lines(row, eng.settle(state), lang))
         files = await picture_files(eng.view(state, None), lang, row)
-    if row.seed:
+    view = None
+    if row.seed:  # the seed is under its 🔑 Seed button, as under a result
         lines.append(result_seed_line(row, lang))
-    return TableMessage("\n".join(lines), files)
+        if row.id is not None:
+            view = ended_view(row.id, t("result.btn.fair", lang))
+    return TableMessage("\n".join(lines), files, view)
 
 
 def standing_lines(row: TableRow, outcome: Outcome, lang: str) -> list[str]:

@@ -7,10 +7,11 @@ story through SimCord; each failed on the code before its fix."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from conftest import snapshot_with
-from simtable import press_from_snapshot, privately, says, snapshot
+from simtable import on_both_databases, press_from_snapshot, privately, says, snapshot
 from test_bot_faults import read_only
 from test_bot_tournament import (
     EIGHT,
@@ -21,7 +22,8 @@ from test_bot_tournament import (
     press,
 )
 
-from bot.followers.clock import BACKOFF_MAX
+from bot.followers.clock import BACKOFF_MAX, REPAIR_EVERY
+from bot.i18n import t
 from games import registry
 
 
@@ -238,3 +240,60 @@ async def test_a_table_closed_by_a_repair_says_the_round_was_paired_again(game_n
             text = night.env.backend.get_message(thread_id, message_id).content
             assert says(text, "result.repaired", "ja", user=people[0].mention, round=1), text
             assert not says(text, "result.abandoned_idle", "ja"), text
+
+
+# ------------------------------------------ 5: abandoned games
+
+
+async def test_the_seed_of_a_game_ended_without_a_result_can_be_checked(game_night):
+    """The host ends a Nine game alone (Nine settles nothing as it stands:
+    no result). Its message says the seed is under 🔑 Seed — and now that
+    button is there: anyone who sees the table presses it and is told the
+    seed privately, in their language, its hash the one the table showed;
+    the seed never appears in public."""
+    async with game_night(seeded=True, locales={"bob": "ja"}) as night:
+        table = await night.table("nine")
+        (row,) = await night.store.live_tables()
+        seed = row.seed
+        (shown,) = re.findall(r"`([0-9a-f]{8})`", table.content)
+        await table.command(night.alice, "game end")
+        assert await night.store.get_table(row.id) is None and await night.store.results() == []
+        button = t("result.btn.fair")
+        assert table.shows("seed.result.dice", hash=shown, button=button), table.content
+        assert table.over and seed not in table.content
+        for user, lang in ((night.eve, "en"), (night.bob, "ja")):
+            res = await table.press(button, by=user)
+            assert privately(res, "result.fair.dice", lang, seed=seed, hash=shown), res
+        assert seed not in table.content
+        # a custom id made by hand for a live table tells nothing
+        other = await night.table("nine", players=[night.carol, night.dave])
+        (live,) = [r for r in await night.store.live_tables() if r.id != row.id]
+        forged = f"cr:0:fair:t{live.id}"
+        res = await press_from_snapshot(night.carol, night.env,
+                                        snapshot_with(snapshot(night.env, other.message), forged),
+                                        forged)  # fmt: skip
+        assert privately(res, "error.fair_unseeded"), res
+        assert live.seed not in str(res.response.content)
+
+
+@on_both_databases
+async def test_a_game_ended_without_a_result_whose_edit_failed_is_shown_later(game_night):
+    """The edit that shows a Nine game ended without a result failed once
+    (a 500): the message kept the live game (nothing noted it was not
+    shown). The repair sweep shows the end — no table controls left, the
+    seed's button there — and then leaves it."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine")
+        (row,) = await night.store.live_tables()
+        night.env.inject_error("PATCH", "/channels/*/messages/*", status=500, code=0, times=1)
+        await table.command(night.alice, "game end")
+        assert await night.store.get_table(row.id) is None
+        assert not table.over  # still the live game
+        await night.wait(REPAIR_EVERY + 15)
+        assert table.over, table.content
+        assert table.shows("result.abandoned", game="Nine", user=night.alice.mention), table.content
+        assert t("result.btn.fair") in table.buttons
+        stored = night.env.backend.get_message(table.channel.id, table.message.id)
+        edited = stored.edited_timestamp
+        await night.wait(REPAIR_EVERY * 2)
+        assert stored.edited_timestamp == edited  # shown: not redrawn again and again
