@@ -302,6 +302,7 @@ UNSHOWN = "unshown."  # meta key prefix: a result whose message is not shown yet
 # seed and game, kept to be checked (the 🔑 Seed button of its message), and
 # what its message is drawn from, kept until it is shown
 ENDED_SEED = "ended_seed."
+STANDINGS_BEHIND = "standings_behind."  # meta: a tournament's standings message is behind (+ its id)
 ENDED_UNSHOWN = "ended_unshown."
 
 
@@ -1867,6 +1868,28 @@ class Store(abc.ABC):
                     "UPDATE tournaments SET standings_message_id = ? WHERE id = ?",
                     (standings, tournament_id),
                 )
+
+    async def note_standings_behind(self, tournament_id: int, behind: bool) -> None:
+        """Whether the tournament's standings message is behind (its edit
+        failed: the sweep edits it again), kept in ``meta``."""
+        key = f"{STANDINGS_BEHIND}{tournament_id}"
+        async with self._writing() as c:
+            if behind:
+                await c.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, '1')"
+                    " ON CONFLICT (key) DO NOTHING",
+                    (key,),
+                )
+            else:
+                await c.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    async def standings_behind(self) -> list[int]:
+        """The tournaments whose standings message is behind."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT key FROM meta WHERE key LIKE ? ORDER BY key", (f"{STANDINGS_BEHIND}%",)
+            )
+        return [int(str(r[0])[len(STANDINGS_BEHIND) :]) for r in rows]
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         """A tournament's players in the order they joined."""

@@ -136,6 +136,7 @@ class Desk:
         self.service = TournamentService(tables.store, tables.clock)
         self._locks: dict[int, asyncio.Lock] = {}
         self._opening: set[int] = set()  # matches this process is opening now
+        self._standings_behind: set[int] = set()  # standings messages noted behind
         self.repaired_at: float | None = None
         # the database cannot be written (or read): the sweeps wait, the
         # operator is told once (the turn-clock sweeper's back-off)
@@ -296,8 +297,11 @@ class Desk:
     async def names(self, row: TournamentRow) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.store.entrants(row.id)}
 
-    async def refresh_standings(self, row: TournamentRow) -> None:
-        """The standings message, edited in place (posted the first time)."""
+    async def refresh_standings(self, row: TournamentRow) -> bool:
+        """The standings message, edited in place (posted the first time);
+        whether it shows them. An edit that fails leaves a note
+        (:meth:`bot.store.Store.note_standings_behind`): the sweep edits it
+        again — after the final round nothing else would."""
         content, files = await self.standings_message(row)
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         try:
@@ -312,6 +316,20 @@ class Desk:
         except discord.HTTPException as err:
             log.warning("tournament %d: the standings could not be shown (%s/%s)",
                         row.id, err.status, err.code)  # fmt: skip
+            gone = isinstance(err, (discord.NotFound, discord.Forbidden))
+            if not gone and row.standings_message_id is not None:  # a 5xx, a 429: again later
+                await self._note_behind(row.id, True)
+            return False
+        if row.id in self._standings_behind:
+            await self._note_behind(row.id, False)
+        return True
+
+    async def _note_behind(self, tournament_id: int, behind: bool) -> None:
+        await self.store.note_standings_behind(tournament_id, behind)
+        if behind:
+            self._standings_behind.add(tournament_id)
+        else:
+            self._standings_behind.discard(tournament_id)
 
     async def say(self, row: TournamentRow, text: str, files: list[discord.File] | None = None) -> None:
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
@@ -741,6 +759,22 @@ class Desk:
                 raise
             except Exception:
                 log.exception("tournament %d: the start failed", live.id)
+        for tournament_id in await self.store.standings_behind():
+            # a standings edit that failed (the final one: nothing comes after it)
+            try:
+                async with self.lock(tournament_id):
+                    self._standings_behind.add(tournament_id)
+                    row = await self.store.get_tournament(tournament_id)
+                    if row is None or row.standings_message_id is None:
+                        await self._note_behind(tournament_id, False)
+                    else:
+                        log.info("tournament %d: its standings were behind: shown again", row.id)
+                        await self.refresh_standings(row)
+                wrote = True
+            except sqlite3.Error:
+                raise
+            except Exception:
+                log.exception("tournament %d: its standings could not be repaired", tournament_id)
         for match in await self.store.stranded_matches():
             if match.id in self._opening:
                 continue

@@ -297,3 +297,35 @@ async def test_a_game_ended_without_a_result_whose_edit_failed_is_shown_later(ga
         edited = stored.edited_timestamp
         await night.wait(REPAIR_EVERY * 2)
         assert stored.edited_timestamp == edited  # shown: not redrawn again and again
+
+
+# ------------------------------------------ 6: the standings' last edit
+
+
+@on_both_databases
+async def test_a_failed_final_edit_of_the_standings_is_repaired(game_night):
+    """The last match ends and the edit that shows the final standings
+    fails (a 500): nothing comes after the final round, so the message kept
+    "round 1 being played" for good. The sweep edits it again, once."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+        hall, signup = await signed_up(night, alice, "last-edit", (bob, carol), rounds=1,
+                                       options="target=1")  # fmt: skip
+        await press(alice, signup, 1, "start")
+        row = await event(night)
+        assert row.standings_message_id is not None
+        board = night.env.backend.get_message(hall.id, row.standings_message_id)
+        assert says(board.content, "tournament.standings.live", game="Sixty-Six", round=1)
+        night.env.inject_error("PATCH", f"/channels/{hall.id}/messages/{board.id}", status=500,
+                               code=0, times=1)  # fmt: skip
+        await bob.slash(hall, "tournament drop")
+        await night.settle()
+        assert (await event(night)).state == "finished"
+        board = night.env.backend.get_message(hall.id, board.id)
+        assert says(board.content, "tournament.standings.live", game="Sixty-Six", round=1)
+        await night.wait(35)
+        board = night.env.backend.get_message(hall.id, board.id)
+        assert says(board.content, "tournament.standings.title", game="Sixty-Six", round=1), board
+        edited = board.edited_timestamp
+        await night.wait(70)
+        assert night.env.backend.get_message(hall.id, board.id).edited_timestamp == edited
