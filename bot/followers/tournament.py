@@ -245,6 +245,10 @@ class Desk:
                 t("tournament.standings.line", lang, place=s.place, name=names.get(s.player, "?"),
                   points=fmt_points(s.points), count=s.games)  # fmt: skip
             )
+        left = [e.user_id for e in await self.store.entrants(row.id) if e.status == "left"]
+        if left:  # not paired again: say why
+            lines.append(t("tournament.standings.left", lang,
+                           players=t("list.sep", lang).join(f"<@{u}>" for u in left)))  # fmt: skip
         files = await self.standings_files(row, table, names, lang, final=final)
         return "\n".join(lines)[:2000], files
 
@@ -419,6 +423,7 @@ class Desk:
                                       minutes=minutes, when=until))  # fmt: skip
                 return Outcome("tournament.ok.checkin", changed=True, args={"when": until})
             return Outcome("tournament.error.started")
+        await self.drop_departed(row)  # who left the server since joining: not in round 1
         outcome = await self.service.start(row)
         if outcome.changed:
             log.info("tournament %d: started (%s, %d rounds)", row.id, row.format, row.rounds)
@@ -603,6 +608,8 @@ class Desk:
             row = await self.store.get_tournament(tournament_id)
             if row is None or row.state != "running":
                 return
+            if await self.service.round_complete(row):
+                await self.drop_departed(row)  # before the next round is paired
             advanced = await self.service.advance(row)
             if advanced == "paired":
                 log.info("tournament %d: round %d paired", row.id, row.round)
@@ -612,6 +619,25 @@ class Desk:
                 await self.finish(row)
             else:
                 await self.refresh_standings(row)
+
+    async def drop_departed(self, row: TournamentRow) -> list[int]:
+        """The players still in who left the server (Discord says the member
+        is unknown) are out of the pairing from the next round on (status
+        ``left``; the standings say so). A player Discord cannot tell about
+        now (a 5xx) stays in. Who left."""
+        gone = []
+        for entrant in await self.service.active(row):
+            try:
+                await self.client.http.get_member(row.guild_id, entrant.user_id)
+            except discord.NotFound:
+                if await self.service.depart(row, entrant.user_id):
+                    log.info("tournament %d: player %d left the server: not paired again",
+                             row.id, entrant.user_id)  # fmt: skip
+                    gone.append(entrant.user_id)
+            except discord.HTTPException as err:
+                log.warning("tournament %d: could not tell whether player %d is still here"
+                            " (%s/%s)", row.id, entrant.user_id, err.status, err.code)  # fmt: skip
+        return gone
 
     async def finish(self, row: TournamentRow) -> None:
         """The final standings and the podium (posted once: the event was

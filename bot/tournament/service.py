@@ -361,6 +361,11 @@ class TournamentService:
         later round pairs them."""
         return await self.store.set_entrant_status(row.id, user_id, status, only_from=ACTIVE)
 
+    async def depart(self, row: TournamentRow, user_id: int) -> bool:
+        """``user_id`` left the server: no later round pairs them (their
+        status ``left``); whether they were still in."""
+        return await self.store.set_entrant_status(row.id, user_id, "left", only_from=ACTIVE)
+
     async def standings(self, row: TournamentRow) -> list[pairing.Standing]:
         entrants = await self.store.entrants(row.id)
         history = history_of(await self.store.matches(row.id))

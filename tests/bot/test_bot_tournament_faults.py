@@ -19,6 +19,7 @@ from test_bot_tournament import (
     create,
     event,
     matches,
+    play_match,
     press,
 )
 
@@ -329,3 +330,36 @@ async def test_a_failed_final_edit_of_the_standings_is_repaired(game_night):
         edited = board.edited_timestamp
         await night.wait(70)
         assert night.env.backend.get_message(hall.id, board.id).edited_timestamp == edited
+
+
+# ------------------------------------------ 7: a member who left the server
+
+
+async def test_a_member_who_left_the_server_is_not_paired_again(game_night):
+    """Four players of Sixty-Six. dave plays his round 1 match, then leaves
+    the server before the round ends. Round 2 pairs the three still here (a
+    match and a bye): dave is not paired again (he was, and his matches
+    forfeited one after another), and the standings say he left."""
+    async with game_night(seeded=True, managers=["alice"], locales={"carol": "ja"}) as night:
+        people = [night.member(n) for n in ("bob", "carol", "dave", "erin")]
+        dave = night.member("dave")
+        hall, signup = await signed_up(night, night.member("alice"), "gone", people, rounds=3,
+                                       options="target=1")  # fmt: skip
+        await press(night.member("alice"), signup, 1, "start")
+        first = await matches(night, 1)
+        mine = next(m for m in first if dave.id in m.seats)
+        await play_match(night, mine, "sixtysix")
+        night.guild.remove_member(dave)
+        for m in first:
+            if m is not mine:
+                await play_match(night, m, "sixtysix")
+        await night.settle()
+        row = await event(night)
+        assert row.round == 2
+        second = await matches(night, 2)
+        assert dave.id not in {u for m in second for u in m.seats}, second
+        assert sorted(len(m.seats) for m in second) == [1, 2]
+        statuses = {e.user_id: e.status for e in await night.store.entrants(1)}
+        assert statuses[dave.id] == "left"
+        board = night.env.backend.get_message(hall.id, row.standings_message_id).content
+        assert says(board, "tournament.standings.left", players=dave.mention), board
