@@ -69,6 +69,13 @@ def parse_start(text: str, now: float) -> float | None:
     return None
 
 
+def state_of(row: TournamentRow) -> str:
+    """The event's state as a listing names it: one ended before its first
+    round (called off at its start time, or ended by its host) is not
+    "ended early"."""
+    return "unstarted" if row.state == "ended" and not row.round else row.state
+
+
 class Tournaments(commands.Cog):
     """Tournaments: sign-ups, rounds of real tables, standings."""
 
@@ -264,6 +271,8 @@ class Tournaments(commands.Cog):
         if fresh.state == "running":
             await desk.forfeit(fresh, user_id)  # the table's end records the match (a loss)
         key = "tournament.ok.dropped" if status == "dropped" else "tournament.ok.kicked"
+        if fresh.state != "running":  # before the start: no game to forfeit
+            key += "_signup"
         await self._say(interaction, key, user=present.mention(user_id), id=row.id)
 
     # ------------------------------------------------------------ the host
@@ -349,7 +358,7 @@ class Tournaments(commands.Cog):
             lines.append(t(
                 "tournament.history.line", loc, id=row.id, game=t(f"game.{row.game}", loc),
                 format=t(f"tournament.format.{row.format}", loc),
-                state=t(f"tournament.state.{row.state}", loc), when=f"<t:{int(row.created_at)}:d>",
+                state=t(f"tournament.state.{state_of(row)}", loc), when=f"<t:{int(row.created_at)}:d>",
                 winner=winner,
             ).rstrip())  # fmt: skip
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True,

@@ -425,6 +425,10 @@ class Desk:
             return Outcome("tournament.error.started")
         await self.drop_departed(row)  # who left the server since joining: not in round 1
         outcome = await self.service.start(row)
+        if outcome.dropped:  # they are told, before the pairings (or the call-off)
+            players = t("list.sep", row.lang).join(f"<@{u}>" for u in outcome.dropped)
+            await self.say(row, t("tournament.checkin_dropped", row.lang, players=players,
+                                  id=row.id))  # fmt: skip
         if outcome.changed:
             log.info("tournament %d: started (%s, %d rounds)", row.id, row.format, row.rounds)
             await self.refresh_signup(row)
@@ -472,12 +476,14 @@ class Desk:
     async def _open_match(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> None:
         lang = row.lang
         thread_id = match.thread_id
+        made = False  # the thread is this call's: the introduction comes first in it
         if thread_id is None:
             thread_id = await self.make_thread(row, match, names)
             if thread_id is None:
                 return
             await self.store.set_match_thread(match.id, thread_id)
             stored = await self.store.get_match(match.id)
+            made = stored is not None and stored.thread_id == thread_id
             if stored is None or stored.thread_id != thread_id:  # another made one first
                 await self.delete_channel(thread_id)
                 if stored is None or stored.thread_id is None:
@@ -490,6 +496,8 @@ class Desk:
             if existing.ui.get("tournament", {}).get("match") == match.id:
                 await self.store.open_match(match.id, thread_id=thread_id, table_id=existing.id)
             return
+        if made:  # before the table and the ping of whoever moves first
+            await self.introduce(row, match, thread_id)
         seats = self.seats_of(row, match, names)
         table = await self.client.lobby.open_seated(
             guild_id=row.guild_id, channel_id=thread_id, game=row.game, host_id=row.host_id,
@@ -501,6 +509,12 @@ class Desk:
             return
         if not await self.store.open_match(match.id, thread_id=thread_id, table_id=table.id):
             return
+        if not made:  # a thread made before (a crash between the two): introduced once, now
+            await self.introduce(row, match, thread_id)
+
+    async def introduce(self, row: TournamentRow, match: MatchRow, thread_id: int) -> None:
+        """The match's introduction in its thread, pinging its players."""
+        lang = row.lang
         people = t("list.sep", lang).join(f"<@{u}>" for u in match.seats)
         text = t("tournament.match.ping", lang, players=people, round=match.round,
                  number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
@@ -531,7 +545,7 @@ class Desk:
         return seats
 
     async def make_thread(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> int | None:
-        name = t("tournament.thread", row.lang, round=match.round, number=match.number)
+        name = t("tournament.thread", row.lang, id=row.id, round=match.round, number=match.number)
         try:
             thread = await self.client.http.start_thread_without_message(
                 row.channel_id, name=name[:100], auto_archive_duration=1440, type=11

@@ -47,6 +47,7 @@ class Outcome:
     key: str
     changed: bool = False
     args: dict[str, Any] | None = None
+    dropped: tuple[int, ...] = ()  # the start: players dropped for not checking in
 
 
 def two_player(row: TournamentRow) -> bool:
@@ -230,17 +231,20 @@ class TournamentService:
         else:
             before = "checkin" if checkin else "signup"
         entrants = await self.store.entrants(row.id)
+        dropped: list[int] = []  # who did not check in (to be told)
         if checkin:
             for e in entrants:
-                if e.status == "joined":
-                    await self.store.set_entrant_status(row.id, e.user_id, "dropped",
-                                                        only_from=("joined",))  # fmt: skip
+                if e.status == "joined" and await self.store.set_entrant_status(
+                    row.id, e.user_id, "dropped", only_from=("joined",)
+                ):
+                    dropped.append(e.user_id)
             entrants = await self.store.entrants(row.id)
         players = [e for e in entrants if e.status in ACTIVE]
         if len(players) < needed:
             # sign-ups open again (the sweep calls off an event whose time came)
             await self.store.update_tournament(row, state=before)
-            return Outcome("tournament.error.too_few", args={"min": needed})
+            return Outcome("tournament.error.too_few", args={"min": needed},
+                           dropped=tuple(dropped))  # fmt: skip
         # seeds: the highest rating first; the unrated after them, as they joined
         ranked = sorted(
             players, key=lambda e: (e.rating is None, -(e.rating or 0.0), e.joined_at, e.user_id)
@@ -254,7 +258,7 @@ class TournamentService:
                 return Outcome("tournament.error.started")
         if not await self.pair_next(row):
             return Outcome("tournament.error.started")
-        return Outcome("tournament.ok.started", changed=True)
+        return Outcome("tournament.ok.started", changed=True, dropped=tuple(dropped))
 
     # ------------------------------------------------------------ rounds
 

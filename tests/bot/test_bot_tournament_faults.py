@@ -20,6 +20,7 @@ from test_bot_tournament import (
     event,
     matches,
     play_match,
+    posts,
     press,
 )
 
@@ -363,3 +364,94 @@ async def test_a_member_who_left_the_server_is_not_paired_again(game_night):
         assert statuses[dave.id] == "left"
         board = night.env.backend.get_message(hall.id, row.standings_message_id).content
         assert says(board, "tournament.standings.left", players=dave.mention), board
+
+
+# ------------------------------------------ 8: what players are told
+
+
+async def test_a_kick_or_drop_before_the_start_speaks_of_no_game(game_night):
+    """Before the start there is no game to forfeit: a kick says the player
+    is out and cannot join again, a /tournament drop that the player left —
+    neither speaks of a forfeited game (both did)."""
+    async with game_night(seeded=True, managers=["alice"], locales={"alice": "ja"}) as night:
+        alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+        hall, _signup = await signed_up(night, alice, "early", (bob, carol))
+        res = await alice.slash(hall, "tournament kick", user=bob)
+        assert says(answer(res), "tournament.ok.kicked_signup", "ja", user=bob.mention, id=1)
+        assert not says(answer(res), "tournament.ok.kicked", "ja", user=bob.mention, id=1)
+        res = await carol.slash(hall, "tournament drop")
+        assert says(answer(res), "tournament.ok.dropped_signup", user=carol.mention, id=1)
+        assert not says(answer(res), "tournament.ok.dropped", user=carol.mention, id=1)
+        statuses = {e.user_id: e.status for e in await night.store.entrants(1)}
+        assert statuses == {bob.id: "kicked", carol.id: "dropped"}
+
+
+async def test_a_player_dropped_at_check_in_is_told(game_night):
+    """bob, carol and dave join an event with a check-in; dave does not
+    check in. At the start he is dropped — and told so, by name, in the
+    event's channel (he was not told: he learnt it from the pairings)."""
+    async with game_night(seeded=True, managers=["alice"], settings={"lang": "ja"}) as night:
+        people = [night.member(n) for n in ("bob", "carol", "dave")]
+        hall, signup = await signed_up(night, night.member("alice"), "checkin", people,
+                                       starts_at="3m", checkin=1, options="target=1")  # fmt: skip
+        await night.wait(125)  # the check-in opens
+        for user in people[:2]:
+            await press(user, signup, 1, "checkin")
+        await night.wait(60)
+        assert (await event(night)).state == "running"
+        dave = people[2]
+        told = posts(hall, "tournament.checkin_dropped", "ja", players=dave.mention, id=1)
+        assert len(told) == 1, [m.content for m in hall.history()]
+
+
+async def test_a_called_off_event_is_not_listed_as_ended_early(game_night):
+    """An event called off at its start time (one player) is listed by
+    /tournament history as called off, not as "ended early"."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice = night.member("alice")
+        hall, _signup = await signed_up(night, alice, "nobody", (alice,), starts_at="2m")
+        await night.wait(125)
+        assert (await event(night)).state == "ended"
+        res = await alice.slash(hall, "tournament history")
+        text = answer(res)
+        assert t("tournament.state.unstarted") in text, text
+        assert t("tournament.state.ended") not in text, text
+
+
+async def test_match_threads_of_two_events_have_names_of_their_own(game_night):
+    """Two events of one server, in two channels: their match threads are
+    told apart by name (both were "Round 1 · match 1")."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice = night.member("alice")
+        names = []
+        for n, (channel, players) in enumerate(
+            (("east", ("bob", "carol")), ("west", ("dave", "erin"))), start=1
+        ):
+            hall = night.guild.create_text_channel(channel)
+            signup = await create(night, alice, hall, game="sixtysix", format="swiss",
+                                  options="target=1")  # fmt: skip
+            for name in players:
+                await press(night.member(name), signup, n, "join")
+            await press(alice, signup, n, "start")
+            (thread,) = hall.threads
+            assert says(thread.name, "tournament.thread", id=n, round=1, number=1), thread.name
+            names.append(thread.name)
+        assert names[0] != names[1]
+
+
+async def test_a_matchs_introduction_comes_before_its_table_and_turn_ping(game_night):
+    """In a match's thread the introduction ("this table is your round 1
+    match…") comes first, then the table and the ping of whoever moves
+    first (it came after them)."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+        hall, signup = await signed_up(night, alice, "intro", (bob, carol), options="target=1")
+        await press(alice, signup, 1, "start")
+        await night.settle()
+        (match,) = await matches(night, 1)
+        (thread,) = hall.threads
+        history = sorted(thread.history(), key=lambda m: m.id)
+        intro = [i for i, m in enumerate(history) if says(m.content, "tournament.match.ping")]
+        assert intro == [0], [m.content for m in history]
+        table = await night.store.get_table(match.table_id)
+        assert [m.id for m in history].index(table.message_id) > 0
