@@ -302,8 +302,8 @@ UNSHOWN = "unshown."  # meta key prefix: a result whose message is not shown yet
 # seed and game, kept to be checked (the 🔑 Seed button of its message), and
 # what its message is drawn from, kept until it is shown
 ENDED_SEED = "ended_seed."
-STANDINGS_BEHIND = "standings_behind."  # meta: a tournament's standings message is behind (+ its id)
 ENDED_UNSHOWN = "ended_unshown."
+STANDINGS_BEHIND = "standings_behind."  # meta: a tournament's standings message is behind (+ its id)
 
 
 @dataclass
@@ -1229,7 +1229,8 @@ class Store(abc.ABC):
                 await self._write_ledger(tx, row.id, row.version + 1, ledger, now)
             if n == 1 and screen is not None:
                 await tx.executemany(
-                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    "INSERT INTO meta (key, value) VALUES (?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                     [(f"{ENDED_UNSHOWN}{row.id}", _dumps(screen))]
                     + ([(f"{ENDED_SEED}{row.id}", _dumps({"game": row.game, "seed": row.seed}))]
                        if row.seed else []),

@@ -284,10 +284,7 @@ class Tournaments(commands.Cog):
         if row is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with desk.lock(row.id):
-            fresh = await desk.store.get_tournament(row.id)
-            assert fresh is not None
-            outcome = await desk.repair_round(fresh, by=interaction.user.id)
+        outcome = await desk.repair_round(row, by=interaction.user.id)  # takes the locks
         await self._say(interaction, outcome.key, **{k: v for k, v in (outcome.args or {}).items()
                                                      if k != "old"})  # fmt: skip
 

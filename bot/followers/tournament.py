@@ -667,25 +667,32 @@ class Desk:
         await self.say(row, podium + "\n" + content, files)
 
     async def repair_round(self, row: TournamentRow, by: int | None = None) -> Outcome:
-        """The host's re-pair of the current round (call under the
-        tournament's lock): one claim under the locks of the round's tables
-        — no move can come in between the look for moves and the closing —
-        the tables of the old pairings closed (no result, saying why), the
-        new ones opened. ``by``: the organiser."""
+        """The host's re-pair of the current round: one claim under the
+        locks of the round's tables — no move can come in between the look
+        for moves and the closing — the tables of the old pairings closed
+        (no result, saying why), the new ones opened. ``by``: the organiser.
+
+        The tables' locks are taken first (in table order), then the
+        tournament's, as a match's end takes them (its table's lock, then
+        the tournament's, to record it): never the other way round."""
         current = await self.store.matches(row.id, round=row.round)
         locked = sorted({m.table_id for m in current if m.table_id is not None})
 
         async def started(match: MatchRow) -> bool:
             if match.table_id is None:
                 return False
-            if match.table_id not in locked:  # opened since (another process): not ours to close
+            if match.table_id not in locked:  # opened since: not under our locks, so not ours
                 return True
             return any(line["origin"] == "press" for line in await self.store.ledger(match.table_id))
 
         async with contextlib.AsyncExitStack() as held:
-            for table_id in locked:  # in one order everywhere: no two repairs wait on each other
+            for table_id in locked:
                 await held.enter_async_context(self.tables.lock(table_id))
-            outcome = await self.service.repair(row, started)
+            await held.enter_async_context(self.lock(row.id))
+            fresh = await self.store.get_tournament(row.id)
+            if fresh is None:
+                return Outcome("tournament.error.not_running")
+            outcome = await self.service.repair(fresh, started)
             if not outcome.changed:
                 return outcome
             old: list[MatchRow] = (outcome.args or {}).pop("old", [])
@@ -698,9 +705,9 @@ class Desk:
                 before, table = loaded
                 table.ui[ENDED] = REPAIRED  # its message says why it closed
                 await self.tables.commit(before, table, origin="command", kind=ABANDONED, by=by)
-        log.info("tournament %d: round %d paired again", row.id, row.round)
-        await self.say(row, t("tournament.repaired", row.lang, round=row.round))
-        await self.open_round(row)
+            log.info("tournament %d: round %d paired again", fresh.id, fresh.round)
+            await self.say(fresh, t("tournament.repaired", fresh.lang, round=fresh.round))
+            await self.open_round(fresh)
         return outcome
 
     # ------------------------------------------------------------ people
