@@ -7,6 +7,7 @@ story through SimCord; each failed on the code before its fix."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from typing import Any
 
@@ -147,10 +148,13 @@ async def test_a_round_due_to_advance_on_an_unwritable_database_is_told_once(gam
 # ------------------------------------------ 4: the organiser's re-pair
 
 
-async def kicked_before_repair(night: Any, name: str) -> tuple[Any, list[Any], list[Any]]:
-    """Five players of Sixty-Six, started (two matches and a bye); alice,
-    the host, kicks dave: (the channel, the players, round 1's matches)."""
-    people = [night.member(n) for n in EIGHT[:5]]
+async def kicked_before_repair(
+    night: Any, name: str, count: int = 5
+) -> tuple[Any, list[Any], list[Any]]:
+    """Five (``count``) players of Sixty-Six, started (two matches and a
+    bye); alice, the host, kicks dave: (the channel, the players, round 1's
+    matches)."""
+    people = [night.member(n) for n in EIGHT[:count]]
     hall, signup = await signed_up(night, people[0], name, people, rounds=2, options="target=1")
     await press(people[0], signup, 1, "start")
     dave = night.member("dave")
@@ -455,3 +459,48 @@ async def test_a_matchs_introduction_comes_before_its_table_and_turn_ping(game_n
         assert intro == [0], [m.content for m in history]
         table = await night.store.get_table(match.table_id)
         assert [m.id for m in history].index(table.message_id) > 0
+
+
+async def test_a_match_ending_while_the_round_is_paired_again_does_not_wait_forever(game_night):
+    """Seven players: dave is kicked (his match ends), and another match
+    ends (a forfeit, under its table's lock) just as the organiser's
+    re-pair asks for that table's lock. A match's end takes its
+    table's lock, then the tournament's (to record it): the re-pair takes
+    them in the same order, so the end is recorded and the re-pair goes on
+    — it held the tournament's lock while it waited for the table's, and
+    the two would have waited on each other for good."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        hall, people, first = await kicked_before_repair(night, "order", 7)  # 3 matches, a bye
+        live = next(m for m in first if m.state == "open")
+        desk, tables = night.bot.tournaments, night.bot.tables
+        lock = tables.lock
+        ended: list[asyncio.Task[Any]] = []
+
+        def hooked(table_id: int, **kwargs: Any) -> Any:
+            if table_id == live.table_id and not ended:  # the re-pair asks for it: the end comes first
+                row = (night.store.get_tournament, 1)
+                ended.append(asyncio.create_task(end_match(row)))
+                return waiting(lock(table_id, **kwargs))
+            return lock(table_id, **kwargs)
+
+        async def end_match(row: Any) -> None:
+            fresh = await row[0](row[1])
+            await desk.forfeit(fresh, live.seats[0])
+
+        @contextlib.asynccontextmanager
+        async def waiting(inner: Any) -> Any:
+            task = ended[0]
+            while not task.done() and not getattr(desk.lock(1), "_waiters", None):
+                await asyncio.sleep(0)
+            assert task.done(), "the end waits for the tournament's lock the re-pair holds"
+            async with inner:
+                yield
+
+        tables.lock = hooked
+        try:
+            res = await people[0].slash(hall, "tournament repair")
+        finally:
+            tables.lock = lock
+        assert ended and ended[0].done()
+        assert says(answer(res), "tournament.ok.repaired", round=1), answer(res)
+        assert await night.store.get_table(live.table_id) is None
