@@ -478,14 +478,12 @@ async def test_a_match_ending_while_the_round_is_paired_again_does_not_wait_fore
 
         def hooked(table_id: int, **kwargs: Any) -> Any:
             if table_id == live.table_id and not ended:  # the re-pair asks for it: the end comes first
-                row = (night.store.get_tournament, 1)
-                ended.append(asyncio.create_task(end_match(row)))
+                ended.append(asyncio.create_task(end_match()))
                 return waiting(lock(table_id, **kwargs))
             return lock(table_id, **kwargs)
 
-        async def end_match(row: Any) -> None:
-            fresh = await row[0](row[1])
-            await desk.forfeit(fresh, live.seats[0])
+        async def end_match() -> None:
+            await desk.forfeit(await event(night), live.seats[0])
 
         @contextlib.asynccontextmanager
         async def waiting(inner: Any) -> Any:
