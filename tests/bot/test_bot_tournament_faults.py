@@ -1,4 +1,4 @@
-"""Tournaments, faults at the edges (issue 27): sizes a game cannot seat,
+"""Tournaments, faults at the edges: sizes a game cannot seat,
 members who left the server, forged sign-up presses, an unwritable
 database when a round should advance, the organiser's re-pair, abandoned
 matches and the standings' last edit, and what players are told. Each
