@@ -11,6 +11,7 @@ import contextlib
 import re
 from typing import Any
 
+import discord
 from conftest import snapshot_with
 from simtable import on_both_databases, press_from_snapshot, privately, says, snapshot
 from test_bot_faults import read_only
@@ -24,23 +25,11 @@ from test_bot_tournament import (
     posts,
     press,
 )
+from test_bot_tournament_edges import signed_up
 
 from bot.followers.clock import BACKOFF_MAX, REPAIR_EVERY
 from bot.i18n import t
 from games import registry
-
-
-async def signed_up(
-    night: Any, host: Any, name: str, players: Any, game: str = "sixtysix", **options: Any
-) -> tuple[Any, Any]:
-    """``host`` creates a Swiss event of ``game`` in a new channel ``name``
-    and ``players`` join it: (the channel, the sign-up message)."""
-    hall = night.guild.create_text_channel(name)
-    signup = await create(night, host, hall, game=game, format="swiss", **options)
-    for user in players:
-        await press(user, signup, 1, "join")
-    return hall, signup
-
 
 # ------------------------------------------ 1: a table size the game cannot seat
 
@@ -77,8 +66,6 @@ async def test_a_forged_sign_up_press_from_another_channel_changes_nothing(game_
     past 64 bits is refused the same way (it logged an OverflowError)."""
     async with game_night(seeded=True, managers=["alice"], locales={"dave": "ja"}) as night:
         alice, dave = night.member("alice"), night.member("dave")
-        import discord
-
         hidden = night.guild.create_text_channel(
             "staff", overwrites={dave: discord.PermissionOverwrite(view_channel=False)}
         )
@@ -502,3 +489,20 @@ async def test_a_match_ending_while_the_round_is_paired_again_does_not_wait_fore
         assert ended and ended[0].done()
         assert says(answer(res), "tournament.ok.repaired", round=1), answer(res)
         assert await night.store.get_table(live.table_id) is None
+
+
+async def test_a_member_who_left_before_the_start_is_not_in_round_1(game_night):
+    """dave joins, then leaves the server before the host presses Start:
+    round 1 pairs bob and carol only (dave's match would have forfeited
+    after three turn clocks), and the standings say he left."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        bob, carol, dave = (night.member(n) for n in ("bob", "carol", "dave"))
+        hall, signup = await signed_up(night, night.member("alice"), "before", (bob, carol, dave),
+                                       options="target=1")  # fmt: skip
+        night.guild.remove_member(dave)
+        await press(night.member("alice"), signup, 1, "start")
+        (match,) = await matches(night, 1)
+        assert sorted(match.seats) == sorted((bob.id, carol.id))
+        row = await event(night)
+        board = night.env.backend.get_message(hall.id, row.standings_message_id).content
+        assert says(board, "tournament.standings.left", players=dave.mention), board
