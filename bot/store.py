@@ -298,6 +298,12 @@ def _ledger_args(table_id: int, version: int, ledger: Ledger, now: float) -> tup
     return (table_id, version, ledger.actor, ledger.move, ledger.origin, PROCESS, now)
 
 UNSHOWN = "unshown."  # meta key prefix: a result whose message is not shown yet (+ its id)
+# meta key prefixes of a game ended without a result (+ its table's id): its
+# seed and game, kept to be checked (the 🔑 Seed button of its message), and
+# what its message is drawn from, kept until it is shown
+ENDED_SEED = "ended_seed."
+ENDED_UNSHOWN = "ended_unshown."
+STANDINGS_BEHIND = "standings_behind."  # meta: a tournament's standings message is behind (+ its id)
 
 
 @dataclass
@@ -1202,10 +1208,18 @@ class Store(abc.ABC):
         return n == 1
 
     async def delete_table(
-        self, row: TableRow, *, ledger: Ledger | None = None, now: float = 0.0
+        self,
+        row: TableRow,
+        *,
+        ledger: Ledger | None = None,
+        now: float = 0.0,
+        screen: dict[str, Any] | None = None,
     ) -> bool:
         """Remove a table (cancelled lobby) if its version is unchanged (and
-        write its ledger line in the same transaction)."""
+        write its ledger line in the same transaction). ``screen``: a game
+        ended without a result — what its message is drawn from, kept until
+        it is shown (:meth:`unshown_ends`), and its seed, kept to be checked
+        (:meth:`ended_seed`)."""
         self._forget_rows((row.id,))
         async with self._transaction() as tx:
             n = await tx.execute(
@@ -1213,7 +1227,44 @@ class Store(abc.ABC):
             )
             if n == 1 and ledger is not None:
                 await self._write_ledger(tx, row.id, row.version + 1, ledger, now)
+            if n == 1 and screen is not None:
+                await tx.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    [(f"{ENDED_UNSHOWN}{row.id}", _dumps(screen))]
+                    + ([(f"{ENDED_SEED}{row.id}", _dumps({"game": row.game, "seed": row.seed}))]
+                       if row.seed else []),
+                )  # fmt: skip
         return n == 1
+
+    async def unshown_ends(self, ended_before: float) -> dict[int, dict[str, Any]]:
+        """The games ended without a result whose message is not shown yet
+        (table id → what it is drawn from), ended at or before
+        ``ended_before`` (the repair sweep)."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT key, value FROM meta WHERE key LIKE ? ORDER BY key",
+                (f"{ENDED_UNSHOWN}%",),
+            )
+        found = {int(key[len(ENDED_UNSHOWN) :]): json.loads(value) for key, value in rows}
+        return {k: v for k, v in found.items() if float(v.get("at", 0.0)) <= ended_before}
+
+    async def ends_shown(self, table_ids: Sequence[int]) -> None:
+        """The messages of these games ended without a result show it now."""
+        if not table_ids:
+            return
+        marks = ",".join("?" * len(table_ids))
+        async with self._writing() as c:
+            await c.execute(
+                f"DELETE FROM meta WHERE key IN ({marks})",
+                [f"{ENDED_UNSHOWN}{i}" for i in table_ids],
+            )
+
+    async def ended_seed(self, table_id: int) -> dict[str, Any] | None:
+        """The game and seed of a game that ended without a result at table
+        ``table_id`` (``None``: no such game — a live table tells nothing)."""
+        value = await self.get_meta(f"{ENDED_SEED}{table_id}")
+        return None if value is None else dict(json.loads(value))
 
     async def finish_table(
         self,
@@ -1818,6 +1869,28 @@ class Store(abc.ABC):
                     "UPDATE tournaments SET standings_message_id = ? WHERE id = ?",
                     (standings, tournament_id),
                 )
+
+    async def note_standings_behind(self, tournament_id: int, behind: bool) -> None:
+        """Whether the tournament's standings message is behind (its edit
+        failed: the sweep edits it again), kept in ``meta``."""
+        key = f"{STANDINGS_BEHIND}{tournament_id}"
+        async with self._writing() as c:
+            if behind:
+                await c.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, '1')"
+                    " ON CONFLICT (key) DO NOTHING",
+                    (key,),
+                )
+            else:
+                await c.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    async def standings_behind(self) -> list[int]:
+        """The tournaments whose standings message is behind."""
+        async with self._reading() as c:
+            rows = await c.fetch(
+                "SELECT key FROM meta WHERE key LIKE ? ORDER BY key", (f"{STANDINGS_BEHIND}%",)
+            )
+        return [int(str(r[0])[len(STANDINGS_BEHIND) :]) for r in rows]
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         """A tournament's players in the order they joined."""

@@ -30,7 +30,16 @@ from typing import Any
 import discord
 
 from bot import results, turns
-from bot.events import FINISHED, REMOVED, REPAIRED, SAVED, Bus, TableCommitted, snapshot
+from bot.events import (
+    ABANDONED,
+    FINISHED,
+    REMOVED,
+    REPAIRED,
+    SAVED,
+    Bus,
+    TableCommitted,
+    snapshot,
+)
 from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import is_cpu
@@ -72,6 +81,7 @@ class TableService:
         self._shown: dict[int, int] = {}
         self._notes: dict[int, dict[str, Any]] = {}
         self._results_shown: set[int] = set()  # finished games whose result is on screen
+        self._ends_shown: set[int] = set()  # games ended without a result, on screen (table ids)
         self.unsaved = False  # the last flush could not write (said once)
         # what a player is to be told with their next press or command
         # anywhere (their DMs are closed): user id → texts
@@ -157,6 +167,15 @@ class TableService:
         """The table message shows the finished game's result now."""
         self._results_shown.add(result_id)
 
+    def mark_end_shown(self, table_id: int) -> None:
+        """The table message shows the game's end without a result now."""
+        self._ends_shown.add(table_id)
+
+    def end_behind(self, table_id: int) -> bool:
+        """Whether a game ended without a result is not on screen, as far as
+        this process knows."""
+        return table_id not in self._ends_shown
+
     def note_ui(self, table_id: int, key: str, value: Any) -> None:
         """Keep ``key`` of the table's UI state (``None`` removes it), written
         with its next save or the next :meth:`flush`."""
@@ -189,11 +208,14 @@ class TableService:
         shown, self._shown = self._shown, {}
         notes, self._notes = self._notes, {}
         ended, self._results_shown = self._results_shown, set()
+        gone, self._ends_shown = self._ends_shown, set()
         try:
             await self._write_noted(shown, notes)
             await self.store.results_shown(sorted(ended))
+            await self.store.ends_shown(sorted(gone))
         except sqlite3.Error as err:
             self._results_shown |= ended
+            self._ends_shown |= gone
             if not self.unsaved:
                 log.warning("could not record what the table messages show (%s); kept until"
                             " the database can be written", err)  # fmt: skip
@@ -340,7 +362,11 @@ class TableService:
                 )
                 stored = result_id is not None
             elif kind in REMOVED:
-                stored = await self.store.delete_table(row, ledger=ledger, now=now)
+                ended = None
+                if kind == ABANDONED:  # its message shows the end (kept until it does)
+                    ended = {"row": dataclasses.asdict(row) | {"version": row.version + 1},
+                             "by": by, "at": now}  # fmt: skip
+                stored = await self.store.delete_table(row, ledger=ledger, now=now, screen=ended)
                 if stored:
                     row.version += 1
             else:

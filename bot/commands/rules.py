@@ -30,6 +30,8 @@ from bot.commands.choices import offer_games
 from bot.commands.config import option_text
 from bot.games import plugin
 from bot.i18n import lang_of, t
+from bot.presses import MAX_ID
+from bot.ui.components import ENDED_TABLE
 from bot.ui.present import SHORT_HASH
 from games import core, registry
 
@@ -122,7 +124,16 @@ class Rules(commands.Cog):
         """The 🔑 Seed button under a result: the seed of that game, to the
         presser alone (the game is over: the seed is no secret any more)."""
         tables = self.bot.tables
-        result = await tables.store.get_result(result_id)
+        result: dict[str, Any] | None
+        if result_id == 0:  # a game ended without a result: its table's (cr:0:fair:t<id>)
+            number = arg.removeprefix(ENDED_TABLE)
+            table_id = int(number) if arg.startswith(ENDED_TABLE) and number.isdigit() else 0
+            result = await tables.store.ended_seed(table_id) if 0 < table_id <= MAX_ID else None
+            if result is None:  # a live table's, or made up: nothing to tell
+                await tables.reply(interaction, "error.fair_unseeded")
+                return
+        else:
+            result = await tables.store.get_result(result_id)
         if result is None:
             await tables.reply(interaction, "error.no_result")
             return

@@ -27,7 +27,7 @@ from bot.followers.tournament import MENTIONS, Desk, pts
 from bot.i18n import option_error, t
 from bot.model import parse_options_text
 from bot.store import TournamentRow
-from bot.tournament.service import DEFAULT_TABLE, FORMATS, LIVE
+from bot.tournament.service import DEFAULT_TABLE, FORMATS, LIVE, MIN_PLAYERS
 from bot.ui import present
 from games import core, registry
 from games.core import RuleError
@@ -67,6 +67,13 @@ def parse_start(text: str, now: float) -> float | None:
         amount = int(m.group(1)) * (3600 if (m.group(2) or "").lower() == "h" else 60)
         return now + amount if 0 < amount <= MAX_AHEAD else None
     return None
+
+
+def state_of(row: TournamentRow) -> str:
+    """The event's state as a listing names it: one ended before its first
+    round (called off at its start time, or ended by its host) is not
+    "ended early"."""
+    return "unstarted" if row.state == "ended" and not row.round else row.state
 
 
 class Tournaments(commands.Cog):
@@ -166,7 +173,9 @@ class Tournaments(commands.Cog):
             await self._say(interaction, "tournament.error.bad_format", values=values)
             return
         spec = registry.spec(game)
-        low, high = spec.min_players, spec.max_players
+        # a table of a tournament seats two at least (Nine, Six Dice and
+        # Yahtzee can be played alone: not as a match)
+        low, high = max(MIN_PLAYERS, spec.min_players), spec.max_players
         if table_size is None:
             size = 2 if low <= 2 and (high == 2 or format == "knockout") else max(low, min(high, DEFAULT_TABLE))
         else:
@@ -269,6 +278,8 @@ class Tournaments(commands.Cog):
         key = "tournament.ok.dropped" if status == "dropped" else "tournament.ok.kicked"
         if status != "dropped" and user_id == interaction.user.id:
             key = "tournament.ok.kicked_self"
+        if fresh.state != "running":  # before the start: no game to forfeit
+            key += "_signup"
         await self._say(interaction, key, user=present.mention(user_id), id=row.id)
 
     # ------------------------------------------------------------ the host
@@ -280,10 +291,7 @@ class Tournaments(commands.Cog):
         if row is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with desk.lock(row.id):
-            fresh = await desk.store.get_tournament(row.id)
-            assert fresh is not None
-            outcome = await desk.repair_round(fresh)
+        outcome = await desk.repair_round(row, by=interaction.user.id)  # takes the locks
         await self._say(interaction, outcome.key, **{k: v for k, v in (outcome.args or {}).items()
                                                      if k != "old"})  # fmt: skip
 
@@ -356,7 +364,7 @@ class Tournaments(commands.Cog):
             lines.append(t(
                 "tournament.history.line", loc, id=row.id, game=t(f"game.{row.game}", loc),
                 format=t(f"tournament.format.{row.format}", loc),
-                state=t(f"tournament.state.{row.state}", loc), when=f"<t:{int(row.created_at)}:d>",
+                state=t(f"tournament.state.{state_of(row)}", loc), when=f"<t:{int(row.created_at)}:d>",
                 winner=winner,
             ).rstrip())  # fmt: skip
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True,

@@ -203,7 +203,19 @@ class Sweeper:
                 log.warning("%s: its result is shown later", err)
             except Exception:
                 log.exception("result %d: the repair failed", result_id)
-        return len(behind) + len(ended)
+        # games ended without a result whose end never reached the table message
+        gone = await service.store.unshown_ends(now if first else now - REPAIR_GRACE)
+        for table_id, screen in gone.items():
+            if not service.end_behind(table_id):
+                continue  # shown; the note is on its way to the database
+            try:
+                async with service.lock(table_id, wait=LOCK_WAIT):
+                    await self.screen.show_end(screen)
+            except TableBusy as err:
+                log.warning("%s: its end is shown later", err)
+            except Exception:
+                log.exception("table %d: the repair of its end failed", table_id)
+        return len(behind) + len(ended) + len(gone)
 
     async def sweep(self, *, force: bool = False) -> int:
         """Repair what is behind, then fire every deadline that is due (or

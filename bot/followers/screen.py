@@ -73,6 +73,8 @@ class Screen:
         if shown is not False and change.result_id is not None:
             # shown, or never can be (the channel is gone): nothing to repair
             self.service.mark_result_shown(change.result_id)
+        if shown is not False and change.kind == ev.ABANDONED and row.id is not None:
+            self.service.mark_end_shown(row.id)  # the same for a game ended without a result
         if change.kind == ev.ABANDONED and UNREACHABLE in change.before.ui:
             await self.tell_players(row, "table.lost_ended")  # nobody saw it end
 
@@ -138,6 +140,19 @@ class Screen:
         await self.store.set_message(row.id, sent.id)
         self.service.mark_shown(row.id, row.version)
         log.info("table %d: %s seated in channel %d", row.id, row.game, row.channel_id)
+
+    async def show_end(self, screen: dict[str, Any]) -> None:
+        """A game ended without a result whose end never reached the table
+        message (the edit failed, or the process died after the commit):
+        shown from what it is drawn from (:meth:`bot.store.Store.delete_table`'s
+        ``screen``), its controls gone; noted shown unless the edit failed
+        again (a channel gone: it never can be, nothing to repair)."""
+        row = TableRow(**screen["row"])
+        lang = row.ui.get("lang", "en")
+        msg = await present.abandoned_message(row, lang, by=screen.get("by"))
+        log.info("table %d: its end (no result) was not on screen; shown again", row.id)
+        if await self.edit(row, msg, live=False) is not False:
+            self.service.mark_end_shown(row.id)
 
     async def draw(self, change: TableCommitted) -> present.TableMessage:
         row = change.after

@@ -21,6 +21,7 @@ again rather than making another.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import sqlite3
@@ -35,13 +36,14 @@ from bot.followers.clock import Backoff
 from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import human_seat, is_cpu
+from bot.presses import MAX_ID
 from bot.render import tournament as drawing
 from bot.store import MatchRow, TournamentRow
 from bot.tables import TableService
 from bot.tournament import pairing
 from bot.tournament.service import ACTIVE, Outcome, TournamentService, history_of, two_player
 from bot.ui import result_words
-from bot.ui.present import ENDED, NO_CONTEST
+from bot.ui.present import ENDED, NO_CONTEST, REPAIRED
 from games import core, registry
 
 if TYPE_CHECKING:
@@ -134,6 +136,16 @@ def standings_lines(
     return lines
 
 
+def pressed_here(interaction: discord.Interaction[Any], row: TournamentRow) -> bool:
+    """A sign-up press belongs to its event: in the event's server and
+    channel, on its sign-up message (when that is known), as a table's
+    press belongs to its table (:meth:`bot.presses.Presses._pressed_here`)."""
+    if interaction.guild_id != row.guild_id or interaction.channel_id != row.channel_id:
+        return False
+    message = interaction.message
+    return row.message_id is None or message is None or message.id == row.message_id
+
+
 class TournamentButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ct:(?P<tournament>[0-9]+):(?P<action>[a-z_]+)",
@@ -189,6 +201,7 @@ class Desk:
         self.service = TournamentService(tables.store, tables.clock)
         self._locks: dict[int, asyncio.Lock] = {}
         self._opening: set[int] = set()  # matches this process is opening now
+        self._standings_behind: set[int] = set()  # standings messages noted behind
         self.repaired_at: float | None = None
         # the database cannot be written (or read): the sweeps wait, the
         # operator is told once (the turn-clock sweeper's back-off)
@@ -298,6 +311,10 @@ class Desk:
             title = "tournament.standings.title"
         head = t(title, lang, game=t(f"game.{row.game}", lang), round=row.round)
         words = standings_lines(table, names, tiebreak_names(row), lang)
+        left = [e.user_id for e in await self.store.entrants(row.id) if e.status == "left"]
+        if left:  # not paired again: say why
+            words.append(t("tournament.standings.left", lang,
+                           players=t("list.sep", lang).join(f"<@{u}>" for u in left)))  # fmt: skip
         files = await self.standings_files(row, table, names, lang, final=final)
         return fit_message(head, words[: len(table)], words[len(table) :], lang), files
 
@@ -384,8 +401,11 @@ class Desk:
     async def names(self, row: TournamentRow) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.store.entrants(row.id)}
 
-    async def refresh_standings(self, row: TournamentRow) -> None:
-        """The standings message, edited in place (posted the first time)."""
+    async def refresh_standings(self, row: TournamentRow) -> bool:
+        """The standings message, edited in place (posted the first time);
+        whether it shows them. An edit that fails leaves a note
+        (:meth:`bot.store.Store.note_standings_behind`): the sweep edits it
+        again — after the final round nothing else would."""
         content, files = await self.standings_message(row)
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         try:
@@ -400,6 +420,20 @@ class Desk:
         except discord.HTTPException as err:
             log.warning("tournament %d: the standings could not be shown (%s/%s)",
                         row.id, err.status, err.code)  # fmt: skip
+            gone = isinstance(err, (discord.NotFound, discord.Forbidden))
+            if not gone and row.standings_message_id is not None:  # a 5xx, a 429: again later
+                await self._note_behind(row.id, True)
+            return False
+        if row.id in self._standings_behind:
+            await self._note_behind(row.id, False)
+        return True
+
+    async def _note_behind(self, tournament_id: int, behind: bool) -> None:
+        await self.store.note_standings_behind(tournament_id, behind)
+        if behind:
+            self._standings_behind.add(tournament_id)
+        else:
+            self._standings_behind.discard(tournament_id)
 
     async def say(self, row: TournamentRow, text: str, files: list[discord.File] | None = None) -> None:
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
@@ -412,9 +446,11 @@ class Desk:
     # ------------------------------------------------------------ presses
 
     async def press(self, interaction: discord.Interaction[Any], tournament_id: int, action: str) -> None:
-        row = await self.store.get_tournament(tournament_id)
-        if row is None or row.guild_id != interaction.guild_id:
-            await self.reply(interaction, "tournament.error.not_found")
+        row = await self.store.get_tournament(tournament_id) if tournament_id <= MAX_ID else None
+        if row is None or not pressed_here(interaction, row):
+            # a crafted custom id (another channel's event, an id past 64
+            # bits): refused as a press on another channel's table is
+            await self.reply(interaction, "tournament.error.stale_button")
             return
         user = interaction.user
         async with self.lock(row.id):
@@ -487,7 +523,12 @@ class Desk:
                                       minutes=minutes, when=until))  # fmt: skip
                 return Outcome("tournament.ok.checkin", changed=True, args={"when": until})
             return Outcome("tournament.error.started")
+        await self.drop_departed(row)  # who left the server since joining: not in round 1
         outcome = await self.service.start(row)
+        if outcome.dropped:  # they are told, before the pairings (or the call-off)
+            players = t("list.sep", row.lang).join(f"<@{u}>" for u in outcome.dropped)
+            await self.say(row, t("tournament.checkin_dropped", row.lang, players=players,
+                                  id=row.id))  # fmt: skip
         if outcome.changed:
             log.info("tournament %d: started (%s, %d rounds)", row.id, row.format, row.rounds)
             await self.refresh_signup(row)
@@ -539,12 +580,14 @@ class Desk:
     async def _open_match(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> None:
         lang = row.lang
         thread_id = match.thread_id
+        made = False  # the thread is this call's: the introduction comes first in it
         if thread_id is None:
             thread_id = await self.make_thread(row, match, names)
             if thread_id is None:
                 return
             await self.store.set_match_thread(match.id, thread_id)
             stored = await self.store.get_match(match.id)
+            made = stored is not None and stored.thread_id == thread_id
             if stored is None or stored.thread_id != thread_id:  # another made one first
                 await self.delete_channel(thread_id)
                 if stored is None or stored.thread_id is None:
@@ -557,6 +600,8 @@ class Desk:
             if existing.ui.get("tournament", {}).get("match") == match.id:
                 await self.store.open_match(match.id, thread_id=thread_id, table_id=existing.id)
             return
+        if made:  # before the table and the ping of whoever moves first
+            await self.introduce(row, match, thread_id)
         seats = self.seats_of(row, match, names)
         table = await self.client.lobby.open_seated(
             guild_id=row.guild_id, channel_id=thread_id, game=row.game, host_id=row.host_id,
@@ -569,6 +614,12 @@ class Desk:
             return
         if not await self.store.open_match(match.id, thread_id=thread_id, table_id=table.id):
             return
+        if not made:  # a thread made before (a crash between the two): introduced once, now
+            await self.introduce(row, match, thread_id)
+
+    async def introduce(self, row: TournamentRow, match: MatchRow, thread_id: int) -> None:
+        """The match's introduction in its thread, pinging its players."""
+        lang = row.lang
         people = t("list.sep", lang).join(f"<@{u}>" for u in match.seats)
         text = t("tournament.match.ping", lang, players=people, round=match.round,
                  number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
@@ -605,7 +656,7 @@ class Desk:
         return seats
 
     async def make_thread(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> int | None:
-        name = t("tournament.thread", row.lang, round=match.round, number=match.number)
+        name = t("tournament.thread", row.lang, id=row.id, round=match.round, number=match.number)
         try:
             thread = await self.client.http.start_thread_without_message(
                 row.channel_id, name=name[:100], auto_archive_duration=1440, type=11
@@ -682,6 +733,8 @@ class Desk:
             row = await self.store.get_tournament(tournament_id)
             if row is None or row.state != "running":
                 return
+            if await self.service.round_complete(row):
+                await self.drop_departed(row)  # before the next round is paired
             advanced = await self.service.advance(row)
             if advanced == "paired":
                 log.info("tournament %d: round %d paired", row.id, row.round)
@@ -691,6 +744,25 @@ class Desk:
                 await self.finish(row)
             else:
                 await self.refresh_standings(row)
+
+    async def drop_departed(self, row: TournamentRow) -> list[int]:
+        """The players still in who left the server (Discord says the member
+        is unknown) are out of the pairing from the next round on (status
+        ``left``; the standings say so). A player Discord cannot tell about
+        now (a 5xx) stays in. Who left."""
+        gone = []
+        for entrant in await self.service.active(row):
+            try:
+                await self.client.http.get_member(row.guild_id, entrant.user_id)
+            except discord.NotFound:
+                if await self.service.depart(row, entrant.user_id):
+                    log.info("tournament %d: player %d left the server: not paired again",
+                             row.id, entrant.user_id)  # fmt: skip
+                    gone.append(entrant.user_id)
+            except discord.HTTPException as err:
+                log.warning("tournament %d: could not tell whether player %d is still here"
+                            " (%s/%s)", row.id, entrant.user_id, err.status, err.code)  # fmt: skip
+        return gone
 
     async def finish(self, row: TournamentRow) -> None:
         """The final standings and the podium (posted once: the event was
@@ -706,32 +778,48 @@ class Desk:
                    places=" ".join(places))  # fmt: skip
         await self.say(row, podium + "\n" + content, files)
 
-    async def repair_round(self, row: TournamentRow) -> Outcome:
-        """The host's re-pair of the current round (call under the
-        tournament's lock): the tables of the old pairings closed (no
-        result), the new ones opened."""
+    async def repair_round(self, row: TournamentRow, by: int | None = None) -> Outcome:
+        """The host's re-pair of the current round: one claim under the
+        locks of the round's tables — no move can come in between the look
+        for moves and the closing — the tables of the old pairings closed
+        (no result, saying why), the new ones opened. ``by``: the organiser.
+
+        The tables' locks are taken first (in table order), then the
+        tournament's, as a match's end takes them (its table's lock, then
+        the tournament's, to record it): never the other way round."""
+        current = await self.store.matches(row.id, round=row.round)
+        locked = sorted({m.table_id for m in current if m.table_id is not None})
 
         async def started(match: MatchRow) -> bool:
             if match.table_id is None:
                 return False
+            if match.table_id not in locked:  # opened since: not under our locks, so not ours
+                return True
             return any(line["origin"] == "press" for line in await self.store.ledger(match.table_id))
 
-        outcome = await self.service.repair(row, started)
-        if not outcome.changed:
-            return outcome
-        old: list[MatchRow] = (outcome.args or {}).pop("old", [])
-        for match in old:
-            if match.table_id is None:
-                continue
-            async with self.tables.lock(match.table_id):
+        async with contextlib.AsyncExitStack() as held:
+            for table_id in locked:
+                await held.enter_async_context(self.tables.lock(table_id))
+            await held.enter_async_context(self.lock(row.id))
+            fresh = await self.store.get_tournament(row.id)
+            if fresh is None:
+                return Outcome("tournament.error.not_running")
+            outcome = await self.service.repair(fresh, started)
+            if not outcome.changed:
+                return outcome
+            old: list[MatchRow] = (outcome.args or {}).pop("old", [])
+            for match in old:
+                if match.table_id is None:
+                    continue
                 loaded = await self.tables.load(match.table_id)
                 if loaded is None:
                     continue
                 before, table = loaded
-                await self.tables.commit(before, table, origin="command", kind=ABANDONED)
-        log.info("tournament %d: round %d paired again", row.id, row.round)
-        await self.say(row, t("tournament.repaired", row.lang, round=row.round))
-        await self.open_round(row)
+                table.ui[ENDED] = REPAIRED  # its message says why it closed
+                await self.tables.commit(before, table, origin="command", kind=ABANDONED, by=by)
+            log.info("tournament %d: round %d paired again", fresh.id, fresh.round)
+            await self.say(fresh, t("tournament.repaired", fresh.lang, round=fresh.round))
+            await self.open_round(fresh)
         return outcome
 
     # ------------------------------------------------------------ people
@@ -774,13 +862,17 @@ class Desk:
         if self.backoff.waiting(now):
             return
         try:
-            await self._sweep(now)
+            wrote = await self._sweep(now)
         except sqlite3.Error as err:
             self.backoff.failed(now, err)
             return
-        self.backoff.worked(now)
+        if wrote:  # a sweep that only read says nothing of writes
+            self.backoff.worked(now)
 
-    async def _sweep(self, now: float) -> None:
+    async def _sweep(self, now: float) -> bool:
+        """One sweep; whether it wrote (a sweep that found nothing to do
+        only read: the database may still be unwritable)."""
+        wrote = False
         for row in await self.store.live_tournaments():
             try:
                 opens = (row.starts_at or 0) - row.checkin_seconds
@@ -789,21 +881,27 @@ class Desk:
                         fresh = await self.store.get_tournament(row.id)
                         if fresh is not None and fresh.state == "signup":
                             await self.begin(fresh)
+                            wrote = True
                 elif row.state == "checkin" and (row.starts_at or 0) <= now:
                     async with self.lock(row.id):
                         fresh = await self.store.get_tournament(row.id)
                         if fresh is not None and fresh.state == "checkin":
                             await self.begin(fresh)
+                            wrote = True
             except sqlite3.Error:
                 raise
             except Exception:
                 log.exception("tournament %d: the start failed", row.id)
         if self.repaired_at is not None and now - self.repaired_at < REPAIR_EVERY:
-            return
+            return wrote
         self.repaired_at = now
-        await self.repair()
+        return await self.repair() or wrote
 
-    async def repair(self) -> None:
+    async def repair(self) -> bool:
+        """Start the events whose start was claimed but not paired, open
+        the matches paired but not opened, record those whose table ended
+        unrecorded; whether anything was written."""
+        wrote = False
         for live in await self.store.live_tournaments():
             if live.state != "running" or live.round != 0:
                 continue
@@ -815,10 +913,27 @@ class Desk:
                     if again is not None and again.state == "running" and again.round == 0:
                         log.info("tournament %d: started but not paired: starting it", live.id)
                         await self.begin(again)
+                        wrote = True
             except sqlite3.Error:
                 raise
             except Exception:
                 log.exception("tournament %d: the start failed", live.id)
+        for tournament_id in await self.store.standings_behind():
+            # a standings edit that failed (the final one: nothing comes after it)
+            try:
+                async with self.lock(tournament_id):
+                    self._standings_behind.add(tournament_id)
+                    row = await self.store.get_tournament(tournament_id)
+                    if row is None or row.standings_message_id is None:
+                        await self._note_behind(tournament_id, False)
+                    else:
+                        log.info("tournament %d: its standings were behind: shown again", row.id)
+                        await self.refresh_standings(row)
+                wrote = True
+            except sqlite3.Error:
+                raise
+            except Exception:
+                log.exception("tournament %d: its standings could not be repaired", tournament_id)
         for match in await self.store.stranded_matches():
             if match.id in self._opening:
                 continue
@@ -832,6 +947,7 @@ class Desk:
                         log.info("tournament %d: match %d was paired, not opened: opening it",
                                  row.id, match.id)  # fmt: skip
                         await self.open_match(row, fresh, await self.names(row))
+                        wrote = True
                         continue
                     if fresh.state != "open" or fresh.table_id is None:
                         continue
@@ -841,6 +957,7 @@ class Desk:
                     result_id = await self.store.result_of_table(fresh.table_id)
                     result = None if result_id is None else await self.store.get_result(result_id)
                     recorded = await self.service.record(row, fresh, result)
+                    wrote = True
                 if recorded:
                     await self.go_on(match.tournament_id)
             except sqlite3.Error:
@@ -848,6 +965,7 @@ class Desk:
             except Exception:
                 log.exception("tournament %d: match %d could not be repaired",
                               match.tournament_id, match.id)  # fmt: skip
+        return wrote
 
 
 class _Person:

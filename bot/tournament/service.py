@@ -47,6 +47,7 @@ class Outcome:
     key: str
     changed: bool = False
     args: dict[str, Any] | None = None
+    dropped: tuple[int, ...] = ()  # the start: players dropped for not checking in
 
 
 def two_player(row: TournamentRow) -> bool:
@@ -230,17 +231,20 @@ class TournamentService:
         else:
             before = "checkin" if checkin else "signup"
         entrants = await self.store.entrants(row.id)
+        dropped: list[int] = []  # who did not check in (to be told)
         if checkin:
             for e in entrants:
-                if e.status == "joined":
-                    await self.store.set_entrant_status(row.id, e.user_id, "dropped",
-                                                        only_from=("joined",))  # fmt: skip
+                if e.status == "joined" and await self.store.set_entrant_status(
+                    row.id, e.user_id, "dropped", only_from=("joined",)
+                ):
+                    dropped.append(e.user_id)
             entrants = await self.store.entrants(row.id)
         players = [e for e in entrants if e.status in ACTIVE]
         if len(players) < needed:
             # sign-ups open again (the sweep calls off an event whose time came)
             await self.store.update_tournament(row, state=before)
-            return Outcome("tournament.error.too_few", args={"min": needed})
+            return Outcome("tournament.error.too_few", args={"min": needed},
+                           dropped=tuple(dropped))  # fmt: skip
         # seeds: the highest rating first; the unrated after them, as they joined
         ranked = sorted(
             players, key=lambda e: (e.rating is None, -(e.rating or 0.0), e.joined_at, e.user_id)
@@ -258,7 +262,7 @@ class TournamentService:
         if not await self.pair_next(row):
             return Outcome("tournament.error.started")
         args = {"asked": asked, "rounds": rounds, "count": len(players)} if asked else None
-        return Outcome("tournament.ok.started", changed=True, args=args)
+        return Outcome("tournament.ok.started", changed=True, args=args, dropped=tuple(dropped))
 
     # ------------------------------------------------------------ rounds
 
@@ -364,6 +368,11 @@ class TournamentService:
         """``user_id`` drops out (``dropped``) or is kicked (``kicked``): no
         later round pairs them."""
         return await self.store.set_entrant_status(row.id, user_id, status, only_from=ACTIVE)
+
+    async def depart(self, row: TournamentRow, user_id: int) -> bool:
+        """``user_id`` left the server: no later round pairs them (their
+        status ``left``); whether they were still in."""
+        return await self.store.set_entrant_status(row.id, user_id, "left", only_from=ACTIVE)
 
     async def standings(self, row: TournamentRow) -> list[pairing.Standing]:
         entrants = await self.store.entrants(row.id)

@@ -306,4 +306,15 @@ def result_view(result_id: int, labels: dict[str, str]) -> discord.ui.View:
     return view
 
 
+ENDED_TABLE = "t"  # the 🔑 Seed of a game ended without a result: cr:0:fair:t<table id>
+
+
+def ended_view(table_id: int, label: str) -> discord.ui.View:
+    """The 🔑 Seed button under a game that ended without a result (no
+    result to name: its table's id, as ``arg``)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResultButton.build(0, "fair", label, arg=f"{ENDED_TABLE}{table_id}"))
+    return view
+
+
 DYNAMIC_ITEMS = (TableButton, TableSelect, ResultButton, ResultSelect)

@@ -21,7 +21,7 @@ from bot.model import CPU_ADD, CPU_REMOVE, LEVELS, is_cpu, seat_named
 from bot.store import TableRow
 from bot.turns import LOBBY_IDLE, MAX_IDLE, WARN_BEFORE
 from bot.ui import result_words
-from bot.ui.components import build_view, result_view
+from bot.ui.components import build_view, ended_view, result_view
 from bot.ui.controls import (
     MAX_OPTIONS,
     RESULT_ACTIONS,
@@ -59,6 +59,7 @@ END_WINDOW = LOBBY_IDLE  # seconds an agreement stands
 ENDED = "ended"  # ui: how /game end ended the game
 AGREED = "agreed"  # every person still playing agreed: a result as usual
 NO_CONTEST = "no_contest"  # the host or a manager alone: no winner, unrated
+REPAIRED = "repaired"  # a tournament's organiser paired the round again: closed
 
 
 @dataclass
@@ -178,7 +179,10 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
     as it stood, without controls, and the seed to verify."""
     game = game_title(row.game, lang)
     user = mention(by)
-    if user is None:  # the turn clock ended it: nobody played (or could reach it)
+    if row.ui.get(ENDED) == REPAIRED:  # its tournament's round was paired again
+        round_no = (row.ui.get(TOURNAMENT) or {}).get("round", "?")
+        lines = [t("result.repaired", lang, game=game, user=user or "?", round=round_no)]
+    elif user is None:  # the turn clock ended it: nobody played (or could reach it)
         lines = [t("result.abandoned_idle", lang, game=game, n=MAX_IDLE)]
     else:
         lines = [t("result.abandoned", lang, game=game, user=user)]
@@ -188,9 +192,12 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
         state = eng.from_json(row.state)
         lines.extend(standing_lines(row, eng.settle(state), lang))
         files = await picture_files(eng.view(state, None), lang, row)
-    if row.seed:
+    view = None
+    if row.seed:  # the seed is under its 🔑 Seed button, as under a result
         lines.append(result_seed_line(row, lang))
-    return TableMessage("\n".join(lines), files)
+        if row.id is not None:
+            view = ended_view(row.id, t("result.btn.fair", lang))
+    return TableMessage("\n".join(lines), files, view)
 
 
 def standing_lines(row: TableRow, outcome: Outcome, lang: str) -> list[str]:

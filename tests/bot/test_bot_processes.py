@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from simtable import on_both_databases, on_postgres
@@ -242,6 +244,19 @@ async def test_kept_table_locks_are_let_go_in_time_in_number_and_after_a_failure
     from bot import store_pg
 
     (a,) = await _stores(new_database, 1)
+    # the store's clock is the test's (a lock kept "for 50 ms" let go while
+    # the next lock's round trip took longer, on a loaded machine: the test
+    # failed under -n 2), and each take is slow, as on such a machine
+    now = time.monotonic()
+    monkeypatch.setattr(store_pg, "time", SimpleNamespace(monotonic=lambda: now))
+    take = a._take_table_lock
+
+    async def slow(table_id: int, wait: float | None = None) -> Any:
+        kept = await take(table_id, wait)
+        await asyncio.sleep(0.06)
+        return kept
+
+    a._take_table_lock = slow
     try:
         # a use that fails lets go at once
         with pytest.raises(RuntimeError):
@@ -260,12 +275,14 @@ async def test_kept_table_locks_are_let_go_in_time_in_number_and_after_a_failure
         assert [await _held(a, t) for t in (2, 3, 4)] == [0, 1, 1]
         # past their time (the sweeper lets them go every second)
         monkeypatch.setattr(store_pg, "MAX_KEPT_LOCKS", 256)
-        monkeypatch.setattr(store_pg, "KEEP_LOCK_SECONDS", 0.05)
         for table_id in (3, 4, 5):
             async with a.table_lock(table_id):
                 pass
-        assert list(a._kept) == [3, 4, 5]
-        await asyncio.sleep(0.1)
+        assert list(a._kept) == [3, 4, 5]  # however long the takes took
+        now += store_pg.KEEP_LOCK_SECONDS - 0.01
+        a.let_go_idle_locks()
+        assert list(a._kept) == [3, 4, 5]  # not yet
+        now += 0.01
         a.let_go_idle_locks()
         await _unlocked(a)
         assert a._kept == {} and [await _held(a, t) for t in (3, 4, 5)] == [0, 0, 0]

@@ -201,11 +201,11 @@ async def test_an_answer_about_yourself_says_you(game_night):
         await press(alice, signup, 1, "join")
         res = await alice.slash(hall, "tournament kick", user=alice)
         text = answer(res)
-        assert exactly(text, "tournament.ok.kicked_self", "en", id=1), text
+        assert exactly(text, "tournament.ok.kicked_self_signup", "en", id=1), text  # before the start
         assert alice.mention not in text
         res = await dave.slash(hall, "tournament drop")
         text = answer(res)
-        assert exactly(text, "tournament.ok.dropped", "ja", id=1), text
+        assert exactly(text, "tournament.ok.dropped_signup", "ja", id=1), text
         assert dave.mention not in text
         # about someone else it names them
         res = await alice.slash(hall, "tournament kick", user=bob)
