@@ -659,7 +659,7 @@ _OPEN_AS = (
 
 @contextlib.contextmanager
 def thread_links(threads: Mapping[int, str]) -> Iterator[None]:
-    """A thread's line in its channel ("started a thread: #1 · Round 1 · match 1")
+    """A thread's line in its channel ("started a thread: Tournament #1 · Round 1 · match 1")
     links to the thread's page.
 
     SimCord's page links a thread's name to discord.com, which knows nothing

@@ -146,7 +146,7 @@ def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -
             final = page.locator(".channel-message").filter(has_text="final standings")
             while time.monotonic() < deadline and not final.count():
                 for number in (1, 2):
-                    name = f"#1 · Round {number} · match 1"
+                    name = f"Tournament #1 · Round {number} · match 1"
                     link = page.locator("a.message-system-link", has_text=name)
                     if name in threads or not link.count():
                         continue
@@ -174,7 +174,7 @@ def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -
                 shot(pages[0][1], f"tournament-{name[11]}.png")
             assert final.count(), "no final standings in 150 s:\n" + page.locator("#channel-message-list").inner_text()
             # round 2 was opened by itself when round 1's match ended
-            assert list(threads) == ["#1 · Round 1 · match 1", "#1 · Round 2 · match 1"], list(threads)
+            assert list(threads) == ["Tournament #1 · Round 1 · match 1", "Tournament #1 · Round 2 · match 1"], list(threads)
             text = final.last.inner_text()
             assert "🏆 The Nine tournament is over!" in text and "🥇" in text, text
             # places in the words as in the picture: "1. bob — 6.5 pts (2 games)", and
@@ -182,9 +182,9 @@ def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -
             assert re.search(r"(?m)^1[.=] (alice|bob) — [\d.]+ pts?( · [^(]+)? \(2 games\)$", text), text
             assert final.last.locator("img").count() >= 1  # the standings picture
             # at each result, the thread says what happens next and where
-            first = threads["#1 · Round 1 · match 1"][0][1]
+            first = threads["Tournament #1 · Round 1 · match 1"][0][1]
             first.get_by_text("round 2 opens there by itself").first.wait_for(timeout=5000)
-            last = threads["#1 · Round 2 · match 1"][0][1]
+            last = threads["Tournament #1 · Round 2 · match 1"][0][1]
             last.get_by_text("It was the last round").first.wait_for(timeout=5000)
         except BaseException:
             shot(page, "tournament-failed.png")
@@ -194,7 +194,7 @@ def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -
     took = time.monotonic() - started
     print(f"tournament played in {took:.1f} s")
     out = "".join(lines)
-    assert "Thread “#1 · Round 2 · match 1”: http://127.0.0.1:" in out, out
+    assert "Thread “Tournament #1 · Round 2 · match 1”: http://127.0.0.1:" in out, out
     assert "Traceback" not in out, out
 
 
