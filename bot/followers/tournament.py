@@ -520,7 +520,7 @@ class Desk:
                 minutes = max(1, round(((row.starts_at or 0) - self.tables.clock()) / 60))
                 until = when(row.starts_at or 0, row.lang, relative=False)
                 await self.say(row, t("tournament.checkin_call", row.lang, id=row.id,
-                                      minutes=minutes, when=until))  # fmt: skip
+                                      minutes=minutes, count=minutes, when=until))  # fmt: skip
                 return Outcome("tournament.ok.checkin", changed=True, args={"when": until})
             return Outcome("tournament.error.started")
         await self.drop_departed(row)  # who left the server since joining: not in round 1

@@ -276,7 +276,7 @@ async def test_times_are_each_readers_own_and_a_call_off_says_what_happened(game
             assert f"<t:{stamp}:f>" in signup.content and f"<t:{stamp}:R>" in signup.content
             await press(alice, signup, row.id, "join")  # one player: too few
             await night.wait(130)
-            call = posts(hall, "tournament.checkin_call", lang, id=row.id, minutes=1,
+            call = posts(hall, "tournament.checkin_call", lang, id=row.id, minutes=1, count=1,
                          when=f"<t:{stamp}:f>")  # fmt: skip
             assert len(call) == 1, [m.content for m in hall.history()]
             await night.wait(60)

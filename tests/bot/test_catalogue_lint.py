@@ -286,6 +286,19 @@ def test_no_english_text_hedges_its_number():
         assert "(s)" not in text, (key, text)
 
 
+@pytest.mark.parametrize(
+    ("key", "args", "one"),
+    [  # read in the golden transcripts: "(1 minutes)", "The last 1 finished game"
+        ("tournament.checkin_call", {"id": 3, "when": "soon", "minutes": 1}, "(1 minute)"),
+        ("history.title", {"n": 1}, "**1 finished game so far**"),
+    ],
+)
+def test_a_count_of_one_reads_in_the_singular(key, args, one):
+    text = t(key, "en", count=1, **args)
+    assert one in text, text
+    assert t(key, "en", count=2, **{**args, **{k: 2 for k in ("minutes", "n") if k in args}}) != text
+
+
 def test_english_controls_are_in_english():
     """An English button or menu says it in English ("Hot dice! Roll all 6
     again"); the seeds' Japanese terms stay in the log and /rules."""
