@@ -91,9 +91,25 @@ def _fields(lines: list[str]) -> list[str]:
     return out
 
 
-def help_embed(lang: str, paths: list[str] | None = None) -> discord.Embed:
+# what only organisers may run: a server's settings, its live tables, and a
+# tournament's organising (Discord hides a whole command from members by its
+# default permissions, never one subcommand of /tournament, whose other
+# subcommands are everyone's: /help lists these to organisers only)
+ORGANISER_PATHS = ("config", "game list", "tournament create", "tournament kick",
+                   "tournament repair", "tournament end")  # fmt: skip
+
+
+def for_organisers(path: str) -> bool:
+    """A command only organisers (Manage Server, or the tournament role) run."""
+    return any(path == p or path.startswith(p + " ") for p in ORGANISER_PATHS)
+
+
+def help_embed(lang: str, paths: list[str] | None = None, *, organiser: bool = True) -> discord.Embed:
     """The /help answer in ``lang``; ``paths``: the commands to list
-    (:func:`command_paths` of the bot's tree)."""
+    (:func:`command_paths` of the bot's tree). An ``organiser`` (Manage
+    Server, or the server's tournament role) also gets the organisers'
+    commands, under their own heading; a member gets a line saying they
+    exist, not commands they cannot run."""
     embed = discord.Embed(title=t("help.title", lang), description=t("help.about", lang))
     lines = [game_line(game, lang) for game in registry.names()]
     embed.add_field(name=t("help.games", lang), value=_clip("\n".join(lines)), inline=False)
@@ -108,9 +124,18 @@ def help_embed(lang: str, paths: list[str] | None = None) -> discord.Embed:
             value=_clip(t(f"help.{section}", lang, **names)),
             inline=False,
         )
-    for i, value in enumerate(_fields(command_lines(paths or [], lang))):
+    everyone = [p for p in paths or [] if not for_organisers(p)]
+    organisers = [p for p in paths or [] if for_organisers(p)]
+    for i, value in enumerate(_fields(command_lines(everyone, lang))):
         name = t("help.commands", lang) if i == 0 else "\u200b"  # one title, then blank
         embed.add_field(name=name, value=value, inline=False)
+    if organisers and organiser:
+        for i, value in enumerate(_fields(command_lines(organisers, lang))):
+            name = t("help.commands_organisers", lang) if i == 0 else "\u200b"
+            embed.add_field(name=name, value=value, inline=False)
+    elif organisers:
+        embed.add_field(name=t("help.commands_organisers", lang),
+                        value=_clip(t("help.organisers_only", lang)), inline=False)  # fmt: skip
     return embed
 
 
@@ -126,7 +151,10 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="What this bot does and how to play")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        embed = help_embed(lang_of(interaction.locale), command_paths(self.bot.tree))
+        desk = getattr(self.bot, "tournaments", None)  # who may organise: its one rule
+        organiser = interaction.guild_id is None or desk is None or await desk.may_run(interaction, None)
+        embed = help_embed(lang_of(interaction.locale), command_paths(self.bot.tree),
+                           organiser=organiser)  # fmt: skip
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

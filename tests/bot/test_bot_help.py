@@ -164,11 +164,10 @@ async def test_help_lists_every_command_of_the_tree(game_night, lang):
     /leaderboard, /stats and /game end), each by its name in the reader's
     language — the name the replies use — with its description; English
     names are Discord's clickable mentions."""
-    async with game_night(locales={"alice": lang}) as night:
+    async with game_night(locales={"alice": lang}, managers=["alice"]) as night:  # sees all
         embed = answer(await night.command(night.alice, "help"))
-        listed = "\n".join(
-            f.value for f in embed.fields if f.name in (t("help.commands", lang), "\u200b")
-        )
+        headings = (t("help.commands", lang), t("help.commands_organisers", lang), "\u200b")
+        listed = "\n".join(f.value for f in embed.fields if f.name in headings)
         paths = tree_paths(night.bot)
         assert {"history", "review", "leaderboard", "stats", "game end"} <= set(paths)
         assert len(paths) >= 15
@@ -184,3 +183,36 @@ async def test_help_lists_every_command_of_the_tree(game_night, lang):
             assert command("play", "ja") in text and "/play" not in text, text
         else:  # a clickable mention once the commands are synced
             assert f"</game end:{COMMAND_IDS['game']}>" in listed, listed
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_organiser_commands_are_listed_to_organisers_only(game_night, lang):
+    """/help offered /tournament kick, repair, end and /config to every
+    member, who cannot run them. A member reads that organisers have them;
+    a member with Manage Server, or with the server's tournament role, gets
+    them under their own heading."""
+    async with game_night(locales={"alice": lang, "bob": lang}, managers=["alice"]) as night:
+        organiser_only = ["tournament kick", "tournament repair", "tournament end",
+                          "tournament create", "config clock", "game list"]  # fmt: skip
+        everyone = ["tournament standings", "tournament drop", "play", "game end", "review"]
+
+        def listed(embed):
+            return "\n".join(f"{f.name}\n{f.value}" for f in embed.fields)
+
+        member = listed(answer(await night.command(night.bob, "help")))
+        for path in organiser_only:
+            assert command(path, lang) not in member, (path, member)
+        for path in everyone:
+            assert command(path, lang) in member, (path, member)
+        assert says(member, "help.organisers_only", lang)
+        manager = listed(answer(await night.command(night.alice, "help")))
+        assert t("help.commands_organisers", lang) in manager
+        for path in organiser_only + everyone:
+            assert command(path, lang) in manager, (path, manager)
+        # the tournament role's members are organisers too
+        role = night.guild.create_role("organisers")
+        await night.settings(tournament_role=role.id)
+        carol = night.guild.add_member(night.env.create_user("carol"), roles=[role])
+        res = await carol.slash(night.channel, "help")
+        assert t("help.commands_organisers", "en") in listed(answer(res))
+        assert command("tournament repair", "en") in listed(answer(res))
