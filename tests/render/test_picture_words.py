@@ -1,0 +1,92 @@
+"""The words drawn in result pictures (issue 33's tour): a Japanese picture
+draws no dash beside katakana (the font's — is the long vowel's bar:
+「ヤッツィー — 結果」 read 「ヤッツィーー結果」); an English picture names the
+seeds' terms as the English text does — the term with its gloss (ドボン
+(dobon), 上がり (agari), 御祝儀 (gift), docs/i18n.md) — never "Dobon",
+"Shut!" or a 御祝儀 left unexplained."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+
+from bot.pictures import forget_pictures, result_picture
+from bot.render import _base
+
+from .views import golden_cases
+
+# the glossary of docs/i18n.md, read again: a seed term → its English gloss
+GLOSS = {"ドボン": "dobon", "上がり": "agari", "御祝儀": "gift"}
+STAND_INS = re.compile(r"\bDobon\b|\bShut!|\bAgari\b")
+# a dash the font draws as ー, next to katakana (a space between or not)
+DASH_BY_KATAKANA = re.compile(r"[\u30a1-\u30fa\u30fc] ?[—―]|[—―] ?[\u30a1-\u30fa\u30fc]")
+
+
+def drawn(monkeypatch: pytest.MonkeyPatch, draw: Any) -> list[str]:
+    """Every string ``draw()`` puts on a picture (bot.render._base.draw_text)."""
+    texts: list[str] = []
+    real = _base.draw_text
+
+    def spy(d: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        texts.append(text)
+        real(d, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(_base, "draw_text", spy)
+    _base.forget_palettes()
+    forget_pictures()
+    draw()
+    monkeypatch.undo()
+    return texts
+
+
+def result_cases(lang: str) -> dict[str, tuple[dict[str, Any], dict[str, Any], Any]]:
+    cases = {
+        name: (view, outcome, history)
+        for name, (kind, view, outcome, history) in golden_cases().items()
+        if kind == "result" and not (name.endswith("_en") and name[:-3] in golden_cases())
+    }
+    # a Six Dice result with a 御祝儀 (six of a kind) for its roller
+    view, outcome, history = cases["sixdice_result"]
+    gifted = copy.deepcopy(view)
+    gifted["gifts"] = {gifted["players"][0]: 1}
+    cases["sixdice_gift_result"] = (gifted, outcome, history)
+    return cases
+
+
+@pytest.mark.parametrize("name", sorted(result_cases("ja")))
+def test_no_dash_beside_katakana_in_a_japanese_result(monkeypatch, name):
+    view, outcome, history = result_cases("ja")[name]
+    texts = drawn(
+        monkeypatch, lambda: result_picture(view, outcome, lang="ja", history=history)
+    )
+    found = [s for s in texts if DASH_BY_KATAKANA.search(s)]
+    assert not found, found
+
+
+@pytest.mark.parametrize("name", sorted(result_cases("en")))
+def test_an_english_result_glosses_the_seed_terms(monkeypatch, name):
+    view, outcome, history = result_cases("en")[name]
+    pic: list[Any] = []
+    texts = drawn(
+        monkeypatch,
+        lambda: pic.append(result_picture(view, outcome, lang="en", history=history)),
+    )
+    words = " ".join(texts)  # a gloss wrapped to the next line is still beside its term
+    for said in (words, pic[0].alt):
+        assert not STAND_INS.search(said), said
+        for term, gloss in GLOSS.items():
+            for m in re.finditer(term, said):
+                assert said[m.end() :].startswith(f" ({gloss})"), (term, said)
+
+
+def test_the_cases_hold_every_term():
+    """The English cases above draw each term at least once (so the rule
+    was looked at): ドボン and 上がり in Nine's, 御祝儀 in Six Dice's."""
+    seen = ""
+    for view, outcome, history in result_cases("en").values():
+        seen += result_picture(view, outcome, lang="en", history=history).alt
+    for term in GLOSS:
+        assert term in seen, term
