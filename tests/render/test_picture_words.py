@@ -90,3 +90,22 @@ def test_the_cases_hold_every_term():
         seen += result_picture(view, outcome, lang="en", history=history).alt
     for term in GLOSS:
         assert term in seen, term
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_stats_card_says_a_one_game_rating_without_a_trend(lang):
+    """The issue's "at the first of the last 1 rated games": after one rated
+    game there is no "first of the last" to speak of; after several the
+    card says where the rating stood after the first of them."""
+    from bot.pictures import stats_picture
+    from bot.ratings import display
+
+    from .stats_views import card
+
+    one = dict(card(), trend=[12.5])
+    alt = stats_picture(one, lang=lang).alt
+    assert not re.search(r"\b1 rated games\b|last 1\b|直近1ゲーム", alt), alt
+    several = card()
+    alt = stats_picture(several, lang=lang).alt
+    first, n = display(several["trend"][0]), len(several["trend"])
+    assert f"{first}" in alt and str(n) in alt, alt
