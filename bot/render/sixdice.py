@@ -286,11 +286,9 @@ def _alt(
         )
     if last and last.get("result") in ("shonben", "gucchon") and in_bowl:
         parts.append(tr(lang, last["result"]))
-    if stamp:
-        whose = (
-            f" ({stamp[2]})" if stamp[2] and lang == "en" else f"（{stamp[2]}）" if stamp[2] else ""
-        )
-        parts.append(stamp[0] + whose + end)
+    if stamp:  # whose it is first: "alice: ドボン (dobon)." (a gloss's brackets stay alone)
+        word = stamp[0].rstrip("!！")
+        parts.append((f"{stamp[2]}{colon(lang)}{word}" if stamp[2] else word) + end)
     aside = [str(x) for g in view.get("set_aside") or [] for x in g["dice"]]
     if aside:
         parts.append(f"{tr(lang, 'set_aside')}{colon(lang)}{' '.join(aside)}" + end)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from bot.pictures import forget_pictures, result_picture
 from bot.render import _base
 
@@ -109,3 +110,33 @@ def test_the_stats_card_says_a_one_game_rating_without_a_trend(lang):
     alt = stats_picture(several, lang=lang).alt
     first, n = display(several["trend"][0]), len(several["trend"])
     assert f"{first}" in alt and str(n) in alt, alt
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_six_dice_stamp_in_words_names_whose_roll_first(lang):
+    """The alt text of a ドボン stamp: "alice: ドボン (dobon).", never the
+    gloss's brackets and the roller's side by side ("ドボン (dobon) (alice)")."""
+    from bot.pictures import table_picture
+
+    from .views import sixdice_dobon
+
+    e, s = sixdice_dobon(["alice", "bob"])
+    view = e.view(s, None)
+    alt = table_picture(view, lang=lang).alt
+    assert not re.search(r"\) ?\(|）（", alt), alt
+    roller = view["last_roll"]["player"]
+    sep = "：" if lang == "ja" else ": "
+    assert f"{roller}{sep}{t('pic.dobon', lang)}" in alt, alt
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_turned_up_trump_card_is_named_as_such(lang):
+    """Sixty-Six's alt text: "Trump: spades. Turned-up trump card: J of
+    spades." (「めくり札」), not "Trump: spades. Trump J of spades."."""
+    from bot.pictures import table_picture
+    from bot.render.sixtysix import card_words
+
+    kind, view, _o, _h = golden_cases()["sixtysix_table"]
+    alt = table_picture(view, lang=lang).alt
+    card = card_words(view["trump_card"], lang)
+    assert t("pic.trump_card", lang, card=card) in alt, alt
