@@ -507,3 +507,10 @@ def test_nine_says_left_only_of_a_player_who_left():
             if not words[m.end() :].startswith(" the game"):
                 found.append((key, text))
     assert not found, "\n".join(f"{k}: {v}" for k, v in found)
+
+
+def test_the_settlement_is_counted_in_chips_everywhere():
+    """Nine's and Six Dice's settlement is in chips (``unit.chip``, docs/i18n.md
+    "Result units"): /rules and the options say so too, never "units"."""
+    found = [(k, v) for k, v in own_keys("en").items() if re.search(r"\bunits?\b", text_only(v))]
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)
