@@ -188,8 +188,8 @@ async def abandoned_message(row: TableRow, lang: str, *, by: int | None) -> Tabl
         state = eng.from_json(row.state)
         lines.extend(standing_lines(row, eng.settle(state), lang))
         files = await picture_files(eng.view(state, None), lang, row)
-    if row.seed:
-        lines.append(result_seed_line(row, lang))
+    if row.seed:  # the short hash only: no result, so no 🔑 Seed button to point to
+        lines.append(seed_line(row, lang))
     return TableMessage("\n".join(lines), files)
 
 

@@ -102,3 +102,19 @@ async def test_a_japanese_result_has_no_literal_bold_marks(game_night):
         (embed,) = res.response.embeds
         for field in embed.fields:
             assert "**" not in md.renderInline(field.value), field.value
+
+
+async def test_a_game_ended_without_a_result_points_to_no_missing_button(game_night):
+    """A game ended as no contest has no result, so no 🔑 Seed button under
+    it: its message must not send the players to one (it did: "the seed is
+    under 🔑 Seed" above no button at all); the short hash stays."""
+    for lang in ("en", "ja"):
+        async with game_night(seeded=True) as night:
+            table = await night.table("nine", lang=lang)
+            (short,) = re.findall(r"`([0-9a-f]{8})`", table.content)
+            await table.command(night.alice, "game end")  # the host: no contest
+            assert table.shows("result.abandoned", lang), table.content
+            button = t("result.btn.fair", lang)
+            assert button not in table.buttons
+            assert button not in table.content, table.content
+            assert table.shows("seed.hash.dice", lang, hash=short), table.content
