@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.games import plugin
 from bot.i18n import t
 from bot.pictures import forget_pictures, result_picture
 from bot.render import _base
@@ -140,3 +141,19 @@ def test_the_turned_up_trump_card_is_named_as_such(lang):
     alt = table_picture(view, lang=lang).alt
     card = card_words(view["trump_card"], lang)
     assert t("pic.trump_card", lang, card=card) in alt, alt
+
+
+def test_an_english_alt_text_ends_its_list_with_a_full_stop():
+    """"alice: 0 lives lost; Bob Smith: 2 lives lost;" ended the alt text,
+    or ran on into the legend's sentence; a list ends with a full stop."""
+    from .golden import render_case
+
+    for name, (kind, view, _outcome, _history) in golden_cases().items():
+        lang = "ja" if name.endswith(("_result", "_reveal", "_ja")) else "en"
+        if lang == "ja" or kind in ("standings", "bracket"):
+            continue  # the tournament pictures are another helper's (tournament_views.py)
+        alt = render_case(name).alt
+        assert not alt.rstrip().endswith(";"), (name, alt)
+        if kind == "result":
+            legend = plugin(view["game"]).result_legend(view, "en")
+            assert legend and f". {legend}" in alt, (name, alt)
