@@ -112,7 +112,8 @@ def arm(
     if idle:
         row.clock["idle"] = idle
     # a table with its own clock (a tournament's match) keeps it to the second
-    first = not (has_moved(state, player) or row.ui.get(TABLE_CLOCK) or UNREACHABLE in row.ui)
+    lost = row.ui.get(UNREACHABLE) is not None  # (None once the channel is back)
+    first = not (has_moved(state, player) or row.ui.get(TABLE_CLOCK) or lost)
     row.deadline = now + (first_turn_seconds(seconds) if first else seconds)
 
 

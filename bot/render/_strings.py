@@ -36,8 +36,11 @@ def alt(parts: list[str], lang: str) -> str:
     sep = "" if lang == "ja" else " "
     parts = [p for p in parts if p]
     if lang != "ja":
-        last = [i + 1 == len(parts) or not parts[i + 1].endswith(";") for i in range(len(parts))]
-        parts = [p[:-1] + "." if p.endswith(";") and end else p for p, end in zip(parts, last, strict=True)]
+        ends = [i + 1 == len(parts) or not parts[i + 1].endswith(";") for i in range(len(parts))]
+        parts = [
+            p[:-1] + "." if p.endswith(";") and end else p
+            for p, end in zip(parts, ends, strict=True)
+        ]
     text = sep.join(parts)
     return text if len(text) <= 1000 else text[:999] + "…"
 
