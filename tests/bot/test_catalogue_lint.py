@@ -514,3 +514,25 @@ def test_the_settlement_is_counted_in_chips_everywhere():
     "Result units"): /rules and the options say so too, never "units"."""
     found = [(k, v) for k, v in own_keys("en").items() if re.search(r"\bunits?\b", text_only(v))]
     assert not found, "\n".join(f"{k}: {v}" for k, v in found)
+
+
+# the texts drawn in pictures (bot/render: pic.*; the result's notes under a
+# name: result.<game>.*, result.left, result.figure.*): no Markdown there
+DRAWN = re.compile(r"pic\.|result\.(?:nine|sixdice|sixtysix|bluff|yahtzee|figure|left)")
+
+
+def test_no_markdown_in_words_drawn_in_pictures():
+    found = [
+        (lang, k, v)
+        for lang in ("en", "ja")
+        for k, v in own_keys(lang).items()
+        if DRAWN.match(k) and re.search(r"\*\*|`", v)
+    ]
+    assert not found, "\n".join(f"{lang} {k}: {v}" for lang, k, v in found)
+
+
+def test_no_dash_beside_katakana_in_japanese_words_drawn_in_pictures():
+    """The font draws — as ー: 「ヤッツィー — 結果」 read 「ヤッツィーー結果」."""
+    dash = re.compile(r"[\u30a1-\u30fa\u30fc] ?[—―]|[—―] ?[\u30a1-\u30fa\u30fc]")
+    found = [(k, v) for k, v in own_keys("ja").items() if DRAWN.match(k) and dash.search(v)]
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)
