@@ -79,6 +79,7 @@ from simcord import actors as sim_actors  # noqa: E402
 from simcord.backend import serializers  # noqa: E402
 from simcord.enums import InteractionType  # noqa: E402
 
+from bot import turns  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.followers.clock import SWEEP_EVERY  # noqa: E402
 from bot.i18n import t  # noqa: E402
@@ -808,6 +809,10 @@ async def main(cfg: dict[str, Any]) -> None:
     count_sql(counts)
     count_pictures(counts)
     store = open_store(cfg["db"])
+    # the idle tables' clocks fire every clock_seconds, as they did before a
+    # player's first turn of a game got three turn clocks (docs/bot.md): the
+    # workload stays comparable with the earlier runs (docs/operations.md)
+    turns.FIRST_TURN_FACTOR, turns.FIRST_TURN_MIN = 1, 0
     bot = create_bot(store, sync_commands="always")  # each world is a Discord of its own
     try:  # the collector as python -m bot sets it (older checkouts: Python's default)
         from bot.__main__ import tune_gc

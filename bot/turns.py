@@ -32,6 +32,15 @@ CPU_OVERDUE = 15.0
 # A sweeper asks the database at least this often (seconds), so only a
 # deadline due sooner needs telling other processes about.
 RECHECK = 60.0
+# ui key: when the table's channel was first found unreachable (set by
+# bot.followers.screen; the game then ends one turn clock later, as its
+# players are told, so no first turn lengthens it)
+UNREACHABLE = "unreachable"
+# A player's first turn of a game reads the table first (a newcomer reads
+# the picture, the buttons and perhaps /rules): it gets FIRST_TURN_FACTOR
+# turn clocks, and at least FIRST_TURN_MIN seconds.
+FIRST_TURN_FACTOR = 3
+FIRST_TURN_MIN = 180
 # ui key: a table's own turn clock in seconds, over the server's (a
 # tournament's match: bot.lobby.Lobby.open_seated)
 TABLE_CLOCK = "turn_seconds"
@@ -55,6 +64,22 @@ async def table_seconds(store: Store, row: TableRow) -> int:
     return await turn_seconds(store, row.guild_id, row.game)
 
 
+def first_turn_seconds(seconds: int) -> int:
+    """The clock of a player's first turn of a game, for a turn clock of
+    ``seconds``: three of them, and at least three minutes.
+
+    >>> first_turn_seconds(90), first_turn_seconds(30), first_turn_seconds(120)
+    (270, 180, 360)
+    """
+    return max(FIRST_TURN_FACTOR * seconds, FIRST_TURN_MIN)
+
+
+def has_moved(state: Any, player: str) -> bool:
+    """Whether ``player`` made a move of this game yet (the record's moves
+    are ``"PLAYER MOVE"``; a move the clock made for them counts)."""
+    return any(m.partition(" ")[0] == player for m in state.history.moves)
+
+
 def arm(
     row: TableRow, state: Any, *, now: float, seconds: int, actor: str | None, human: bool = False
 ) -> None:
@@ -63,8 +88,10 @@ def arm(
     ``actor`` made the move (their timeouts in a row start again at 0);
     ``human``: a person made it (the turn clocks in a row that ran out with
     nobody acting, ``idle``, start again at 0). A lobby gets
-    :data:`LOBBY_IDLE`; a game ``seconds`` for the player to move; a
-    finished game none.
+    :data:`LOBBY_IDLE`; a game ``seconds`` for the player to move, or
+    :func:`first_turn_seconds` when they have not moved in this game yet
+    (not on a table with its own clock, :data:`TABLE_CLOCK`, nor on one
+    whose channel is lost, :data:`UNREACHABLE`); a finished game none.
     """
     if row.phase == "lobby":
         row.deadline = now + LOBBY_IDLE
@@ -80,10 +107,14 @@ def arm(
         row.deadline = None
         row.clock = {"timeouts": timeouts}
         return
-    row.clock = {"player": movers[0], "warned": False, "timeouts": timeouts}
+    player = movers[0]
+    row.clock = {"player": player, "warned": False, "timeouts": timeouts}
     if idle:
         row.clock["idle"] = idle
-    row.deadline = now + seconds
+    # a table with its own clock (a tournament's match) keeps it to the second
+    lost = row.ui.get(UNREACHABLE) is not None  # (None once the channel is back)
+    first = not (has_moved(state, player) or row.ui.get(TABLE_CLOCK) or lost)
+    row.deadline = now + (first_turn_seconds(seconds) if first else seconds)
 
 
 def wake_time(row: TableRow) -> float | None:

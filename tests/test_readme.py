@@ -27,3 +27,34 @@ def test_the_test_command_installs_what_the_tests_drive() -> None:
     deps = (ROOT / "scripts" / "test-deps.sh").read_text(encoding="utf-8")
     for program in ("chromium", "postgresql"):
         assert program in deps
+
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    import json
+
+    return dict(json.loads((ROOT / "bot" / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
+
+
+def top_commands(lang: str) -> set[str]:
+    """The top-level slash commands as ``lang`` names them (``play``;
+    「あそぶ」: Discord's name_localizations, from ``cmd.<name>.name``)."""
+    return {v for k, v in catalogue(lang).items() if re.fullmatch(r"cmd\.[a-z_]+\.name", k)}
+
+
+HTTP_PATHS = {"healthz", "metrics"}  # the bot's HTTP endpoints (docs/operations.md)
+
+
+def test_the_readme_names_commands_as_their_readers_type_them() -> None:
+    """A command in the README is a command (in English, or by its Japanese
+    name); where the README speaks of the Japanese sandbox it names
+    ``/play`` by the Japanese name its members see (issue 33: the README
+    said ``/play`` where the Japanese sandbox has ``/あそぶ``)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    english, japanese = top_commands("en"), top_commands("ja")
+    assert "play" in english and catalogue("ja")["cmd.play.name"] in japanese
+    for m in re.finditer(r"`/([^`\s:/]+)", text):
+        assert m.group(1) in english | japanese | HTTP_PATHS, m.group(0)
+    sandbox_ja = next(s for s in re.split(r"(?<=;)\s|\.\s", text) if "--locale ja" in s)
+    said = re.findall(r"`/([^`\s:/]+)", sandbox_ja)
+    assert said and said[0] in japanese, sandbox_ja  # the first command it names

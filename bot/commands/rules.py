@@ -88,7 +88,14 @@ async def rules_embed(
     )
     lines = options_in_force(game, server_options, lang)
     lines.append(
-        t("rules.clock", lang, seconds=seconds, warn=turns.WARN_BEFORE, max=turns.MAX_TIMEOUTS)
+        t(
+            "rules.clock",
+            lang,
+            seconds=seconds,
+            first=turns.first_turn_seconds(seconds),
+            warn=turns.WARN_BEFORE,
+            max=turns.MAX_TIMEOUTS,
+        )
     )
     embed.add_field(name=t("rules.options", lang), value=_clip("\n".join(lines)), inline=False)
     # how to check the fair dice, naming the result's button as it reads

@@ -46,7 +46,7 @@ from bot.ui import present
 
 log = logging.getLogger(__name__)
 
-UNREACHABLE = "unreachable"  # ui key: when the table's channel was first found unreachable
+UNREACHABLE = turns.UNREACHABLE  # ui key: when the table's channel was first found unreachable
 GONE_CODES = (10003, 50001, 50013)  # Unknown Channel, Missing Access, Missing Permissions
 EDIT_INTERVAL = 1.0  # seconds: Discord allows ~5 edits of a channel's messages per 5 s
 
@@ -273,7 +273,9 @@ class Screen:
         await self.store.patch_ui({row.id: {UNREACHABLE: row.ui[UNREACHABLE]}})
         if row.phase == "playing":  # ends unrated after one turn clock: say by when
             seconds = await turns.table_seconds(self.store, row)
-            ends = f"<t:{int(row.ui[UNREACHABLE] + seconds)}:t>"
+            # at the deadline already set, if later (a player's first turn is longer)
+            at = max(row.ui[UNREACHABLE] + seconds, row.deadline or 0.0)
+            ends = f"<t:{int(at)}:t>"
             await self.tell_players(row, "table.lost", time=ends)
 
     async def tell_players(self, row: TableRow, key: str, **args: Any) -> None:

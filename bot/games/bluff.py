@@ -108,7 +108,9 @@ class Plugin(GamePlugin):
         if phase == "roll":
             lines.append(t("bluff.status.must_roll", lang))
         elif phase == "announce":
-            lines.append(t("bluff.status.must_announce", lang))
+            # the game's first announcement has nothing to beat
+            key = "bluff.status.must_announce" if last else "bluff.status.must_announce_first"
+            lines.append(t(key, lang))
         elif phase == "reveal":
             lines.append(t("bluff.status.must_reveal", lang))
         lines.append(self.losses_line(view, lang))

@@ -45,6 +45,12 @@ def card_text(card: str) -> str:
     return RANKS[card[0]] + SUIT_SIGNS[card[1]]
 
 
+def talon_open(view: dict[str, Any]) -> bool:
+    """Whether the talon still has cards and is not closed: only then can a
+    player draw, close it or exchange the trump 9 (docs/rules/sixtysix.md)."""
+    return not view.get("closed") and bool(view.get("talon"))
+
+
 def deal_reason(
     deal: dict[str, Any],
     players: list[str],
@@ -258,8 +264,8 @@ class Plugin(GamePlugin):
     def private_settings(
         self, view: dict[str, Any], player: str, ui: dict[str, Any], lang: str
     ) -> list[Control]:
-        if view.get("finished"):
-            return []
+        if view.get("finished") or not talon_open(view):
+            return []  # nothing left to draw, so nothing to stop before
         asking = player in (ui.get(ASK_DRAW) or [])
         key = "sixtysix.btn.auto_draw" if asking else "sixtysix.btn.ask_draw"
         return [Button(ASK_DRAW, t(key, lang), "secondary", row=3)]
@@ -312,6 +318,8 @@ class Plugin(GamePlugin):
             trick = view.get("trick") or []
             if phase == "follow" and trick:
                 lines.append(t("sixtysix.private.follow", lang, card=card_text(trick[0]["card"])))
+            elif phase == "lead" and not talon_open(view):  # no closing, no exchange now
+                lines.append(t("sixtysix.private.lead_talon_shut", lang))
             else:
                 lines.append(t(f"sixtysix.private.{phase}", lang))
         else:

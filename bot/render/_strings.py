@@ -30,9 +30,18 @@ def colon(lang: str) -> str:
 
 
 def alt(parts: list[str], lang: str) -> str:
-    """Alt text from sentences, within Discord's 1024-character limit."""
+    """Alt text from sentences, within Discord's 1024-character limit. In
+    English a list of items ("alice: 3;", "bob: 5;") ends with a full stop
+    ("bob: 5."), before the next sentence or at the end, not with ";"."""
     sep = "" if lang == "ja" else " "
-    text = sep.join(p for p in parts if p)
+    parts = [p for p in parts if p]
+    if lang != "ja":
+        ends = [i + 1 == len(parts) or not parts[i + 1].endswith(";") for i in range(len(parts))]
+        parts = [
+            p[:-1] + "." if p.endswith(";") and end else p
+            for p, end in zip(parts, ends, strict=True)
+        ]
+    text = sep.join(parts)
     return text if len(text) <= 1000 else text[:999] + "…"
 
 

@@ -128,7 +128,8 @@ def result(
     height += 12
     img = b.canvas(height)
     d = ImageDraw.Draw(img)
-    b.draw_text(d, (16, 12), f"{tr(lang, game)} — {tr(lang, 'result')}", b.LARGE, b.INK, bold=True)
+    title = tr(lang, "result_title", game=tr(lang, game))  # 「ヤッツィーの結果」: no dash by ー
+    b.draw_text(d, (16, 12), title, b.LARGE, b.INK, bold=True)
     winners = _winners(view, outcome)
     if winners:
         shown = [b.safe_text(b.who(view, w)) or b.NO_NAME for w in winners]
@@ -196,7 +197,7 @@ def _alt(
 ) -> str:
     game = view["game"]
     end = "." if lang == "en" else "。"
-    parts = [f"{tr(lang, game)} — {tr(lang, 'result')}" + end]
+    parts = [tr(lang, "result_title", game=tr(lang, game)) + end]
     if winners:
         parts.append(winners_line([b.who(view, w) for w in winners], lang) + end)
     colon = "：" if lang == "ja" else ": "

@@ -87,6 +87,9 @@ def _slots(n: int, seed: int) -> list[tuple[float, float, int]]:
     return out
 
 
+STAMP_WIDTH = 330  # px the stamp's word may take (the bowl is about 400 wide)
+
+
 def _stamp(img: Image.Image, text: str, colour: b.Color, whose: str = "") -> None:
     """A tilted hanko-style stamp across the bowl; ``whose`` (a name, already
     drawable) on a second line says whose roll it was."""
@@ -99,6 +102,8 @@ def _stamp(img: Image.Image, text: str, colour: b.Color, whose: str = "") -> Non
 def _stamp_layer(text: str, colour: b.Color, whose: str, _emoji: bool) -> Image.Image:
     """The stamp, tilted (kept: the same stamp stays on the table a while)."""
     size = 64 if len(text) <= 5 else 44
+    while size > 28 and b.text_width(text, size) > STAMP_WIDTH:  # the bowl holds it
+        size -= 2  # a term with its gloss: 振りきり (hot dice)!
     small = b.BODY
     whose = b.fit(whose, small, 300) if whose else ""
     w = max(b.text_width(text, size), b.text_width(whose, small) if whose else 0) + 40
@@ -281,11 +286,9 @@ def _alt(
         )
     if last and last.get("result") in ("shonben", "gucchon") and in_bowl:
         parts.append(tr(lang, last["result"]))
-    if stamp:
-        whose = (
-            f" ({stamp[2]})" if stamp[2] and lang == "en" else f"（{stamp[2]}）" if stamp[2] else ""
-        )
-        parts.append(stamp[0] + whose + end)
+    if stamp:  # whose it is first: "alice: ドボン (dobon)." (a gloss's brackets stay alone)
+        word = stamp[0].rstrip("!！")
+        parts.append((f"{stamp[2]}{colon(lang)}{word}" if stamp[2] else word) + end)
     aside = [str(x) for g in view.get("set_aside") or [] for x in g["dice"]]
     if aside:
         parts.append(f"{tr(lang, 'set_aside')}{colon(lang)}{' '.join(aside)}" + end)

@@ -212,7 +212,7 @@ def _alt(view: dict[str, Any], lang: str) -> str:
             + end
         )
     if view.get("trump_card"):
-        parts.append(f"{tr(lang, 'trump')} {card_words(view['trump_card'], lang)}" + end)
+        parts.append(tr(lang, "trump_card", card=card_words(view["trump_card"], lang)) + end)
     if view.get("closed"):
         parts.append(tr(lang, "talon") + " " + tr(lang, "talon_closed") + end)
     else:

@@ -200,17 +200,14 @@ def card_alt(
     ]
     trend = [ratings.display(v) for v in card.get("trend") or []]
     if rating is not None and card.get("trend_game"):
-        parts.append(
-            tr(
-                lang,
-                "stats.alt_rating",
-                game=_game(lang, card["trend_game"]),
-                rating=rating,
-                first=str(trend[0]) if trend else rating,
-                n=len(trend),
+        game = _game(lang, card["trend_game"])
+        if len(trend) >= 2:  # where the rating stood at the first game of the trend
+            said = tr(
+                lang, "stats.alt_rating", game=game, rating=rating, first=trend[0], n=len(trend)
             )
-            + end
-        )
+        else:  # one rated game (or none kept): no trend to speak of
+            said = tr(lang, "stats.alt_rating_new", game=game, rating=rating)
+        parts.append(said + end)
         if rating.endswith("?"):
             parts.append(tr(lang, "board.provisional", n=ratings.PROVISIONAL_GAMES) + end)
     for r in card["games"]:

@@ -174,7 +174,8 @@ async def test_no_negative_rating_anywhere(game_night):
             assert says(text, "stats.rating", lang, rating=want[user.id]), text
             assert says(text, "board.provisional", lang, n=ratings.PROVISIONAL_GAMES)
             [card] = res.response.attachments
-            assert says(card.description, "pic.stats.alt_rating", lang, rating=want[user.id])
+            # one rated game: the rating alone (no "first of the last 1 rated games")
+            assert says(card.description, "pic.stats.alt_rating_new", lang, rating=want[user.id])
             assert not re.search(r"-\d", card.description), card.description
 
 

@@ -12,6 +12,7 @@ from simtable import says, taken
 
 from bot.followers.clock import Sweeper
 from bot.tables import TableService
+from bot.turns import first_turn_seconds
 from games import registry
 from games.core import CARDS, SeededSource
 from games.sixtysix.engine import POINTS, POWER
@@ -40,7 +41,7 @@ async def test_timeout_plays_the_default_move(
     async with game_night(dice=dice, aux=aux, decks=decks) as night:
         table = await night.table(game, options=options)
         mover = table.mover
-        seconds = registry.spec(game).turn_seconds
+        seconds = first_turn_seconds(registry.spec(game).turn_seconds)  # their first turn
         assert table.shows("clock.deadline", time=f"<t:{int(night.clock()) + seconds}:R>")
         if expected is None:  # Sixty-Six: the lowest legal card of the leader
             state = registry.engine(game).from_json((await table.row()).state)
@@ -63,9 +64,10 @@ async def test_warning_mentions_the_player_once(game_night):
         alice = night.alice
         assert table.mover is alice
         before = len(table.history())
-        await night.wait(65)
+        first = first_turn_seconds(90)  # alice's first turn of the game
+        await night.wait(first - 25)
         assert not any(table.shows(key) for key in WARNINGS)
-        await night.wait(10)  # 75 s: 15 s left
+        await night.wait(10)  # 15 s left
         assert table.shows("clock.warning", player=alice.mention, seconds=20)
         (ping,) = table.posts("clock.ping")
         assert says(ping.content, "clock.ping", player=alice.mention)
@@ -84,7 +86,7 @@ async def test_three_timeouts_in_a_row_remove_the_player(game_night):
         other = night.bob if slow is night.alice else night.alice
         for n in (1, 2, 3):
             assert table.mover is slow
-            await night.wait(96)
+            await night.wait(96 if n > 1 else first_turn_seconds(90) + 6)
             if n < 3:
                 assert table.shows("ev.timeout", player=slow.name, count=n, max=3)
                 while table.mover is other:  # the other player plays in time
@@ -114,12 +116,13 @@ async def test_deadline_survives_a_restart(game_night):
     async with game_night(dice=[4, 5] + DICE, aux=[6, 2]) as night:
         table = await night.table("nine")
         started = night.clock()
-        assert (await table.row()).deadline == pytest.approx(started + 90)
+        first = first_turn_seconds(90)  # alice's first turn of the game
+        assert (await table.row()).deadline == pytest.approx(started + first, abs=1)
         await night.wait(60)
         await night.restart()
         row = await table.row()
-        assert row.deadline == pytest.approx(started + 90)  # not restarted from zero
-        await night.wait(25)  # 85 s: warned by the new process, not yet timed out
+        assert row.deadline == pytest.approx(started + first, abs=1)  # not restarted from zero
+        await night.wait(first - 65)  # 5 s left: warned by the new process, not yet timed out
         assert table.shows("clock.warning", seconds=20)
         assert await table.moves() == []
         await night.wait(10)
@@ -132,7 +135,7 @@ async def test_due_deadlines_fire_exactly_once(game_night):
     processes would, each with its own locks): each times out exactly once."""
     async with game_night(dice=DICE, aux=[6, 2] * 4) as night:
         tables = [await night.table("nine") for _ in range(3)]
-        night.clock.skew = 200  # every deadline is past; SimCord's own sweeps have not run
+        night.clock.skew = first_turn_seconds(90) + 30  # every deadline is past; SimCord's own sweeps have not run
         bot = night.bot
         first = Sweeper(bot, bot.tables, bot.screen)
         other = TableService(bot.tables.store, clock=night.clock, bus=bot.tables.bus)  # other locks
@@ -147,3 +150,33 @@ async def test_due_deadlines_fire_exactly_once(game_night):
             moves = row.state["history"]["moves"]
             assert [m.split()[1] for m in moves] == ["roll", "flip"], moves
             assert sum(e["kind"] == "timeout" for e in row.ui["log"]) == 1
+
+
+async def test_a_players_first_turn_of_a_game_gets_a_longer_clock(game_night):
+    """docs/bot.md "Turn clocks": a player's first turn of a game lasts three
+    turn clocks, and at least three minutes — a newcomer reads the table
+    before the clock runs out; from their second turn on, the turn clock."""
+    async with game_night(dice=[4, 5, 3, 3, 2, 6, 1, 1] + DICE, aux=[6, 2]) as night:
+        await night.settings(**{"clock.nine": 45})
+        table = await night.table("nine")
+        alice, bob = night.alice, night.bob
+        longer = max(3 * 45, 180)  # the promise, read again: 180 s for a 45 s clock
+        start = night.clock()
+        assert (await table.row()).deadline == pytest.approx(start + longer, abs=1)
+        await night.wait(45 + 10)  # the plain clock has run out: not the first turn's
+        assert await table.moves() == [] and table.mover is alice
+        assert not any(table.shows(key) for key in WARNINGS)
+        assert taken(await table.press("Roll", by=alice))
+        assert taken(await table.play(by=alice))  # her first turn is over: the flip
+        # bob's first turn: the longer clock again, from alice's last move
+        assert table.mover is bob
+        row = await table.row()
+        assert row.deadline == pytest.approx(night.clock() + longer, abs=1)
+        assert taken(await table.press("Roll", by=bob))
+        assert taken(await table.play(by=bob))
+        # alice's second turn: the server's turn clock
+        assert table.mover is alice
+        assert (await table.row()).deadline == pytest.approx(night.clock() + 45, abs=1)
+        await night.wait(45 + 5)
+        assert (await table.moves())[-1].startswith("alice ")  # the clock played for her
+        assert table.shows("ev.timeout", player="alice", count=1, max=3)

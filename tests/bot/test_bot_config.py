@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 from simcord import SetupError
-from simtable import says
+from simtable import says, taken
 
 from bot.i18n import t
+from bot.turns import first_turn_seconds
 from games import registry
 
 
@@ -71,7 +72,8 @@ async def test_settings_are_stored_used_and_survive_a_restart(game_night):
         assert table.shows("sixdice.status", "ja", target=5000)
         row = await table.row()
         assert row.options["target"] == 5000
-        assert row.deadline - row.updated_at == pytest.approx(registry.spec("sixdice").turn_seconds)
+        first = first_turn_seconds(registry.spec("sixdice").turn_seconds)  # the first turn's
+        assert row.deadline - row.updated_at == pytest.approx(first)
         # back to the defaults
         text = await night.ask(admin, "config options", game="sixdice", options="default")
         assert says(text, "config.saved.options_reset", game="Six Dice")
@@ -87,5 +89,8 @@ async def test_turn_clock_setting_sets_the_deadline(game_night):
     async with game_night(managers=["alice"], dice=[4, 5] * 20, aux=[6, 2]) as night:
         await night.ask(night.alice, "config clock", game="nine", seconds=45)
         table = await night.table("nine")
+        row = await table.row()
+        assert row.deadline - row.updated_at == pytest.approx(first_turn_seconds(45))
+        assert taken(await table.press("Roll", by=night.alice))  # her first move made
         row = await table.row()
         assert row.deadline - row.updated_at == pytest.approx(45)

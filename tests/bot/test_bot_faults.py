@@ -12,6 +12,7 @@ import sqlite3
 from simtable import on_both_databases, says
 
 from bot.followers.clock import BACKOFF_MAX, REPAIR_EVERY
+from bot.turns import first_turn_seconds
 from games import registry
 from games.core import SeededSource
 
@@ -20,6 +21,7 @@ DECKS = [SeededSource(f"faults-{i}").deck() for i in range(4)]
 ANSWER = "/interactions/*/*/callback"  # the answer to a press or command
 EDIT = "/channels/*/messages/*"  # an edit of a message by id
 TURN = registry.spec("nine").turn_seconds
+FIRST = first_turn_seconds(TURN)  # a player's first turn of a game (docs/bot.md)
 
 
 def fail(night, method: str, path: str, *, status=500, code=0, times=1) -> None:
@@ -73,7 +75,7 @@ async def test_the_ledger_is_contiguous_after_every_kind_of_change(game_night):
         nine = await night.table("nine")
         nine_id = (await nine.row()).id
         await nine.press("Roll", by=night.alice)
-        await night.wait(TURN + 5)  # alice's flip by the clock
+        await night.wait(TURN + 5)  # alice's flip by the clock (she has moved: her turn clock)
         await nine.command(night.alice, "game kick", player=night.bob, replace_with_cpu=True)
         await night.settle()
         await nine.command(night.alice, "game end")  # no contest: abandoned
@@ -92,8 +94,8 @@ async def test_the_ledger_is_contiguous_after_every_kind_of_change(game_night):
         for method in ("PATCH", "POST"):
             fail(night, method, f"/channels/{lost.channel.id}/messages*", status=403,
                  code=50001, times=None)  # fmt: skip
-        for _ in range(3):
-            await night.wait(TURN + 5)
+        for wait in (FIRST, FIRST):  # carol's first turn, then dave's: found lost, ended
+            await night.wait(wait + 5)
         assert await lost.row() is None
         await check(lost_id)
         assert {"press", "clock", "cpu", "command"} <= set(kinds), kinds
@@ -306,7 +308,7 @@ async def test_a_lost_channel_tells_the_players_where_they_can_see_it(game_night
         table = await night.table("nine")
         dms = len(night.dms(night.alice))
         lose(night, table.channel)
-        await night.wait(TURN + 5)  # the clock's move cannot be shown: the channel is lost
+        await night.wait(FIRST + 5)  # the clock's move cannot be shown: the channel is lost
         told = night.dms(night.alice)[dms:]
         channel = table.channel.mention
         assert len(told) == 1 and says(told[0].content, "table.lost", game="Nine",
@@ -314,7 +316,7 @@ async def test_a_lost_channel_tells_the_players_where_they_can_see_it(game_night
         other = await night.table("nine", players=[night.carol], start=False)
         res = await other.act("join", by=night.bob)  # his next press, anywhere
         assert any(says(f.content, "table.lost", channel=channel) for f in res.followups), res
-        await night.wait(TURN + 5)
+        await night.wait(FIRST + 5)  # bob's first turn's deadline: the time the DM said
         assert await table.row() is None  # ended, unrated
         told = night.dms(night.alice)[dms:]
         assert len(told) == 2 and says(told[1].content, "table.lost_ended", game="Nine",

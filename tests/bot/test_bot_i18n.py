@@ -21,6 +21,7 @@ from bot.app import create_bot
 from bot.i18n import catalogue, t
 from bot.i18n.translator import Translator
 from bot.store import Store
+from bot.turns import first_turn_seconds
 from games.core import CARDS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -126,7 +127,7 @@ async def test_a_japanese_and_an_english_player_each_get_their_language(game_nig
         assert not says(text, "status.playing") and not says(text, "table.turn")
         assert says(await table.ask(bob, "game status"), "status.playing")
         # the turn clock plays for the player to move; then bob leaves (a forfeit)
-        await night.wait(125)
+        await night.wait(first_turn_seconds(120) + 5)  # the leader's first turn
         assert table.shows("ev.timeout", count=1)
         await table.command(bob, "game leave")
         assert table.shows("result.title", game="Sixty-Six")

@@ -21,6 +21,7 @@ from bot.__main__ import setup_logging
 from bot.deploy import ENV, PORT_ENV, SHARDS_ENV, Shards, configured_address, parse_address
 from bot.events import Bus
 from bot.ops import PROCESS
+from bot.turns import first_turn_seconds
 from games import registry
 from games.core import SeededSource
 
@@ -235,7 +236,7 @@ async def test_clock_fire_lag_is_measured(game_night) -> None:
     async with game_night(dice=DICE, aux=[6, 2]) as night:
         table = await night.table("nine")
         mover = table.mover
-        seconds = registry.spec("nine").turn_seconds
+        seconds = first_turn_seconds(registry.spec("nine").turn_seconds)  # the first turn
         registry_ = night.bot.ops.registry
         assert registry_.get_sample_value("chabudai_clock_fire_lag_seconds_count") == 0
         await night.wait(seconds + 5)  # SimCord's clock: the sweeper fires the deadline

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simtable import exactly, privately, refused, says, taken
 
-from bot.i18n import linked
+from bot.i18n import linked, t
 from games.core import SeededSource
 
 DICE = SeededSource("bot-press-tests").roll(500)
@@ -122,7 +122,8 @@ async def test_game_status_leave_and_end(game_night):
 async def test_game_end_without_a_settlement_abandons_with_the_last_picture(game_night):
     """Yahtzee has no settlement as it stands: /game end by the host closes
     the table without a result (no leaderboard entry), shows the sheet as it
-    stood and reveals the seed; the channel is free for a new table."""
+    stood and the fair-dice digits (no result: no 🔑 Seed button to point
+    to); the channel is free for a new table."""
     async with game_night(dice=[1, 2, 3, 4, 6, 5, 5, 5, 5, 5], aux=[1]) as night:
         table = await night.table("yahtzee")
         alice, bob = night.alice, night.bob
@@ -130,7 +131,8 @@ async def test_game_end_without_a_settlement_abandons_with_the_last_picture(game
         assert privately(await table.command(bob, "game end"), "end.agreed", n=1, m=2)
         await table.command(alice, "game end")
         assert table.shows("result.abandoned", game="Yahtzee", user=alice.mention), table.content
-        assert table.shows("seed.result.dice")
+        assert table.shows("seed.hash.dice") and not table.shows("seed.result.dice")
+        assert t("result.btn.fair") not in table.buttons
         assert table.over
         (picture,) = table.stored.attachments
         assert picture.get("description")

@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.render import _base as b
 from bot.render import result as result_render
 from bot.store import TableRow
+from bot.turns import first_turn_seconds
 from bot.ui import present
 from games import registry
 
@@ -234,8 +235,10 @@ async def test_no_message_names_nobody(lang):
 async def test_a_game_nobody_plays_says_so_and_names_nobody(game_night):
     async with game_night(seeded=True) as night:
         table = await night.table("sixdice")
-        for _ in range(3):  # nobody plays for three turn clocks
-            await night.wait(registry.spec("sixdice").turn_seconds + 5)
+        turn = registry.spec("sixdice").turn_seconds
+        # nobody plays for three turn clocks (two players' first turns, longer)
+        for wait in (first_turn_seconds(turn), first_turn_seconds(turn), turn):
+            await night.wait(wait + 5)
         assert await table.row() is None
         assert "None" not in table.content, table.content
         assert table.shows("result.abandoned_idle", game="Six Dice", n=3), table.content

@@ -59,3 +59,5 @@ async def test_rules_show_the_server_house_options(game_night):
         assert says(text, "rules.option_line_changed", option="target=5000")
         assert says(text, "rules.option_line", option="start=1000")
         assert says(text, "rules.clock", seconds=45)
+        # the first move of a game: three turn clocks, at least three minutes
+        assert says(text, "rules.clock", seconds=45, first=max(3 * 45, 180))

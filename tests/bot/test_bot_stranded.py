@@ -15,6 +15,7 @@ import sqlite3
 from simtable import privately, refused, says, taken, walk
 
 from bot.followers.clock import REPAIR_EVERY, REPAIR_GRACE
+from bot.turns import first_turn_seconds
 from games import registry
 from games.core import SeededSource
 
@@ -22,6 +23,7 @@ DICE = SeededSource("stranded").roll(2000)
 ANSWER = "/interactions/*/*/callback"  # the answer to a press or command
 EDIT = "/channels/*/messages/*"  # an edit of a message by id
 TURN = registry.spec("nine").turn_seconds
+FIRST = first_turn_seconds(TURN)  # a player's first turn of a game (docs/bot.md)
 
 
 def fail(night, method: str, path: str, *, status=500, code=0, times=1) -> None:
@@ -108,7 +110,7 @@ async def test_a_deleted_table_message_is_posted_again(game_night):
         table = await night.table("nine")
         old_id = table.message.id
         night.env.backend.delete_message(table.channel.id, old_id)
-        await night.wait(TURN - 15)  # the clock's warning finds no message to edit
+        await night.wait(FIRST - 15)  # the clock's warning finds no message to edit
         row = await table.row()
         assert row.message_id != old_id
         again = night.env.backend.get_message(table.channel.id, row.message_id)
@@ -155,9 +157,9 @@ async def test_a_table_in_a_channel_the_bot_lost_ends_unrated(game_night):
         for method in ("PATCH", "POST"):
             fail(night, method, f"/channels/{channel}/messages*", status=403, code=50001,
                  times=None)  # fmt: skip
-        await night.wait(TURN + 5)  # a default move, unseen: the channel is unreachable
+        await night.wait(FIRST + 5)  # a default move, unseen: the channel is unreachable
         assert len(await table.moves()) <= 2
-        await night.wait(TURN + 5)
+        await night.wait(FIRST + 5)  # bob's first turn: the table is found unreachable
         assert await table.row() is None  # abandoned: the channel is free
         assert await night.store.results() == []  # no result, nothing rated
 
@@ -165,8 +167,8 @@ async def test_a_table_in_a_channel_the_bot_lost_ends_unrated(game_night):
 async def test_a_game_nobody_plays_ends_unrated(game_night):
     async with game_night(dice=DICE, aux=[6, 2]) as night:
         table = await night.table("nine")
-        for _ in range(3):
-            await night.wait(TURN + 5)
+        for wait in (FIRST, FIRST, TURN):  # alice's and bob's first turns, alice's second
+            await night.wait(wait + 5)
         assert await table.row() is None
         assert table.shows("result.abandoned_idle", game="Nine", n=3)  # by nobody: no <@None>
         assert "None" not in table.content
@@ -303,7 +305,8 @@ async def test_an_abandoned_sixty_six_leaves_no_playable_hand(game_night):
     async with game_night(decks=decks, aux=[1]) as night:
         table = await night.table("sixtysix")
         assert night.hand(night.alice).controls and night.hand(night.bob).controls
-        for _ in range(3):  # nobody plays: abandoned, unrated
-            await night.wait(registry.spec("sixtysix").turn_seconds + 5)
+        turn = registry.spec("sixtysix").turn_seconds
+        for wait in (first_turn_seconds(turn), first_turn_seconds(turn), turn):
+            await night.wait(wait + 5)  # nobody plays (two first turns): abandoned, unrated
         assert await table.row() is None and table.shows("result.abandoned_idle", game="Sixty-Six")
         assert not night.hand(night.alice).controls and not night.hand(night.bob).controls

@@ -147,7 +147,10 @@ async def test_sixtysix_is_played_to_the_end_without_a_press_to_draw(game_night)
             hand = night.hand(member)
             assert "m:draw" not in hand.button_actions, hand.content  # never a press to draw
             assert not hand.shows("sixtysix.private.draw")
-            assert t("sixtysix.btn.ask_draw", "en") in hand.buttons  # the rule's way to close
+            # the rule's way to close, while the talon can be closed (docs/rules/sixtysix.md)
+            state = sixtysix.from_json((await table.row()).state)
+            can_close = not state.closed and bool(state.talon)
+            assert (t("sixtysix.btn.ask_draw", "en") in hand.buttons) == can_close, hand.buttons
             move = sixtysix_move(hand)
             accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
             presses += 1
@@ -255,15 +258,17 @@ async def test_bluff_hint_after_the_roll_asks_only_for_the_announcement(game_nig
         assert not says(text, "hint.bluff.first", "ja"), text  # not "振って宣言して"
 
 
-async def test_english_nine_hints_say_shut_like_the_pictures(game_night):
+async def test_english_nine_hints_say_agari_like_the_pictures(game_night):
+    """One spelling per term (issue 33): the hints say 上がり (agari) as the
+    pictures and /rules do, never "Shut!"."""
     async with game_night(seeded=True) as night:
         table = await night.table("nine", players=1)
         text = await table.ask(night.alice, "hint")
         assert says(text, "hint.nine.before"), text
-        assert "上がり" not in text and t("pic.agari", "en") in text, text
+        assert t("pic.agari", "en") in text and "Shut" not in text, text
         accepted(await table.play())
         text = await table.ask(night.alice, "hint")
-        assert "上がり" not in text, text
+        assert t("pic.agari", "en") in text and "Shut" not in text, text
 
 
 # ----------------------------------------------------- the DMs learn the end

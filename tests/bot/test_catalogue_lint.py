@@ -34,6 +34,8 @@ REJECTED = {
     r"勝つ確率": "勝率",
     # Bluff's lost games of a match are lives lost, one word everywhere
     r"負け数|[}\d]敗": "失ったライフ",
+    # a game of dice or cards is a ゲーム; 対局 is go's and shogi's
+    r"対局": "ゲーム",
 }
 
 # (rule, pattern): what no Japanese value may contain
@@ -290,7 +292,7 @@ def test_no_english_text_hedges_its_number():
     ("key", "args", "one"),
     [  # read in the golden transcripts: "(1 minutes)", "The last 1 finished game"
         ("tournament.checkin_call", {"id": 3, "when": "soon", "minutes": 1}, "(1 minute)"),
-        ("history.title", {"n": 1}, "**1 finished game so far**"),
+        ("history.title", {"n": 1}, "**Recently finished: 1 game**"),
     ],
 )
 def test_a_count_of_one_reads_in_the_singular(key, args, one):
@@ -357,3 +359,193 @@ def test_code_joins_what_people_read_in_their_language():
             ):
                 found.append(f"{rel}:{node.lineno} {func.value.value!r}.join")
     assert not found, found
+
+
+# ----------------------------------------------- the tour's rules (issue 33)
+
+# Keys other helpers of the same issue rewrite (the review's and the
+# tournaments' words): checked by the rules below once their branches are in.
+OTHERS = ("review.", "tournament.")
+
+
+def own_keys(lang: str) -> dict[str, str]:
+    return {k: v for k, v in catalogue(lang).items() if not k.startswith(OTHERS)}
+
+
+# a number and its percent sign stay together in English too ("44.1%")
+SPACE_PERCENT = re.compile(r"[\d}] +%")
+
+
+def test_no_space_before_a_percent_sign_in_english():
+    found = [(k, v) for k, v in own_keys("en").items() if SPACE_PERCENT.search(v)]
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)
+
+
+# ー is the long vowel of katakana (ヤッツィー); as a dash it reads as one:
+# after anything but katakana, or standing alone between spaces
+LONG_VOWEL_AS_DASH = re.compile(r"(?<![\u30a1-\u30fa\u30fc])ー|(?:^|\s)ー(?:\s|$)")
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("ヤッツィー — 結果", False),
+        ("シックスティー・シックス", False),
+        ("結果ー合計", True),
+        ("ヤッツィー ー 結果", True),
+        ("{game}ー結果", True),
+    ],
+)
+def test_the_dash_lint(text, bad):
+    assert bool(LONG_VOWEL_AS_DASH.search(text)) == bad, text
+
+
+def test_no_long_vowel_mark_as_a_dash_in_japanese():
+    found = [(k, v) for k, v in own_keys("ja").items() if LONG_VOWEL_AS_DASH.search(v)]
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)
+
+
+CLOSING = ("。", "！", "？", "」", "』", "）", "…")
+
+
+def unfinished_japanese() -> list[tuple[str, str, str]]:
+    """(key, English line, Japanese line): an English sentence ends with a
+    full stop where its Japanese line does not end with 。 (or another
+    closing mark), line by line where both have as many lines."""
+    out = []
+    ja = own_keys("ja")
+    for key, en in own_keys("en").items():
+        if key.startswith("cmd.") or key not in ja:
+            continue
+        en_lines, ja_lines = en.strip().splitlines(), ja[key].strip().splitlines()
+        pairs = list(zip(en_lines, ja_lines, strict=False))
+        if len(en_lines) != len(ja_lines):
+            pairs = [(en_lines[-1], ja_lines[-1])]
+        for e, j in pairs:
+            if e.rstrip("*").endswith(".") and not j.rstrip("*").endswith(CLOSING):
+                out.append((key, e, j))
+    return out
+
+
+def test_a_japanese_sentence_ends_with_a_closing_mark():
+    found = unfinished_japanese()
+    assert not found, "\n".join(f"{k}: {e} | {j}" for k, e, j in found)
+
+
+def test_bold_is_bold_in_commonmark_too():
+    """``**`` that a CommonMark reader leaves literal (the sandbox's page
+    shows 「シードは**🔑 シード**で」 so): every catalogue text, its
+    placeholders as plain words, the buttons it names filled in."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt()
+    found = []
+    for lang in ("en", "ja"):
+        button = t("result.btn.fair", lang)  # the one button label with an emoji
+        for key, text in own_keys(lang).items():
+            if "**" not in text:
+                continue
+            filled_in = {re.sub(r"\{[^{}]*\}", "X", text)}
+            if key.startswith(SEED_BUTTON_KEYS):
+                filled_in.add(fill_button(text, button))
+            for filled in filled_in:
+                if "**" in md.render(filled):
+                    found.append((lang, key, text))
+    assert not found, "\n".join(f"{lang} {k}: {v}" for lang, k, v in found)
+
+
+# the texts whose {button} is the result's 🔑 Seed (bot/ui/present.py, bot/commands/rules.py)
+SEED_BUTTON_KEYS = ("seed.result.", "rules.verify.")
+
+
+def fill_button(text: str, button: str) -> str:
+    """``text`` with ``{button}`` as the 🔑 button and other placeholders as words."""
+    return re.sub(r"\{[^{}]*\}", "X", text.replace("{button}", button))
+
+
+# One spelling per term in English (docs/i18n.md: the seeds' terms stay
+# Japanese, glossed once in brackets): never an English stand-in for the term
+# nor its romanization outside the gloss.
+EN_STAND_INS = {
+    r"\bShut!": "上がり (agari)",
+    r"(?<!\()\b[Aa]gari\b": "上がり (agari)",
+    r"(?<!\()\b[Dd]obon\b": "ドボン (dobon)",
+    r"(?<!\()\b[Bb]uta\b": "ブタ (buta)",
+    r"(?<!\()\b[Ss]honben\b": "ションベン",
+    r"(?<!\()\b[Gg]ucchon\b": "グッチョン",
+    r"(?<!\()\bgifts?\b": "御祝儀 (gift)",
+    r"御祝儀(?! \(gift\))(?!\*\* \(gift\))": "御祝儀 (gift)",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("Shut! (agari): ×2", True),
+        ("Dobon", True),
+        ("1 Dobon", True),
+        ("Chance of Dobon with 2 dice", True),
+        ("御祝儀 ×1: 5 chips", True),
+        ("a gift", True),
+        ("上がり (agari): ×2", False),
+        ("ドボン (dobon)", False),
+        ("1 ドボン", False),
+        ("御祝儀 (gift) ×1: 5 chips", False),
+    ],
+)
+def test_the_spelling_lint(text, bad):
+    assert bool([p for p in EN_STAND_INS if re.search(p, text)]) == bad, text
+
+
+def test_one_english_spelling_per_seed_term():
+    found = [
+        (k, chosen, v)
+        for k, v in own_keys("en").items()
+        if not k.startswith(("cmd.", "choice."))
+        for p, chosen in EN_STAND_INS.items()
+        if re.search(p, text_only(v))
+    ]
+    assert not found, "\n".join(f"{k}: write {c}: {v}" for k, c, v in found)
+
+
+def test_nine_says_left_only_of_a_player_who_left():
+    """"left" is a player's leaving (the table's "(left)", "left the game");
+    the cards still up are the face-up sum, never "left"."""
+    found = []
+    for key, text in own_keys("en").items():
+        if "nine" not in key or key.startswith("cmd."):
+            continue
+        words = text_only(text)
+        for m in re.finditer(r"\b[Ll]eft\b", words):
+            if not words[m.end() :].startswith(" the game"):
+                found.append((key, text))
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)
+
+
+def test_the_settlement_is_counted_in_chips_everywhere():
+    """Nine's and Six Dice's settlement is in chips (``unit.chip``, docs/i18n.md
+    "Result units"): /rules and the options say so too, never "units"."""
+    found = [(k, v) for k, v in own_keys("en").items() if re.search(r"\bunits?\b", text_only(v))]
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)
+
+
+# the texts drawn in pictures (bot/render: pic.*; the result's notes under a
+# name: result.<game>.*, result.left, result.figure.*): no Markdown there
+DRAWN = re.compile(r"pic\.|result\.(?:nine|sixdice|sixtysix|bluff|yahtzee|figure|left)")
+
+
+def test_no_markdown_in_words_drawn_in_pictures():
+    found = [
+        (lang, k, v)
+        for lang in ("en", "ja")
+        for k, v in own_keys(lang).items()
+        if DRAWN.match(k) and re.search(r"\*\*|`", v)
+    ]
+    assert not found, "\n".join(f"{lang} {k}: {v}" for lang, k, v in found)
+
+
+def test_no_dash_beside_katakana_in_japanese_words_drawn_in_pictures():
+    """The font draws — as ー: 「ヤッツィー — 結果」 read 「ヤッツィーー結果」."""
+    dash = re.compile(r"[\u30a1-\u30fa\u30fc] ?[—―]|[—―] ?[\u30a1-\u30fa\u30fc]")
+    found = [(k, v) for k, v in own_keys("ja").items() if DRAWN.match(k) and dash.search(v)]
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found)

@@ -11,6 +11,7 @@ import pig
 import pytest
 
 from bot.i18n import t
+from bot.turns import first_turn_seconds
 from games import registry
 from games.core import Record
 
@@ -94,7 +95,7 @@ async def test_pig_turn_clock_plays_the_default_move(game_night):
     async with game_night() as night:
         table = await night.table("pig", players=2)
         first = table.mover
-        seconds = registry.spec("pig").turn_seconds
+        seconds = first_turn_seconds(registry.spec("pig").turn_seconds)  # their first turn
         await night.wait(seconds - 5)
         assert (await table.row()).state["history"]["moves"] == []
         await night.wait(10)
