@@ -993,7 +993,13 @@ class TournamentSweep(commands.Cog):
         self.sweep_loop.start()
 
     async def cog_unload(self) -> None:
+        # a sweep cancelled mid-way lets go of what it claimed in its
+        # ``finally``: wait for that (at most 5 s) before the store closes
+        # behind it (it logged "store is not open" at ERROR at a stop)
         self.sweep_loop.cancel()
+        task = self.sweep_loop.get_task()
+        if task is not None and task is not asyncio.current_task():
+            await asyncio.wait({task}, timeout=5)
 
     @tasks.loop(seconds=SWEEP_EVERY)
     async def sweep_loop(self) -> None:
