@@ -33,13 +33,16 @@ from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 
 # docs/review.md, "Bands and classes": the least accuracy of excellent, good
 # and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"lose_chance": Grades((80.0, 50.0, 20.0), (0.05, 0.15, 0.30))}
+GRADES = {
+    "lose_chance": Grades(
+        ((0.003, 95.0), (0.045, 80.0), (0.07, 57.5), (0.17, 22.5)), (0.05, 0.15, 0.30)
+    )
+}
 
 
 class BluffReviewer(GameReviewer):
     unit = "lose_chance"
     higher = False
-    scale = 0.05  # docs/review.md: calibration
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = bluff.view(state, player)
@@ -64,6 +67,13 @@ class BluffReviewer(GameReviewer):
         if move not in values:
             return None
         return Assessment(values, move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 3": a round ends when someone loses a life (the table's
+        game number)."""
+        return "round", {"round": int(view.get("game_number") or 1)}
 
     def luck(
         self, memo: Any, state: Any, player: str, move: str, events: Sequence[Event]

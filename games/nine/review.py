@@ -20,13 +20,12 @@ from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 
 # docs/review.md, "Bands and classes": the least accuracy of excellent, good
 # and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"sum": Grades((95.0, 80.0, 50.0), (0.5, 1.5, 3.0))}
+GRADES = {"sum": Grades(((0.1, 80.0), (1.0, 22.5)), (0.15, 1.5, 3.0))}
 
 
 class NineReviewer(GameReviewer):
     unit = "sum"
     higher = False
-    scale = 1.0  # docs/review.md: calibration
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = nine.view(state, player)
@@ -38,6 +37,14 @@ class NineReviewer(GameReviewer):
             move,
             {"agari": {c.move: c.agari for c in choices}},
         )
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 3": a flip follows the player's own roll; every player
+        rolls once a round."""
+        rolls = sum(1 for text in before if text == f"{player} roll")
+        return "round", {"round": max(1, rolls)}
 
     def before(self, state: Any, player: str, move: str) -> Any:
         if move != "roll":

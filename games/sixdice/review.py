@@ -25,15 +25,22 @@ from typing import Any
 
 from games import sixdice
 from games.core import Event, Record
-from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
+from games.review import (
+    Assessment,
+    GameReviewer,
+    Grades,
+    Luck,
+    mid_percentile,
+    own_rolls_this_turn,
+)
 from games.sixdice import ai, policy
 from games.sixdice.scoring import scoring_selections
 
 # docs/review.md, "Bands and classes": the least accuracy of excellent, good
 # and fair; the least loss of an inaccuracy, a mistake and a blunder.
 GRADES = {
-    "win_chance": Grades((90.0, 60.0, 25.0), (0.01, 0.03, 0.10)),
-    "points": Grades((95.0, 70.0, 35.0), (25.0, 75.0, 200.0)),
+    "win_chance": Grades(((0.0014, 80.0), (0.0058, 57.5), (0.026, 22.5)), (0.0025, 0.03, 0.10)),
+    "points": Grades(((4.8, 80.0), (24.0, 57.5), (100.0, 22.5)), (9.5, 75.0, 200.0)),
 }
 
 
@@ -42,8 +49,7 @@ class SixDiceReviewer(GameReviewer):
 
     def __init__(self, race: bool) -> None:
         self.race = race
-        # docs/review.md: calibration
-        self.unit, self.scale = ("win_chance", 0.005) if race else ("points", 40.0)
+        self.unit = "win_chance" if race else "points"
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = sixdice.view(state, player)
@@ -55,6 +61,16 @@ class SixDiceReviewer(GameReviewer):
         if move not in values:
             return None
         return Assessment(values, move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 4, roll 3 of your turn": the round and the player's rolls
+        so far this turn."""
+        return "roll", {
+            "round": int(view.get("round") or 1),
+            "roll": max(1, own_rolls_this_turn(player, before)),
+        }
 
     def before(self, state: Any, player: str, move: str) -> Any:
         if move != "roll":

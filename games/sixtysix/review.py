@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from games import sixtysix
@@ -38,13 +39,16 @@ LEVEL = ai.Level(16, 6, 12, 2, True, 0.0, 30_000, 3)
 
 # docs/review.md, "Bands and classes": the least accuracy of excellent, good
 # and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"game_points": Grades((85.0, 65.0, 35.0), (0.25, 0.5, 1.0))}
+GRADES = {
+    "game_points": Grades(
+        ((0.035, 95.0), (0.06, 80.0), (0.17, 57.5), (0.8, 22.5)), (0.09, 0.5, 1.0)
+    )
+}
 
 
 class SixtySixReviewer(GameReviewer):
     unit = "game_points"
     higher = True
-    scale = 0.25  # docs/review.md: calibration
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         if player not in sixtysix.to_move(state):
@@ -65,6 +69,16 @@ class SixtySixReviewer(GameReviewer):
             return None
         seed = hashlib.sha256(f"review:{player}:{len(state.history.moves)}".encode()).digest()
         return Assessment(_evaluate(view, player, cands, random.Random(seed)), move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Deal 2, trick 5": the table's deal and the trick being played."""
+        tricks = view.get("tricks") or {}
+        return "trick", {
+            "deal": int(view.get("deal") or 1),
+            "trick": sum(int(n) for n in tricks.values()) + 1,
+        }
 
 
 def _evaluate(

@@ -28,13 +28,12 @@ from games.yahtzee import solver as ys
 
 # docs/review.md, "Bands and classes": the least accuracy of excellent, good
 # and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"points": Grades((90.0, 60.0, 35.0), (2.0, 5.0, 12.0))}
+GRADES = {"points": Grades(((1.0, 80.0), (2.5, 57.5), (7.3, 22.5)), (1.5, 5.0, 12.0))}
 
 
 class YahtzeeReviewer(GameReviewer):
     unit = "points"
     higher = True
-    scale = 4.0  # docs/review.md: calibration
 
     def __init__(self, joker: str, triple: bool) -> None:
         self.joker = joker
@@ -65,6 +64,13 @@ class YahtzeeReviewer(GameReviewer):
             # all five kept: a reroll spent for nothing
             values[move] = self._advice(view, player, dice, rerolls - 1).best.expected
         return Assessment(values, move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 11, your 2nd roll": the table's round and the roll whose
+        dice the decision keeps or scores."""
+        return f"roll{3 - int(view['rolls_left'])}", {"round": int(view["round"])}
 
     def before(self, state: Any, player: str, move: str) -> Any:
         if self.triple or not (move == "roll" or move.startswith("keep")):
