@@ -36,11 +36,18 @@ from games.review import (
 from games.sixdice import ai, policy
 from games.sixdice.scoring import scoring_selections
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+# docs/review.md, "Bands and classes". The accuracy's anchors: (average loss
+# per decision, accuracy) — each level's measured median loss mapped into the
+# middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
+# work; strong 95 where its median is not 0), from
+#     python bench/review.py --only sixdice --games 200 --dump FILE
+# medians a decision: two players (win chance) strong 0, normal 0.00144, easy
+# 0.0056, random 0.0247; three (points) strong 0, normal 1.94, easy 25.5,
+# random 144. The classes: the least loss of an inaccuracy (at most where good
+# ends: 0.0026 and 6.1), a mistake and a blunder.
 GRADES = {
-    "win_chance": Grades(((0.0014, 80.0), (0.0058, 57.5), (0.026, 22.5)), (0.0025, 0.03, 0.10)),
-    "points": Grades(((4.8, 80.0), (24.0, 57.5), (100.0, 22.5)), (9.5, 75.0, 200.0)),
+    "win_chance": Grades(((0.0014, 80.0), (0.0056, 57.5), (0.025, 22.5)), (0.0025, 0.03, 0.10)),
+    "points": Grades(((1.9, 80.0), (26.0, 57.5), (140.0, 22.5)), (6.0, 75.0, 200.0)),
 }
 
 

@@ -37,11 +37,17 @@ from games.sixtysix import ai
 LEVEL = ai.Level(16, 6, 12, 2, True, 0.0, 30_000, 3)
 
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+# docs/review.md, "Bands and classes". The accuracy's anchors: (average loss
+# per decision, accuracy) — each level's measured median loss mapped into the
+# middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
+# work; strong 95 where its median is not 0), from
+#     python bench/review.py --only sixtysix --sixtysix-games 200 --workers 1 --dump FILE
+# (PROVISIONAL: 12 matches a level) medians (game points a decision): strong
+# 0.039, normal 0.059, easy 0.256, random 0.65. The classes: the least loss of
+# an inaccuracy (at most where good ends: 0.11), a mistake and a blunder.
 GRADES = {
     "game_points": Grades(
-        ((0.035, 95.0), (0.06, 80.0), (0.17, 57.5), (0.8, 22.5)), (0.09, 0.5, 1.0)
+        ((0.039, 95.0), (0.059, 80.0), (0.26, 57.5), (0.65, 22.5)), (0.1, 0.5, 1.0)
     )
 }
 

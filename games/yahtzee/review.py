@@ -26,8 +26,14 @@ from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 from games.yahtzee import ai
 from games.yahtzee import solver as ys
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+# docs/review.md, "Bands and classes". The accuracy's anchors: (average loss
+# per decision, accuracy) — each level's measured median loss mapped into the
+# middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
+# work; strong 95 where its median is not 0), from
+#     python bench/review.py --only yahtzee --games 200 --dump FILE
+# medians (points a decision): strong 0, normal 0.978, easy 2.50, random 7.32.
+# The classes: the least loss of an inaccuracy (at most the loss where good
+# ends: 1.50), a mistake and a blunder.
 GRADES = {"points": Grades(((1.0, 80.0), (2.5, 57.5), (7.3, 22.5)), (1.5, 5.0, 12.0))}
 
 
