@@ -250,14 +250,15 @@ def review_text(
                 )
             )
         counts = g.counts(losses)
-        lines.append(
-            t(
-                "review.summary",
-                lang,
-                classes=classes_text(counts, lang),
-                cost=cost_text(rv, p, lang),
+        if p.lost > 0:
+            lines.append(
+                t(
+                    "review.summary",
+                    lang,
+                    classes=classes_text(counts, lang),
+                    cost=cost_text(rv, p, lang),
+                )
             )
-        )
         shown = shown_mistakes(rv, p)
         for n, d in enumerate(shown, start=1):
             lines.append(mistake_line(rv, rec, d, n, lang, eng))
