@@ -204,22 +204,9 @@ class GameReviewer:
         """When a decision was made, as the table and the replay name it:
         the catalogue suffix (``review.at.<game>.<kind>``) and its fields,
         from the player's view before the move and the record's moves
-        before it (``"player move"`` strings). Default: the player's turn
-        number (the replay's "Turn n" chapters count every player's)."""
-        return "turn", {"turn": own_turns(player, before) + 1}
-
-
-def own_turns(player: str, before: Sequence[str]) -> int:
-    """How many turns ``player`` has started in ``before`` (record moves):
-    runs of their moves after someone else's (or the start)."""
-    count = 0
-    previous = None
-    for text in before:
-        who = text.partition(" ")[0]
-        if who == player and previous != player:
-            count += 1
-        previous = who
-    return count
+        before it (``"player move"`` strings). Every game's reviewer names
+        its own (round, roll, deal, trick)."""
+        raise NotImplementedError
 
 
 def own_rolls_this_turn(player: str, before: Sequence[str]) -> int:
