@@ -9,14 +9,19 @@ For each game and level, plays ``--games`` games with every seat at that
 level (``random``: a uniformly random legal move) from seeded dice, reviews
 each record with :func:`games.review.review` and prints:
 
-- the accuracy of the players: mean with its 95 % interval (mean ± 1.96
-  standard errors over the players' accuracies), median, 10th and 90th
-  percentiles, and the mean loss per decision;
+- the accuracy of the players with 5 decisions or more (the others are
+  counted apart: too few to grade): mean with its 95 % interval (mean ±
+  1.96 standard errors over the players' accuracies), median, 10th and 90th
+  percentiles, and the median (p10, p90) and mean of the average loss per
+  decision — the medians the game's ``GRADES`` anchors are fitted to;
 - the words the bot puts on these figures (docs/review.md, "Bands and
   classes": :func:`games.review.grades`): how many players land in each
   accuracy band, the share of decisions that lost anything, the quartiles
   and 90th/99th percentiles of the losses that were not 0, and the
   inaccuracies, mistakes and blunders a player makes on average;
+- flags (``!``): a level whose median accuracy falls outside its intended
+  band (strong excellent, normal good, easy fair, random needs work), and
+  any player below good without a listed mistake (none may be);
 - the review's wall time per game (median, max) and its CPU time (the
   process's; on a machine shared with other jobs the wall time is longer) —
   the issue's targets: a whole Yahtzee game in ≤ 2 s, a Sixty-Six match in
@@ -27,8 +32,8 @@ Seats: Yahtzee 1 (solitaire), Nine 2 and 3, Six Dice 2 (the race measure; target
 Sixty-Six 2 (a match to 7). Single process by default (the machine is
 shared); ``--workers N`` plays and reviews the games in N processes (the
 same seeds, so the same figures; the CPU time is each worker's). Each line
-ends with the machine's load average (``os.getloadavg()``) when the level
-started and when it ended.
+ends with the machine's load average (``os.getloadavg()``) when the kind
+started and when it ended (the levels are played round-robin).
 
 Raw data: ``--dump FILE.jsonl`` appends one JSON line per game as it is
 reviewed (the kind, game, level, seed, unit, the review's wall and CPU
@@ -36,9 +41,9 @@ seconds, and per player: decisions, the sum of the losses and every
 decision's loss), so that a run cut short keeps what it measured;
 ``--from FILE.jsonl`` (repeatable) prints the figures again from dumps
 without playing a game — the losses do not depend on how accuracy is read
-from them, so the bands are calibrated once from raw data. With ``--dump``
-the games are played round-robin over the levels (game 0 of every level,
-then game 1, ...), so a cut-short run has about as many games a level.
+from them, so the bands are calibrated once from raw data. The games are
+played round-robin over the levels (game 0 of every level, then game 1,
+...), so a cut-short run has about as many games a level.
 """
 
 from __future__ import annotations
