@@ -538,3 +538,33 @@ def test_a_caption_is_never_cut_short() -> None:
     rows = sum(len(wrap(b.safe_text(x), b.BODY, width)) for x in lines)
     assert rows > 4  # more than the band used to keep
     assert long.height - short.height >= (rows - 2) * b.BODY
+
+
+async def test_the_review_names_a_player_who_left_as_the_table_does(game_night) -> None:
+    """bob plays a turn, then leaves (/game leave) and a computer plays on:
+    the review names him as the table did, "bob (left)"."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("yahtzee", players=2, cpus=["easy"])
+        for _ in range(200):  # to bob's turn, then through it
+            await night.settle()
+            if table.turn is night.bob:
+                break
+            await table.play()
+        while table.turn is night.bob:
+            await table.play()
+        for _ in range(200):
+            await night.settle()
+            if table.turn is night.bob:
+                break
+            await table.play()
+        await table.ask(night.bob, "game leave")
+        await night.settle()
+        await table.play_to_the_end()
+        res = await table.press(t("result.btn.review"), by=night.alice)
+        text = res.response.content
+        left = t("table.seat_left", "en", player="bob")
+        [stored] = await night.store.results()
+        bob = review(read_record(stored["record"])).of("bob")
+        assert 0 < bob.decisions < 5  # one turn: too few to grade
+        block = next(b for b in blocks(text) if b.startswith(f"**{left}**"))
+        assert says(block, "review.player_few", player=left, count=bob.decisions), text
