@@ -14,9 +14,11 @@ move threw: the roll's percentile among every roll that could have come.
 
 Per player:
 
-- ``accuracy = 100 · exp(−mean loss per decision / scale)``, ``scale`` a
-  constant of the game (its ``SCALE``, calibrated in docs/review.md): the
-  optimal player scores 100, a player who loses ``scale`` per decision 36.8;
+- ``accuracy``: a decreasing function of the average loss per decision,
+  calibrated per game (:class:`Grades`, the game's ``GRADES``; measured with
+  bench/review.py, docs/review.md) so that one set of bands means the same
+  in every game: the optimal player scores 100; ``None`` with fewer than
+  :data:`MIN_DECISIONS` decisions (too few to grade);
 - ``lost``: the loss summed over the decisions; ``decisions``: how many;
   ``losses``: each decision's loss, in the order played;
 - the three biggest mistakes (largest loss first; ties: the earlier move);
@@ -28,9 +30,10 @@ Per player:
   player's ``u`` gives a z-score and ``luck = Φ(z)``.
 
 How the bot words these figures (:class:`Grades`, per game and unit: a
-game's ``GRADES``): the accuracy's band (excellent, good, fair, poor) and
-each loss's class (inaccuracy, mistake, blunder), from thresholds chosen on
-the measured levels and loss distributions (docs/review.md).
+game's ``GRADES``): the accuracy's band (excellent, good, fair, poor: one
+set for every game, :data:`BAND_LEAST`) and each loss's class (inaccuracy,
+mistake, blunder), from the measured levels and loss distributions
+(docs/review.md).
 
 Pure and deterministic: the same record gives the same review (the
 Sixty-Six search seeds its samples from the player and the move number).
@@ -48,30 +51,83 @@ from games import registry
 from games.core import Event, Record, RuleError, ScriptedSource
 
 # the review's version: bump when its numbers or its JSON change (stored
-# reviews are redone). r2: every decision's loss (``losses``), for the classes.
-VERSION = "r2"
+# reviews are redone). r2: every decision's loss (``losses``), for the classes;
+# r3: the accuracy from the game's calibrated mapping (none below
+# MIN_DECISIONS decisions), no ``scale``.
+VERSION = "r3"
 EPSILON = 1e-9  # losses below this are rounding: the best move
 MISTAKES = 3
 BANDS = ("excellent", "good", "fair", "poor")  # best first
 CLASSES = ("inaccuracy", "mistake", "blunder")  # least first
 
 
+# One set of bands for every game (docs/review.md, "Bands"): the least
+# accuracy of excellent, good and fair; below: needs work. Each game's
+# accuracy is scaled (its ``Grades.anchors``) so that these mean the same
+# everywhere: its strong computer reads excellent, normal good, easy fair and
+# random play needs work.
+BAND_LEAST = (90.0, 70.0, 45.0)
+# fewer decisions than this: no accuracy ("too few decisions to grade"); the
+# mistakes are still listed
+MIN_DECISIONS = 5
+
+
 @dataclass(frozen=True)
 class Grades:
     """The words of a game's figures (docs/review.md, "Bands and classes").
 
-    ``bands``: the least accuracy of "excellent", "good" and "fair" (below
-    the last: "poor"); ``classes``: the least loss of an inaccuracy, a
-    mistake and a blunder, in the game's unit (a smaller loss is no
-    mistake: it counts in the accuracy only).
+    ``anchors``: the accuracy as a function of the average loss per
+    decision, through measured points ``(loss, accuracy)`` (losses rising,
+    accuracies falling; 0 loss is 100): linear from (0, 100) to the first
+    anchor, piecewise linear in log(loss) between anchors and on the last
+    segment's slope beyond them, clamped to 0–100. ``classes``: the least
+    loss of an inaccuracy, a mistake and a blunder, in the game's unit (a
+    smaller loss is no mistake: it counts in the accuracy only). The
+    inaccuracy starts at or below the loss per decision where "good" ends,
+    so that a player below good always has a mistake to read (checked here).
 
-    >>> g = Grades((90.0, 60.0, 35.0), (2.0, 5.0, 12.0))
-    >>> g.band(100.0), g.band(60.0), g.band(34.9), g.kind(1.9), g.kind(5.0), g.kind(40.0)
+    >>> g = Grades(((1.0, 80.0), (4.0, 60.0)), (1.0, 5.0, 12.0))
+    >>> g.of_loss(0.0), g.of_loss(0.5), g.of_loss(2.0), round(g.of_loss(8.0), 1)
+    (100.0, 90.0, 70.0, 50.0)
+    >>> g.band(100.0), g.band(70.0), g.band(44.9), g.kind(0.9), g.kind(5.0), g.kind(40.0)
     ('excellent', 'good', 'poor', None, 'mistake', 'blunder')
+    >>> g.accuracy([0.0] * 4) is None, g.accuracy([2.0] * 5)
+    (True, 70.0)
     """
 
-    bands: tuple[float, float, float]
+    anchors: tuple[tuple[float, float], ...]
     classes: tuple[float, float, float]
+    bands: tuple[float, float, float] = BAND_LEAST
+
+    def __post_init__(self) -> None:
+        points = [(0.0, 100.0), *self.anchors]
+        for (l0, a0), (l1, a1) in zip(points, points[1:], strict=False):
+            if not (l1 > l0 and a1 < a0):
+                raise ValueError(f"anchors must rise in loss and fall in accuracy: {points}")
+        if self.of_loss(self.classes[0]) < self.bands[1] - 1e-6:
+            raise ValueError("an inaccuracy must start within good: a low band needs a mistake")
+
+    def of_loss(self, loss: float) -> float:
+        """The accuracy of an average loss per decision ``loss``."""
+        if loss <= EPSILON:
+            return 100.0
+        first, top = self.anchors[0]
+        if loss <= first:
+            return 100.0 - (100.0 - top) * loss / first
+        points = list(self.anchors)
+        if len(points) == 1:  # one anchor: the slope from half its loss
+            points.insert(0, (first / 2, (100.0 + top) / 2))
+        k = next((i for i in range(1, len(points)) if loss <= points[i][0]), len(points) - 1)
+        (l0, a0), (l1, a1) = points[k - 1], points[k]
+        at = a0 + (a1 - a0) * math.log(loss / l0) / math.log(l1 / l0)
+        return min(100.0, max(0.0, at))
+
+    def accuracy(self, losses: Sequence[float]) -> float | None:
+        """A player's accuracy from every decision's loss; ``None`` below
+        :data:`MIN_DECISIONS` decisions (too few to grade)."""
+        if len(losses) < MIN_DECISIONS:
+            return None
+        return self.of_loss(sum(losses) / len(losses))
 
     def band(self, accuracy: float) -> str:
         for word, least in zip(BANDS, self.bands, strict=False):
@@ -119,12 +175,11 @@ class GameReviewer:
     """What a game tells the review; a game's ``review`` module subclasses it.
 
     ``unit``: the catalogue key suffix of its measure (``review.unit.<unit>``);
-    ``higher``: whether a larger worth is better; ``scale``: the loss per
-    decision that makes accuracy 100/e (docs/review.md)."""
+    ``higher``: whether a larger worth is better (the accuracy and the words
+    of a unit: the game's ``GRADES[unit]``)."""
 
     unit = "points"
     higher = True
-    scale = 1.0
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         """The worth of every candidate, or ``None`` when this is no decision."""
@@ -142,6 +197,28 @@ class GameReviewer:
 
     def after(self, state: Any, player: str, move: str) -> None:
         """Called after every move (Bluff: the roller looks under the cup)."""
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """When a decision was made, as the table and the replay name it:
+        the catalogue suffix (``review.at.<game>.<kind>``) and its fields,
+        from the player's view before the move and the record's moves
+        before it (``"player move"`` strings). Every game's reviewer names
+        its own (round, roll, deal, trick)."""
+        raise NotImplementedError
+
+
+def own_rolls_this_turn(player: str, before: Sequence[str]) -> int:
+    """The ``roll`` moves ``player`` made since their turn began (the run of
+    their moves at the end of ``before``)."""
+    count = 0
+    for text in reversed(before):
+        who, _, move = text.partition(" ")
+        if who != player:
+            break
+        count += move == "roll"
+    return count
 
 
 @dataclass(frozen=True)
@@ -195,7 +272,7 @@ class PlayerReview:
     player: str
     decisions: int
     lost: float
-    accuracy: float | None  # None without a decision
+    accuracy: float | None  # None below MIN_DECISIONS decisions
     mistakes: tuple[Decision, ...]
     rolls: int
     luck: float | None  # None without a roll
@@ -234,7 +311,6 @@ class Review:
     game: str
     unit: str
     higher: bool
-    scale: float
     players: tuple[PlayerReview, ...]
 
     def of(self, player: str) -> PlayerReview:
@@ -245,7 +321,6 @@ class Review:
             "game": self.game,
             "unit": self.unit,
             "higher": self.higher,
-            "scale": self.scale,
             "players": [p.to_json() for p in self.players],
         }
 
@@ -255,24 +330,12 @@ class Review:
             str(doc["game"]),
             str(doc["unit"]),
             bool(doc["higher"]),
-            float(doc["scale"]),
             tuple(PlayerReview.from_json(p) for p in doc["players"]),
         )
 
 
 # --------------------------------------------------------------------------
 # Figures
-
-
-def accuracy(losses: Sequence[float], scale: float) -> float | None:
-    """``100 · exp(−mean loss / scale)``, ``None`` without a decision.
-
-    >>> accuracy([0.0, 0.0], 5.0), round(accuracy([5.0, 5.0], 5.0) or 0, 2), accuracy([], 1.0)
-    (100.0, 36.79, None)
-    """
-    if not losses:
-        return None
-    return 100.0 * math.exp(-(sum(losses) / len(losses)) / scale)
 
 
 def mid_percentile(outcomes: Iterable[tuple[float, float]], actual: float) -> Luck:
@@ -368,6 +431,7 @@ def review(record: Record, players: Sequence[str] | None = None) -> Review:
     decisions: dict[str, list[Decision]] = {p: [] for p in record.players}
     rolls: dict[str, list[Luck]] = {p: [] for p in record.players}
     sign = 1.0 if the.higher else -1.0
+    g = grades(record.game, the.unit)
     for index, text in enumerate(record.moves):
         player, _, move = text.partition(" ")
         if player in who and move != "forfeit":
@@ -413,14 +477,14 @@ def review(record: Record, players: Sequence[str] | None = None) -> Review:
                 p,
                 len(ds),
                 sum(d.lost for d in ds),
-                accuracy([d.lost for d in ds], the.scale),
+                g.accuracy([d.lost for d in ds]),
                 tuple(worst[:MISTAKES]),
                 len(rolls[p]),
                 luck_percentile(rolls[p]),
                 tuple(d.lost for d in ds),
             )
         )
-    return Review(record.game, the.unit, the.higher, the.scale, tuple(out))
+    return Review(record.game, the.unit, the.higher, tuple(out))
 
 
 def review_json(doc: dict[str, Any], players: Sequence[str] | None = None) -> dict[str, Any]:

@@ -8,14 +8,18 @@ game's AI runs (:func:`bot.ai.job`: a worker process, or a thread with
 everyone's play is shown (the presser first); computer seats are not
 reviewed.
 
-What a player reads (issue 22, docs/review.md "Bands and classes"): their
-accuracy as a percentage with the word of its band, how many inaccuracies,
-mistakes and blunders they made and what their play cost in the game's own
-unit (a chance is never summed: the average drop per decision), their three
-biggest mistakes with class, move number and cost, their dice luck; one line
-at the end says what 100 % means and where each class starts. The
-presser's mistakes come as pictures, each labelled with the mistake it
-shows (:func:`bot.render.caption.captioned`, and in its alt text).
+What a player reads (issues 22 and 31, docs/review.md "Bands and classes"):
+their accuracy as a percentage with the word of its band (one set of bands
+for every game; with fewer than 5 decisions no percentage: "too few
+decisions to grade"), how many inaccuracies, mistakes and blunders they
+made and what their play lost in the game's own unit (an unsigned loss; a
+chance is never summed: the average a decision), their three biggest
+mistakes with class, the moment as the table names it ("Round 11, your
+2nd roll") and the loss, their dice luck; one line at the end says what
+100 % means and where each class starts. Each player is named as the table
+names their seat ("carol (CPU)", "Bob (left)"). The presser's mistakes come
+as pictures, each labelled with the mistake it shows
+(:func:`bot.render.caption.captioned`, and in its alt text).
 
 Reviews are kept per result id in memory (:data:`CACHE` entries) and in the
 database (``reviews``, with the review's version), so a second press is
@@ -37,22 +41,25 @@ from discord.ext import commands
 
 from bot import ai
 from bot.games import plugin
-from bot.i18n import lang_of, t
-from bot.pictures import Picture, display_names, named, shown_view
+from bot.i18n import has, lang_of, t
+from bot.pictures import Picture, named, shown_view
 from bot.render import _base as b
 from bot.render.caption import captioned
+from bot.ui.present import seat_picture_names
 from games import registry
 from games.core import Record
 from games.review import (
     CLASSES,
     VERSION,
     Decision,
+    GameReviewer,
     PlayerReview,
     Review,
     grades,
     has_review,
     positions,
     review_json,
+    reviewer_of,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +72,7 @@ PICTURES = 3  # mistake pictures: the presser's three (Discord allows 10 files)
 
 
 MINUS = "\u2212"  # a real minus sign in front of people
+CHANCES = ("lose_chance", "win_chance")  # measures that are chances: never summed
 
 
 def kind_of(rv: Review) -> str:
@@ -76,7 +84,7 @@ def kind_of(rv: Review) -> str:
 def _number(unit: str, value: float) -> str:
     """A figure of ``unit`` without its sign: a chance in percent (one
     decimal), game points with two decimals, else one."""
-    if unit in ("lose_chance", "win_chance"):
+    if unit in CHANCES:
         return f"{100 * value:.1f}"
     if unit == "game_points":
         return f"{value:.2f}"
@@ -96,19 +104,21 @@ def worth_text(rv: Review, value: float, lang: Any) -> str:
     return t(f"review.value.{kind_of(rv)}", lang, value=_signed(rv.unit, value))
 
 
-def drop_text(rv: Review, lost: float, lang: Any) -> str:
-    """What one move cost ("−17.2 points", "+1.9 sum left", "−2.7
-    percentage points of win chance"): never a chance summed over moves."""
-    return t(f"review.drop.{kind_of(rv)}", lang, value=_number(rv.unit, lost))
+def loss_text(rv: Review, lost: float, lang: Any) -> str:
+    """What a move lost, unsigned, in the game's unit, one phrasing in both
+    languages ("lost 17.2 points of expected score", "12.0 % less chance to
+    win"): the same words in the mistake lines, the pictures and the totals."""
+    return t(f"review.loss.{kind_of(rv)}", lang, value=_number(rv.unit, lost))
 
 
 def cost_text(rv: Review, p: PlayerReview, lang: Any) -> str:
-    """A player's cost in total: the sum of the losses where they add up to
-    a figure of the game (expected points, sum left, game points), the
-    average per decision for a chance (docs/review.md: a chance summed over
-    decisions is no chance)."""
-    lost = p.lost / p.decisions if rv.unit in ("lose_chance", "win_chance") else p.lost
-    return t(f"review.cost.{kind_of(rv)}", lang, value=_number(rv.unit, lost))
+    """A player's loss in total: the sum where losses add up to a figure of
+    the game (expected points, sum left, game points), the average a
+    decision for a chance (docs/review.md: a chance summed over decisions
+    is no chance)."""
+    if rv.unit in CHANCES:
+        return t("review.total.average", lang, loss=loss_text(rv, p.lost / p.decisions, lang))
+    return t("review.total.sum", lang, loss=loss_text(rv, p.lost, lang))
 
 
 def percent(accuracy: float) -> int:
@@ -148,9 +158,20 @@ def shown_mistakes(rv: Review, p: PlayerReview) -> list[Decision]:
     return [d for d in p.mistakes if g.kind(d.lost) is not None]
 
 
+def when_text(
+    rec: Record, d: Decision, view: dict[str, Any], lang: Any, the: GameReviewer | None = None
+) -> str:
+    """The moment of a decision as the table and the replay name it ("Round
+    11, your 2nd roll", "Deal 2, trick 5"), not the record's move counter."""
+    the = the or reviewer_of(rec)
+    kind, fields = the.moment(view, d.player, rec.moves[: d.index])
+    return t(f"review.at.{rec.game}.{kind}", lang, **fields)
+
+
 def mistake_line(rv: Review, rec: Record, d: Decision, n: int, lang: Any, eng: Any = None) -> str:
-    """ "1. Turn 21 — **Blunder** (−17.2 points): Small straight — 0 →
-    expected 135.2; best: Yahtzee — 0 → expected 152.4"."""
+    """ "1. **Blunder**, Round 11, your 2nd roll — lost 17.2 points of
+    expected score: Small straight → expected 135.2; best: Yahtzee →
+    expected 152.4"."""
     the = plugin(rv.game)
     eng = eng or registry.engine(rv.game)
     view = eng.view(positions(rec, d.index), d.player)
@@ -159,9 +180,9 @@ def mistake_line(rv: Review, rec: Record, d: Decision, n: int, lang: Any, eng: A
         "review.mistake",
         lang,
         n=n,
-        when=t("review.when", lang, n=d.index + 1),
+        when=when_text(rec, d, view, lang),
         kind=t(f"review.class.{kind}", lang),
-        drop=drop_text(rv, d.lost, lang),
+        loss=loss_text(rv, d.lost, lang),
         made=the.move_text(d.made, view, lang),
         made_worth=worth_text(rv, d.made_worth, lang),
         best=the.move_text(d.best, view, lang),
@@ -186,7 +207,7 @@ def footer(rv: Review, lang: Any) -> str:
 
 
 def _threshold(unit: str, value: float) -> str:
-    if unit in ("lose_chance", "win_chance"):
+    if unit in CHANCES:
         return f"{100 * value:g}"
     return f"{value:g}"
 
@@ -195,41 +216,49 @@ def review_text(
     rv: Review, record: dict[str, Any], names: dict[str, str], order: list[str], lang: Any
 ) -> str:
     """The review in words: the measure, then each player's accuracy and
-    its band, the classes of their mistakes and what they cost, the
-    mistakes themselves, their luck; what the figures mean at the end."""
+    its band (none below :data:`games.review.MIN_DECISIONS` decisions),
+    the classes of their mistakes and what they lost, the mistakes
+    themselves, their luck; what the figures mean at the end."""
     game = rv.game
     eng = registry.engine(game)
     rec = registry.read_record(record)
     g = grades(game, rv.unit)
     lines = [t("review.title", lang, game=t(f"game.{game}", lang))]
     lines.append(t(f"review.worth.{game}", lang))
+    if has(f"review.note.{game}"):  # Nine: too few choices to tell players apart
+        lines.append(t(f"review.note.{game}", lang))
     for engine_name in order:
         p = rv.of(engine_name)
         name = names.get(engine_name, engine_name)
         lines.append("")
-        if p.accuracy is None:
+        if not p.decisions:
             lines.append(t("review.no_decisions", lang, player=name))
             continue
-        lines.append(
-            t(
-                "review.player",
-                lang,
-                player=name,
-                accuracy=percent(p.accuracy),
-                band=t(f"review.band.{g.band(p.accuracy)}", lang),
-                count=p.decisions,
-            )
-        )
         losses = p.losses or tuple(d.lost for d in p.mistakes)
-        counts = g.counts(losses)
-        lines.append(
-            t(
-                "review.summary",
-                lang,
-                classes=classes_text(counts, lang),
-                cost=cost_text(rv, p, lang),
+        accuracy = g.accuracy(losses)  # read now: the bands may be newer than the review
+        if accuracy is None:
+            lines.append(t("review.player_few", lang, player=name, count=p.decisions))
+        else:
+            lines.append(
+                t(
+                    "review.player",
+                    lang,
+                    player=name,
+                    accuracy=percent(accuracy),
+                    band=t(f"review.band.{g.band(accuracy)}", lang),
+                    count=p.decisions,
+                )
             )
-        )
+        counts = g.counts(losses)
+        if p.lost > 0:
+            lines.append(
+                t(
+                    "review.summary",
+                    lang,
+                    classes=classes_text(counts, lang),
+                    cost=cost_text(rv, p, lang),
+                )
+            )
         shown = shown_mistakes(rv, p)
         for n, d in enumerate(shown, start=1):
             lines.append(mistake_line(rv, rec, d, n, lang, eng))
@@ -248,12 +277,13 @@ def review_text(
 def mistake_caption(
     rv: Review, rec: Record, d: Decision, n: int, lang: str, view: dict[str, Any]
 ) -> tuple[str, list[str], str, str]:
-    """A mistake picture's label: its title ("1. Move 41"), its lines ("You:
-    … · Best: …", what it cost), its class and its alt text's opening."""
+    """A mistake picture's label: its title ("1. Round 11, your 2nd roll"),
+    its lines ("You: … · Best: …", what it lost), its class and its alt
+    text's opening."""
     the = plugin(rv.game)
     kind = grades(rv.game, rv.unit).kind(d.lost) or CLASSES[0]
-    move = d.index + 1  # the replay's step after this move
-    title = t("review.caption.title", lang, n=n, move=move)
+    when = when_text(rec, d, view, lang)
+    title = t("review.caption.title", lang, n=n, when=when)
     moves = t(
         "review.caption.moves",
         lang,
@@ -263,7 +293,7 @@ def mistake_caption(
     cost = t(
         "review.caption.cost",
         lang,
-        drop=drop_text(rv, d.lost, lang),
+        loss=loss_text(rv, d.lost, lang),
         made_worth=worth_text(rv, d.made_worth, lang),
         best_worth=worth_text(rv, d.best_worth, lang),
     )
@@ -272,11 +302,12 @@ def mistake_caption(
         lang,
         n=n,
         kind=t(f"review.class.{kind}", lang),
-        move=move,
+        when=when,
         moves=moves,
         cost=cost,
     )
-    return title, [moves, cost], kind, label
+    # a line of its own in the picture starts with a capital ("Lost 31.8 …")
+    return title, [moves, cost[:1].upper() + cost[1:]], kind, label
 
 
 def mistake_pictures(
@@ -308,6 +339,27 @@ def mistake_pictures(
         alt = ("" if lang == "ja" else " ").join([label, *(a for _, a in got)])
         out.append(Picture(b.encode(img), alt[:1024], f"mistake{n}-{rv.game}.png"))
     return out[:10]
+
+
+def seat_names(
+    seats: list[dict[str, Any]], rec: Record, lang: str
+) -> tuple[dict[str, str], dict[str, str]]:
+    """How the review names each seat: as the table does. The pictures draw
+    the table picture's names (:func:`bot.ui.present.seat_picture_names`:
+    "carol (CPU)" for a computer in a removed person's seat); the words add
+    how a person left ("Bob (left)", "dave (removed)") — a forfeit in the
+    record, or Six Dice's ``forfeited`` (no record move) at the end."""
+    pictured = seat_picture_names(seats, lang) if seats else {}
+    gone = {m.partition(" ")[0] for m in rec.moves if m.endswith(" forfeit")}
+    end = registry.engine(rec.game).view(positions(rec, len(rec.moves)), None)
+    gone |= {str(p) for p in end.get("forfeited") or []}
+    words = dict(pictured)
+    for seat in seats:
+        name = str(seat["name"])
+        if name in gone and not seat.get("bot"):
+            key = "table.seat_removed" if seat.get("kicked") else "table.seat_left"
+            words[name] = t(key, lang, player=pictured.get(name, name))
+    return words, pictured
 
 
 def _files(pictures: list[Picture]) -> list[discord.File]:
@@ -377,7 +429,6 @@ class Reviews(commands.Cog):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         seats = stored.get("seats") or []
-        names = display_names(seats) if seats else {}
         bots = {str(s["name"]) for s in seats if s.get("bot")}
         humans = [p for p in stored["record"]["players"] if p not in bots]
         try:
@@ -398,7 +449,7 @@ class Reviews(commands.Cog):
             order.remove(me)
             order.insert(0, me)
         text, pictures = await asyncio.to_thread(
-            self._render, rv, stored["record"], names, order, lang_of(lang)
+            self._render, rv, stored["record"], seats, order, lang_of(lang)
         )
         first, *rest = chunks(text)
         await interaction.followup.send(first, files=_files(pictures), ephemeral=True)
@@ -441,8 +492,9 @@ class Reviews(commands.Cog):
 
     @staticmethod
     def _render(
-        rv: Review, record: dict[str, Any], names: dict[str, str], order: list[str], lang: str
+        rv: Review, record: dict[str, Any], seats: list[dict[str, Any]], order: list[str], lang: str
     ) -> tuple[str, list[Picture]]:
-        text = review_text(rv, record, names, order, lang)
-        pictures = mistake_pictures(rv, record, order[0], names, lang) if order else []
+        words, pictured = seat_names(seats, registry.read_record(record), lang)
+        text = review_text(rv, record, words, order, lang)
+        pictures = mistake_pictures(rv, record, order[0], pictured, lang) if order else []
         return text, pictures

@@ -17,7 +17,6 @@ from bot.render import _base as b
 
 PAD = 14
 GAP = 6  # between the lines
-MAX_LINES = 4  # wrapped lines under the title at most (the last ends with …)
 
 # The tag of each class (as lichess colours them), with an ink that reads on
 # it at WCAG AA (≥ 4.5:1): blue, orange, red — all already key colours of
@@ -84,19 +83,22 @@ def captioned(
     tone: str | None = None,
 ) -> Image.Image:
     """``images`` stacked under a caption band: ``tag`` (a class word) in the
-    colour of ``tone`` (:data:`TONES`), then ``title`` in bold and ``lines``
-    wrapped to the picture's width."""
+    colour of ``tone`` (:data:`TONES`), then ``title`` in bold beside it and
+    ``lines`` under them, each wrapped to the picture's width: nothing is
+    cut short (a long name or moment takes another line)."""
     width = max((im.width for im in images), default=b.WIDTH)
     inner = width - 2 * PAD
-    title = b.safe_text(title)
     wrapped: list[str] = []
     for line in lines:
         wrapped.extend(wrap(b.safe_text(line), b.BODY, inner))
-    if len(wrapped) > MAX_LINES:
-        wrapped = wrapped[:MAX_LINES]
-        wrapped[-1] = b.fit(wrapped[-1] + "…", b.BODY, inner)
+    x = PAD
+    if tag:  # the pill's width (bot.render._base.pill) and a gap
+        x += b.text_width(b.safe_text(tag), b.BODY) + b.BODY + 10
+    # bold strokes its glyphs 1 px wider each side: 2 px of room
+    heads = wrap(b.safe_text(title), b.BODY, width - PAD - x - 2) or [""]
     head = b.BODY + 10  # the tag's height
-    band = PAD + head + len(wrapped) * (b.BODY + GAP) + PAD - (GAP if wrapped else 0)
+    rows = head + (len(heads) - 1) * (b.BODY + GAP)
+    band = PAD + rows + len(wrapped) * (b.BODY + GAP) + PAD - (GAP if wrapped else 0)
     if wrapped:
         band += GAP
     height = band + sum(im.height for im in images)
@@ -106,10 +108,10 @@ def captioned(
     if tag:
         fill, ink = TONES.get(tone or "", (b.INK_DIM, b.PAPER_INK))
         x += b.pill(d, (x, PAD), b.safe_text(tag), b.BODY, fill, ink) + 10
-    b.draw_text(
-        d, (x, PAD + head / 2), b.fit(title, b.BODY, width - PAD - x), b.BODY, b.INK, "lm", True
-    )
-    y = PAD + head + GAP
+    for i, text in enumerate(heads):
+        y = PAD + head / 2 + i * (b.BODY + GAP)
+        b.draw_text(d, (x, y), text, b.BODY, b.INK, "lm", True)
+    y = PAD + rows + GAP
     for line in wrapped:
         b.draw_text(d, (PAD, y), line, b.BODY, b.INK)
         y += b.BODY + GAP

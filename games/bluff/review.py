@@ -31,15 +31,21 @@ from games.bluff.engine import STRENGTH, stronger, value_of
 from games.core import Event, Record
 from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"lose_chance": Grades((80.0, 50.0, 20.0), (0.05, 0.15, 0.30))}
+# docs/review.md, "Bands and classes". The accuracy's anchors: (average loss
+# per decision, accuracy) — each level's measured median loss mapped into the
+# middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
+# work; strong 95 where its median is not 0), from
+#     python bench/review.py --only bluff --games 200 --dump FILE
+# medians (chance to lose a life, a decision; 2 and 3 seats): strong 0 and 0,
+# normal 0.048 and 0.046, easy 0.104 and 0.106, random 0.37 and 0.32. The
+# classes: the least loss of an inaccuracy (at most where good ends: 0.067),
+# a mistake and a blunder.
+GRADES = {"lose_chance": Grades(((0.047, 80.0), (0.105, 57.5), (0.34, 22.5)), (0.05, 0.15, 0.30))}
 
 
 class BluffReviewer(GameReviewer):
     unit = "lose_chance"
     higher = False
-    scale = 0.05  # docs/review.md: calibration
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = bluff.view(state, player)
@@ -64,6 +70,13 @@ class BluffReviewer(GameReviewer):
         if move not in values:
             return None
         return Assessment(values, move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 3": a round ends when someone loses a life (the table's
+        game number)."""
+        return "round", {"round": int(view.get("game_number") or 1)}
 
     def luck(
         self, memo: Any, state: Any, player: str, move: str, events: Sequence[Event]

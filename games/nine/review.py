@@ -18,15 +18,19 @@ from games.core import Event, Record
 from games.nine import ai
 from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"sum": Grades((95.0, 80.0, 50.0), (0.5, 1.5, 3.0))}
+# docs/review.md, "Bands and classes". Nine offers 2-4 decisions a player a
+# game (too few to grade one game: games.review.MIN_DECISIONS), and its levels
+# pair up: strong and normal lose ~0 (normal's p90 0.15 a decision), easy
+# plays at random (median 2.57, random 2.40-2.75), from
+#     python bench/review.py --only nine --games 200 --dump FILE
+# So only two anchors: normal's p90 at 80 (good), random's median at 22.5;
+# the inaccuracy starts at 0.2 (good ends at 0.245).
+GRADES = {"sum": Grades(((0.15, 80.0), (2.5, 22.5)), (0.2, 1.5, 3.0))}
 
 
 class NineReviewer(GameReviewer):
     unit = "sum"
     higher = False
-    scale = 1.0  # docs/review.md: calibration
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = nine.view(state, player)
@@ -38,6 +42,14 @@ class NineReviewer(GameReviewer):
             move,
             {"agari": {c.move: c.agari for c in choices}},
         )
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 3": a flip follows the player's own roll; every player
+        rolls once a round."""
+        rolls = sum(1 for text in before if text == f"{player} roll")
+        return "round", {"round": max(1, rolls)}
 
     def before(self, state: Any, player: str, move: str) -> Any:
         if move != "roll":

@@ -25,15 +25,29 @@ from typing import Any
 
 from games import sixdice
 from games.core import Event, Record
-from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
+from games.review import (
+    Assessment,
+    GameReviewer,
+    Grades,
+    Luck,
+    mid_percentile,
+    own_rolls_this_turn,
+)
 from games.sixdice import ai, policy
 from games.sixdice.scoring import scoring_selections
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
+# docs/review.md, "Bands and classes". The accuracy's anchors: (average loss
+# per decision, accuracy) — each level's measured median loss mapped into the
+# middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
+# work; strong 95 where its median is not 0), from
+#     python bench/review.py --only sixdice --games 200 --dump FILE
+# medians a decision: two players (win chance) strong 0, normal 0.00144, easy
+# 0.0056, random 0.0247; three (points) strong 0, normal 1.94, easy 25.5,
+# random 144. The classes: the least loss of an inaccuracy (at most where good
+# ends: 0.0026 and 6.1), a mistake and a blunder.
 GRADES = {
-    "win_chance": Grades((90.0, 60.0, 25.0), (0.01, 0.03, 0.10)),
-    "points": Grades((95.0, 70.0, 35.0), (25.0, 75.0, 200.0)),
+    "win_chance": Grades(((0.0014, 80.0), (0.0056, 57.5), (0.025, 22.5)), (0.0025, 0.03, 0.10)),
+    "points": Grades(((1.9, 80.0), (26.0, 57.5), (140.0, 22.5)), (6.0, 75.0, 200.0)),
 }
 
 
@@ -42,8 +56,7 @@ class SixDiceReviewer(GameReviewer):
 
     def __init__(self, race: bool) -> None:
         self.race = race
-        # docs/review.md: calibration
-        self.unit, self.scale = ("win_chance", 0.005) if race else ("points", 40.0)
+        self.unit = "win_chance" if race else "points"
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         view = sixdice.view(state, player)
@@ -55,6 +68,16 @@ class SixDiceReviewer(GameReviewer):
         if move not in values:
             return None
         return Assessment(values, move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 4, roll 3 of your turn": the round and the player's rolls
+        so far this turn."""
+        return "roll", {
+            "round": int(view.get("round") or 1),
+            "roll": max(1, own_rolls_this_turn(player, before)),
+        }
 
     def before(self, state: Any, player: str, move: str) -> Any:
         if move != "roll":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from games import sixtysix
@@ -36,15 +37,24 @@ from games.sixtysix import ai
 LEVEL = ai.Level(16, 6, 12, 2, True, 0.0, 30_000, 3)
 
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"game_points": Grades((85.0, 65.0, 35.0), (0.25, 0.5, 1.0))}
+# docs/review.md, "Bands and classes". The accuracy's anchors: (average loss
+# per decision, accuracy) — each level's measured median loss mapped into the
+# middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
+# work; strong 95 where its median is not 0), from
+#     python bench/review.py --only sixtysix --sixtysix-games 200 --workers 1 --dump FILE
+# (PROVISIONAL: 12 matches a level) medians (game points a decision): strong
+# 0.039, normal 0.059, easy 0.256, random 0.65. The classes: the least loss of
+# an inaccuracy (at most where good ends: 0.11), a mistake and a blunder.
+GRADES = {
+    "game_points": Grades(
+        ((0.039, 95.0), (0.059, 80.0), (0.26, 57.5), (0.65, 22.5)), (0.1, 0.5, 1.0)
+    )
+}
 
 
 class SixtySixReviewer(GameReviewer):
     unit = "game_points"
     higher = True
-    scale = 0.25  # docs/review.md: calibration
 
     def assess(self, state: Any, player: str, legal: list[str], move: str) -> Assessment | None:
         if player not in sixtysix.to_move(state):
@@ -65,6 +75,16 @@ class SixtySixReviewer(GameReviewer):
             return None
         seed = hashlib.sha256(f"review:{player}:{len(state.history.moves)}".encode()).digest()
         return Assessment(_evaluate(view, player, cands, random.Random(seed)), move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Deal 2, trick 5": the table's deal and the trick being played."""
+        tricks = view.get("tricks") or {}
+        return "trick", {
+            "deal": int(view.get("deal") or 1),
+            "trick": sum(int(n) for n in tricks.values()) + 1,
+        }
 
 
 def _evaluate(

@@ -26,15 +26,20 @@ from games.review import Assessment, GameReviewer, Grades, Luck, mid_percentile
 from games.yahtzee import ai
 from games.yahtzee import solver as ys
 
-# docs/review.md, "Bands and classes": the least accuracy of excellent, good
-# and fair; the least loss of an inaccuracy, a mistake and a blunder.
-GRADES = {"points": Grades((90.0, 60.0, 35.0), (2.0, 5.0, 12.0))}
+# docs/review.md, "Bands and classes". The accuracy's anchors: (average loss
+# per decision, accuracy) — each level's measured median loss mapped into the
+# middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
+# work; strong 95 where its median is not 0), from
+#     python bench/review.py --only yahtzee --games 200 --dump FILE
+# medians (points a decision): strong 0, normal 0.978, easy 2.50, random 7.32.
+# The classes: the least loss of an inaccuracy (at most the loss where good
+# ends: 1.50), a mistake and a blunder.
+GRADES = {"points": Grades(((1.0, 80.0), (2.5, 57.5), (7.3, 22.5)), (1.5, 5.0, 12.0))}
 
 
 class YahtzeeReviewer(GameReviewer):
     unit = "points"
     higher = True
-    scale = 4.0  # docs/review.md: calibration
 
     def __init__(self, joker: str, triple: bool) -> None:
         self.joker = joker
@@ -65,6 +70,13 @@ class YahtzeeReviewer(GameReviewer):
             # all five kept: a reroll spent for nothing
             values[move] = self._advice(view, player, dice, rerolls - 1).best.expected
         return Assessment(values, move)
+
+    def moment(
+        self, view: dict[str, Any], player: str, before: Sequence[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """ "Round 11, your 2nd roll": the table's round and the roll whose
+        dice the decision keeps or scores."""
+        return f"roll{3 - int(view['rolls_left'])}", {"round": int(view["round"])}
 
     def before(self, state: Any, player: str, move: str) -> Any:
         if self.triple or not (move == "roll" or move.startswith("keep")):

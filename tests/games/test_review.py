@@ -1,7 +1,10 @@
 """The post-game review (games/review.py, issue 17): optimal play scores 100,
 a deliberate blunder is found first with the right best move and value, the
 Sixty-Six review never reads hidden cards, the same record gives the same
-review."""
+review. Issue 31: one set of bands for every game, each game's accuracy a
+calibrated decreasing function of its average loss, no accuracy under 5
+decisions, a band below good always with a mistake to read, and each
+decision's moment as the table names it."""
 
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ from games import bluff, nine, sixdice, sixtysix, yahtzee
 from games.core import CARDS, Record, SeededSource, record_of
 from games.nine import ai as nine_ai
 from games.review import (
+    BAND_LEAST,
     BANDS,
     CLASSES,
+    MIN_DECISIONS,
+    Grades,
     Luck,
     Review,
-    accuracy,
     grades,
     luck_percentile,
     mid_percentile,
@@ -105,10 +110,8 @@ def test_one_yahtzee_blunder_is_found_first_with_the_best_move_and_its_value() -
     assert first.best_worth == pytest.approx(best_value)
     assert first.lost == pytest.approx(best_value - worst_value)
     assert got.lost == pytest.approx(first.lost) and len(got.mistakes) == 1  # the only one
-    scale = review(rec).scale
-    assert got.accuracy == pytest.approx(
-        accuracy([first.lost] + [0.0] * (got.decisions - 1), scale)
-    )
+    g = grades("yahtzee", "points")
+    assert got.accuracy == pytest.approx(g.of_loss(first.lost / got.decisions))
     assert got.accuracy is not None and got.accuracy < 100
     assert review(rec).of("b").accuracy == 100.0
     # more than 5 expected points thrown away is named at least a mistake
@@ -301,3 +304,185 @@ def test_every_decisions_loss_is_kept_for_the_classes() -> None:
     for p in old["players"]:
         del p["losses"]
     assert Review.from_json(old).of("a").losses == ()
+
+
+# ------------------------------------------------------------- issue 31
+
+
+def _level_record(game: str, players: list[str], seed: str, level: str, options: Any = None):
+    """A game with every seat at ``level`` (``random``: a random legal move)."""
+    from games import registry
+
+    eng = registry.engine(game)
+    ai = registry.spec(game).ai_module()
+    rng = random.Random(seed)
+
+    def pick(state: Any, p: str, legal: list[str], n: int) -> str:
+        if level == "random":
+            return rng.choice(legal)
+        return str(ai.choose(eng.view(state, p), p, legal, level, rng))
+
+    return _play(eng, game, players, seed, pick, options)
+
+
+def test_one_set_of_bands_for_every_game() -> None:
+    """The same accuracy reads the same band in every game (92 % was "good"
+    in Nine and "excellent" in Yahtzee)."""
+    for game, unit in MEASURES:
+        g = grades(game, unit)
+        assert g.bands == BAND_LEAST == (90.0, 70.0, 45.0)
+        assert [g.band(x) for x in (92.0, 75.0, 50.0, 30.0)] == list(BANDS)
+
+
+@pytest.mark.parametrize(("game", "unit"), MEASURES)
+def test_the_accuracy_is_piecewise_linear_in_log_loss_through_its_anchors(
+    game: str, unit: str
+) -> None:
+    """A second reading of the mapping (docs/review.md): 100 at no loss,
+    each anchor's accuracy at its loss, halfway between two anchors' losses
+    in log scale the mean of their accuracies, linear from 0 to the first
+    anchor, always falling as the loss grows, never outside 0-100."""
+    g = grades(game, unit)
+    assert g.of_loss(0.0) == 100.0
+    for loss, acc in g.anchors:
+        assert g.of_loss(loss) == pytest.approx(acc)
+    for (l0, a0), (l1, a1) in zip(g.anchors, g.anchors[1:], strict=False):
+        assert g.of_loss((l0 * l1) ** 0.5) == pytest.approx((a0 + a1) / 2)
+    l1, a1 = g.anchors[0]
+    assert g.of_loss(l1 / 4) == pytest.approx(100 - (100 - a1) / 4)
+    top = g.anchors[-1][0]
+    grid = [top * 10 ** (k / 20) for k in range(-80, 41)]
+    values = [g.of_loss(x) for x in grid]
+    assert all(0.0 <= v <= 100.0 for v in values)
+    assert all(a >= b for a, b in zip(values, values[1:], strict=False))
+    assert values[0] > values[-1]
+
+
+@pytest.mark.parametrize(("game", "unit"), MEASURES)
+def test_an_inaccuracy_starts_within_good(game: str, unit: str) -> None:
+    """A player below good has an average loss past the loss where good
+    ends; if every loss were under an inaccuracy the average would be too:
+    so the inaccuracy must start at or below that loss."""
+    g = grades(game, unit)
+    assert g.band(g.of_loss(g.classes[0])) in ("excellent", "good")
+    # the mapping refuses thresholds that would let a low band go unexplained
+    late = (g.classes[0] * 100, g.classes[0] * 200, g.classes[0] * 300)
+    with pytest.raises(ValueError):
+        Grades(g.anchors, late)
+
+
+def test_fewer_than_five_decisions_get_no_accuracy() -> None:
+    g = grades("yahtzee", "points")
+    assert MIN_DECISIONS == 5
+    assert g.accuracy([3.0] * 4) is None and g.accuracy([]) is None
+    assert g.accuracy([3.0] * 5) == pytest.approx(g.of_loss(3.0))
+    # a 3-player Nine (2-4 flips a player): no accuracy, the losses still kept
+    rec = _level_record("nine", ["a", "b", "c"], "few", "random")
+    rv = review(rec)
+    few = [p for p in rv.players if 0 < p.decisions < 5]
+    assert few
+    for p in few:
+        assert p.accuracy is None and len(p.losses) == p.decisions
+
+
+RANDOM_KINDS = [
+    ("yahtzee", ["a"], None, 3),
+    ("nine", ["a", "b", "c"], None, 8),
+    ("sixdice", ["a", "b"], {"target": 3000, "start": 500}, 3),
+    ("sixdice", ["a", "b", "c"], {"target": 3000, "start": 500}, 3),
+    ("bluff", ["a", "b"], None, 6),
+    ("bluff", ["a", "b", "c"], None, 4),
+    ("sixtysix", ["a", "b"], {"target": 1}, 3),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options", "count"), RANDOM_KINDS)
+def test_a_band_below_good_always_comes_with_a_listed_mistake(
+    game: str, players: list[str], options: Any, count: int
+) -> None:
+    """Seeded games of the bench's kind (easy and random seats): every
+    player who reads fair or needs work has at least one loss that is an
+    inaccuracy or worse among their three biggest (Six Dice read "47 %
+    (fair)" beside "no inaccuracy, mistake or blunder")."""
+    low = 0
+    for level in ("easy", "random"):
+        for i in range(count):
+            rv = review(_level_record(game, players, f"low{i}", level, options))
+            g = grades(game, rv.unit)
+            for p in rv.players:
+                # graded or not (Nine: 2-4 decisions), the mapping of the average
+                if not p.decisions or g.band(g.of_loss(p.lost / p.decisions)) in (
+                    "excellent",
+                    "good",
+                ):
+                    continue
+                low += 1
+                assert p.mistakes and g.kind(p.mistakes[0].lost) is not None, (level, i, p)
+    assert low > 0  # the check ran on someone
+
+
+def test_a_yahtzee_moment_is_the_round_and_roll_the_table_shows() -> None:
+    """A 13-round Yahtzee named "Blunder, move 75" while the table said
+    "Round 11/13". The moment of each decision: the round counted from the
+    player's boxes scored before it, the roll from their rolls and keeps
+    since (an oracle of its own, not the view's counters)."""
+    from games.review import reviewer_of
+
+    rng = random.Random(5)
+    rec = _play(yahtzee, "yahtzee", ["a", "b"], "moment", lambda s, p, legal, n: rng.choice(legal))
+    rv = review(rec)
+    the = reviewer_of(rec)
+    seen = set()
+    for p in rv.players:
+        for d in p.mistakes:
+            before = rec.moves[: d.index]
+            mine = [m.split(" ", 1)[1] for m in before if m.split()[0] == d.player]
+            boxes = sum(1 for m in mine if m.startswith("score "))
+            since = 0
+            for m in reversed(mine):
+                if m.startswith("score "):
+                    break
+                since += 1
+            view = yahtzee.view(_position(rec, d.index), d.player)
+            kind, fields = the.moment(view, d.player, before)
+            assert (kind, fields) == (f"roll{since}", {"round": boxes + 1})
+            seen.add(boxes + 1)
+    assert max(seen) > 5  # late rounds too, where the move counter ran far ahead
+
+
+def _position(rec: Record, upto: int) -> Any:
+    from games.review import positions
+
+    return positions(rec, upto)
+
+
+def test_a_sixdice_moment_is_the_round_and_the_roll_of_the_turn() -> None:
+    """Six Dice: the round (every player has had as many turns before it) and
+    how many times the player has rolled this turn (an oracle from the
+    record's turns)."""
+    from games.review import reviewer_of
+
+    players = ["a", "b"]
+    rec = _level_record("sixdice", players, "moment", "random", {"target": 3000, "start": 500})
+    rv = review(rec)
+    the = reviewer_of(rec)
+    checked = 0
+    for p in rv.players:
+        for d in p.mistakes:
+            before = rec.moves[: d.index]
+            # turns: runs of one player's moves; the decision's turn is the last run
+            runs: list[list[str]] = []
+            for m in before:
+                who, _, move = m.partition(" ")
+                if not runs or runs[-1][0] != who:
+                    runs.append([who])
+                runs[-1].append(move)
+            assert runs[-1][0] == d.player
+            rolls = runs[-1].count("roll")
+            turns_of_first = sum(1 for r in runs if r[0] == players[0])
+            view = sixdice.view(_position(rec, d.index), d.player)
+            kind, fields = the.moment(view, d.player, before)
+            assert kind == "roll" and fields["roll"] == rolls
+            assert fields["round"] == turns_of_first  # the first player opens each round
+            checked += 1
+    assert checked >= 3
