@@ -42,12 +42,12 @@ LEVEL = ai.Level(16, 6, 12, 2, True, 0.0, 30_000, 3)
 # middle of its band (normal 80: good, easy 57.5: fair, random 22.5: needs
 # work; strong 95 where its median is not 0), from
 #     python bench/review.py --only sixtysix --sixtysix-games 200 --workers 1 --dump FILE
-# (PROVISIONAL: 12 matches a level) medians (game points a decision): strong
-# 0.039, normal 0.059, easy 0.256, random 0.65. The classes: the least loss of
-# an inaccuracy (at most where good ends: 0.11), a mistake and a blunder.
+# (200 matches a level, 79 min) medians (game points a decision): strong
+# 0.0366, normal 0.0634, easy 0.234, random 0.673. The classes: the least loss
+# of an inaccuracy (at most where good ends: 0.112), a mistake and a blunder.
 GRADES = {
     "game_points": Grades(
-        ((0.039, 95.0), (0.059, 80.0), (0.26, 57.5), (0.65, 22.5)), (0.1, 0.5, 1.0)
+        ((0.037, 95.0), (0.063, 80.0), (0.23, 57.5), (0.67, 22.5)), (0.1, 0.5, 1.0)
     )
 }
 
