@@ -238,6 +238,12 @@ def test_six_dice_against_two_computers_plays_like_discord(sandbox: Any) -> None
             else:
                 raise AssertionError("the game did not end in 75 s:\n" + text_of(table(page)))
             shot(page, "sixdice-end-en.png")
+            # the result's Review: the follow-up reads as a player reads it
+            page.locator(".message-components").get_by_role("button", name="Review", exact=True).last.click(timeout=5000)
+            page.get_by_text(re.compile(r"best move every time")).first.wait_for(timeout=60000)
+            review = text_of(page.locator(".channel-message").filter(has_text="Review — Six Dice").last)
+            assert re.search(r"alice\W+— (accuracy \d+%|\d+ decisions?: too few|no decision)", review), review
+            shot(page, "review-en.png")
         except BaseException:
             shot(page, "sixdice-failed.png")
             raise
