@@ -356,6 +356,32 @@ def test_japanese_sandbox_shows_the_commands_japanese_names(sandbox: Any) -> Non
             page.get_by_role("button", name="開始", exact=True).click()
             page.get_by_text(re.compile(r"後に切れます")).first.wait_for(timeout=10000)
             shot(page, "sixdice-ja.png")
+            # played to its end, and its 振り返り (the review) read in Japanese
+            table_ja = page.locator(".channel-message").filter(has_text=re.compile(r"手番：")).last
+            deadline = time.monotonic() + 75
+            while page.get_by_text("終局").count() == 0:
+                assert time.monotonic() < deadline, text_of(table_ja)
+                if not re.search(r"手番：@?alice", text_of(table_ja)):
+                    time.sleep(0.1)
+                    continue
+                menu = table_ja.locator(".select-trigger")
+                stop = table_ja.get_by_role("button", name=re.compile(r"^止める"))
+                try:
+                    if menu.count():
+                        menu.first.click(timeout=2000)
+                        table_ja.locator(".select-option").first.click(timeout=2000)
+                    elif stop.count():
+                        stop.first.click(timeout=2000)
+                    else:
+                        table_ja.locator(".message-components").get_by_role("button").first.click(timeout=2000)
+                except PlaywrightTimeout:
+                    page.keyboard.press("Escape")
+                time.sleep(0.3)
+            page.locator(".message-components").get_by_role("button", name="振り返り", exact=True).last.click(timeout=5000)
+            page.get_by_text(re.compile(r"精度100%は")).first.wait_for(timeout=60000)
+            review = text_of(page.locator(".channel-message").filter(has_text="振り返り — シックスダイス").last)
+            assert "alice" in review and " %" not in review, review
+            shot(page, "review-ja.png")
         except BaseException:
             shot(page, "ja-failed.png")
             raise
