@@ -120,7 +120,11 @@ class Plugin(GamePlugin):
     def result_rows(self, view: dict[str, Any], outcome: dict[str, Any]) -> list[ResultRow]:
         settle: dict[str, int] = outcome.get("settlement") or {}
         scores = outcome.get("scores", {})
-        order = sorted(view["players"], key=lambda p: -scores.get(p, 0))
+        # the winner first, then by the settlement (the places the result's
+        # words give: a 御祝儀 can leave a loser more chips than the winner), then points
+        won = outcome.get("winner")
+        order = sorted(view["players"],
+                       key=lambda p: (p != won, -settle.get(p, 0), -scores.get(p, 0)))  # fmt: skip
         return [(p, f"{scores.get(p, 0):,}", settle.get(p)) for p in order]
 
     def result_notes(

@@ -73,11 +73,15 @@ def wrap(text: str, size: int, width: int, lang: str) -> list[str]:
 
 def ranks(rows: Sequence[tuple[str, str, int | None]], winners: Sequence[str]) -> list[int]:
     """Each row's place: every winner 1st (two winners of a tie are both
-    1st), the others by their row, equal figures sharing a place."""
+    1st), the others by their row, equal figures sharing a place — the
+    settlement where the game has one (the places the result's words, the
+    ratings and a tournament's place points use: two Six Dice losers who
+    pay the same chips share 2nd, whatever their points), else the main
+    figure."""
     out: list[int] = []
     prev: tuple[Any, ...] | None = None
     for i, (p, main, s) in enumerate(rows):
-        key: tuple[Any, ...] = ("won",) if p in winners else (main, s)
+        key: tuple[Any, ...] = ("won",) if p in winners else ((s,) if s is not None else (main,))
         out.append(out[-1] if key == prev and out else i + 1)
         prev = key
     return out

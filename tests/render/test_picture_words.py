@@ -157,3 +157,25 @@ def test_an_english_alt_text_ends_its_list_with_a_full_stop():
         if kind == "result":
             legend = plugin(view["game"]).result_legend(view, "en")
             assert legend and f". {legend}" in alt, (name, alt)
+
+
+@pytest.mark.parametrize(
+    ("scores", "settlement", "places"),
+    [
+        # seen in the sandbox: CPU2 won on 1,400; alice (100) and CPU1 (400)
+        # both pay 1 chip, so the words say "2." for both — the picture said
+        # 2 and 3. Places follow the settlement, as the words and ratings do.
+        ({"a": 100, "b": 400, "c": 1400}, {"a": -1, "b": -1, "c": 2}, {"c": 1, "b": 2, "a": 2}),
+        # a 御祝儀 leaves a loser more chips than the winner: the winner stays first
+        ({"a": 900, "b": 400, "c": 1400}, {"a": 9, "b": -7, "c": -2}, {"c": 1, "a": 2, "b": 3}),
+    ],
+)
+def test_six_dice_result_places_are_the_words_places(scores, settlement, places):
+    from bot.render.result import ranks
+
+    view = {"players": ["a", "b", "c"], "started": {p: True for p in scores}}
+    outcome = {"winner": "c", "scores": scores, "settlement": settlement}
+    rows = plugin("sixdice").result_rows(view, outcome)
+    assert rows[0][0] == "c"
+    got = dict(zip([r[0] for r in rows], ranks(rows, ["c"]), strict=True))
+    assert got == places, (rows, got)
