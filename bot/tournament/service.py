@@ -18,6 +18,8 @@ versioned write, so several processes may run one event:
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import zlib
 from collections.abc import Callable, Sequence
@@ -270,18 +272,13 @@ class TournamentService:
         players = [e.user_id for e in await self.active(row)]
         history = [m for m in history_of(await self.store.matches(row.id)) if m.round < round_no]
         min_seats = self.min_seats(row)
-        return [
-            tuple(int(u) for u in seats)
-            for seats in pairing.pair_round(
-                row.format,
-                round_no,
-                players,
-                history,
-                table_size=row.table_size,
-                min_seats=min_seats,
-                seed=seed_of(row),
-            )  # fmt: skip
-        ]
+        # a thread: a Swiss of 64 pairs in ~0.1 s of CPU (bench/pairing.py),
+        # which would stop every table of the process on the event loop
+        tables = await asyncio.to_thread(
+            functools.partial(pairing.pair_round, row.format, round_no, players, history,
+                              table_size=row.table_size, min_seats=min_seats, seed=seed_of(row))
+        )  # fmt: skip
+        return [tuple(int(u) for u in seats) for seats in tables]
 
     async def pair_next(self, row: TournamentRow) -> bool:
         """Pair the next round and store it, exactly once across processes:
