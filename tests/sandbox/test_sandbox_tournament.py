@@ -39,10 +39,11 @@ NOT_MOVES = ("Show", "Leave", "Replay", "Review", "Record", "🔑")  # a table's
 
 
 @pytest.fixture
-def sandbox(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
+def sandbox(tmp_path: Path, request: Any) -> Iterator[tuple[str, list[str]]]:
+    extra = list(getattr(request, "param", ()))  # ("--locale", "ja")
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", "sandbox", "--db", str(tmp_path / "s.sqlite3"),
-         "--tick", "0.05", "--cpu-delay", "0.1-0.2"],
+         "--tick", "0.05", "--cpu-delay", "0.1-0.2", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -292,3 +293,90 @@ async def test_who_left_before_the_start_is_not_in_the_standings(tmp_path: Path)
     text = seen["standings"]
     assert "alice" in text and "bob" in text, text
     assert "carol" not in text, text
+
+
+@pytest.mark.parametrize("sandbox", [("--locale", "ja")], indirect=True)
+def test_a_japanese_knockout_is_played_to_its_podium_and_bracket(sandbox: Any) -> None:
+    """The Japanese server: ``/大会 作成`` a Nine knockout of two, joined,
+    started and played from the match's thread to the final standings —
+    their words, the podium and the bracket read in Japanese (screenshots
+    ``tournament-ja-*.png`` under ``SANDBOX_SHOTS``)."""
+    from bot.i18n import t
+
+    url, lines = sandbox
+    assert sync_playwright is not None
+    not_moves = tuple(t(k, "ja") for k in ("lobby.btn.leave", "result.btn.replay",
+                                            "result.btn.review", "result.btn.record")) + ("🔑", "表示")  # fmt: skip
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        try:
+            page.goto(url)
+            box = page.locator("#channel-composer-input")
+            box.wait_for()
+            box.click()
+            box.type("/大会 作成")
+            page.get_by_text(t("cmd.tournament.create.desc", "ja")).first.click()
+            page.keyboard.type("ナイン")
+            page.get_by_role("option", name="ナイン").first.click()
+            composer = page.locator("#channel-composer")
+            for name, value, choice in (("形式", "トーナメント", "トーナメント戦"), ("卓の人数", "2", None)):
+                if not composer.get_by_text(name, exact=True).count():
+                    page.get_by_text(re.compile(r"^\+\d+ more$")).first.click()
+                page.get_by_text(name, exact=True).first.click()
+                page.keyboard.type(value)
+                if choice:
+                    page.get_by_role("option", name=choice).first.click()
+            page.locator("#send-message:not([disabled])").click()
+            page.get_by_text("ナインの大会 — トーナメント戦").first.wait_for(timeout=10000)
+            for member in ("bob", "alice"):
+                view_as(page, member)
+                page.get_by_role("button", name=t("tournament.btn.join", "ja"), exact=True).last.click()
+                time.sleep(0.5)
+            page.get_by_role("button", name=t("tournament.btn.start", "ja"), exact=True).last.click()
+            name = t("tournament.thread", "ja", id=1, round=1, number=1)
+            link = page.locator("a.message-system-link", has_text=name)
+            link.first.wait_for(timeout=15000)
+            href = link.first.get_attribute("href") or ""
+            ids = {m: page.locator("#viewer-picker option", has_text=m).first.get_attribute("value")
+                   for m in ("alice", "bob")}  # fmt: skip
+            pages = {}
+            for member in ("alice", "bob"):
+                other = browser.new_page(viewport={"width": 1200, "height": 900})
+                other.goto(re.sub(r"viewer_id=\d+", f"viewer_id={ids[member]}", href))
+                other.locator("#channel-composer-input").wait_for()
+                pages[member] = other
+            final = page.locator(".channel-message").filter(has_text="最終順位")
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and not final.count():
+                moved = False
+                for member, thread in pages.items():
+                    table = thread.locator(".channel-message").filter(has_text=f"手番：@{member}")
+                    if not table.count():
+                        continue
+                    for button in table.first.locator(".message-components").get_by_role("button").all():
+                        try:
+                            label = button.inner_text(timeout=500).strip()
+                            if label and not label.startswith(not_moves):
+                                button.click(timeout=1500)
+                                moved = True
+                                break
+                        except Exception:  # redrawn under the click: look again
+                            break
+                if not moved:
+                    time.sleep(0.1)
+            assert final.count(), "no final standings:\n" + page.locator("#channel-message-list").inner_text()
+            final.last.scroll_into_view_if_needed()
+            time.sleep(1.0)
+            shot(page, "tournament-ja-final.png")
+            text = final.last.inner_text()
+            assert "🥇" in text and "ナインの大会が終わりました" in text, text
+            assert " pts" not in text and "Buchholz" not in text, text
+            assert final.last.locator("img").count() >= 2, text  # the standings and the bracket
+            shot(pages["alice"], "tournament-ja-match.png")
+        except BaseException:
+            shot(page, "tournament-ja-failed.png")
+            raise
+        finally:
+            browser.close()
+    assert "Traceback" not in "".join(lines)
