@@ -103,16 +103,17 @@ def create(page: Any) -> None:
     page.locator("#send-message:not([disabled])").click()
 
 
-def move(page: Any, member: str) -> bool:
-    """``member``'s move at the thread's table if it is their turn: the
-    table's first button that is a move (Nine: Roll, then Flip …)."""
-    table = page.locator(".channel-message").filter(has_text=f"Turn: @{member}")
+def move(page: Any, member: str, turn: str = "Turn: @{member}", not_moves: tuple[str, ...] = NOT_MOVES) -> bool:
+    """``member``'s move at the thread's table if it is their turn (the
+    table's ``turn`` line, in its language): the table's first button that
+    is a move (Nine: Roll, then Flip …)."""
+    table = page.locator(".channel-message").filter(has_text=turn.format(member=member))
     if not table.count():
         return False
     for button in table.first.locator(".message-components").get_by_role("button").all():
         try:
             label = button.inner_text(timeout=500).strip()
-            if label and not label.startswith(NOT_MOVES):
+            if label and not label.startswith(not_moves):
                 button.click(timeout=1500)
                 return True
         except Exception:  # the message was redrawn under the click: look again
@@ -351,18 +352,7 @@ def test_a_japanese_knockout_is_played_to_its_podium_and_bracket(sandbox: Any) -
             while time.monotonic() < deadline and not final.count():
                 moved = False
                 for member, thread in pages.items():
-                    table = thread.locator(".channel-message").filter(has_text=f"手番：@{member}")
-                    if not table.count():
-                        continue
-                    for button in table.first.locator(".message-components").get_by_role("button").all():
-                        try:
-                            label = button.inner_text(timeout=500).strip()
-                            if label and not label.startswith(not_moves):
-                                button.click(timeout=1500)
-                                moved = True
-                                break
-                        except Exception:  # redrawn under the click: look again
-                            break
+                    moved = move(thread, member, "手番：@{member}", not_moves) or moved
                 if not moved:
                     time.sleep(0.1)
             assert final.count(), "no final standings:\n" + page.locator("#channel-message-list").inner_text()
