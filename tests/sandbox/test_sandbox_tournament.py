@@ -82,18 +82,29 @@ def view_as(page: Any, member: str) -> None:
     time.sleep(0.3)
 
 
-def create(page: Any) -> None:
+SWISS_OF_THREES = (("format", "swiss", "swiss"), ("rounds", "2", None),
+                   ("table_size", "3", None), ("cpu_fill", "true", "True"))  # fmt: skip
+
+
+def create(
+    page: Any,
+    command: str = "/tournament create",
+    described: str = "Open the sign-up of a tournament in this channel",
+    game: tuple[str, str] = ("nine", "Nine"),
+    options: tuple[tuple[str, str, str | None], ...] = SWISS_OF_THREES,
+) -> None:
     """``/tournament create game:Nine format:swiss rounds:2 table_size:3
-    cpu_fill:True``, typed and picked in the composer."""
+    cpu_fill:True`` (or ``command`` in another language with its
+    ``options``: name, what is typed, the choice picked), typed and picked
+    in the composer."""
     box = page.locator("#channel-composer-input")
     box.click()
-    box.type("/tournament create")
-    page.get_by_text("Open the sign-up of a tournament in this channel").first.click()
-    page.keyboard.type("nine")
-    page.get_by_role("option", name="Nine").first.click()
+    box.type(command)
+    page.get_by_text(described).first.click()
+    page.keyboard.type(game[0])
+    page.get_by_role("option", name=game[1]).first.click()
     composer = page.locator("#channel-composer")
-    for name, value, choice in (("format", "swiss", "swiss"), ("rounds", "2", None),
-                                ("table_size", "3", None), ("cpu_fill", "true", "True")):  # fmt: skip
+    for name, value, choice in options:
         if not composer.get_by_text(name, exact=True).count():
             page.get_by_text(re.compile(r"^\+\d+ more$")).first.click()
         page.get_by_text(name, exact=True).first.click()
@@ -313,22 +324,9 @@ def test_a_japanese_knockout_is_played_to_its_podium_and_bracket(sandbox: Any) -
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         try:
             page.goto(url)
-            box = page.locator("#channel-composer-input")
-            box.wait_for()
-            box.click()
-            box.type("/大会 作成")
-            page.get_by_text(t("cmd.tournament.create.desc", "ja")).first.click()
-            page.keyboard.type("ナイン")
-            page.get_by_role("option", name="ナイン").first.click()
-            composer = page.locator("#channel-composer")
-            for name, value, choice in (("形式", "トーナメント", "トーナメント戦"), ("卓の人数", "2", None)):
-                if not composer.get_by_text(name, exact=True).count():
-                    page.get_by_text(re.compile(r"^\+\d+ more$")).first.click()
-                page.get_by_text(name, exact=True).first.click()
-                page.keyboard.type(value)
-                if choice:
-                    page.get_by_role("option", name=choice).first.click()
-            page.locator("#send-message:not([disabled])").click()
+            page.locator("#channel-composer-input").wait_for()
+            create(page, "/大会 作成", t("cmd.tournament.create.desc", "ja"), ("ナイン", "ナイン"),
+                   (("形式", "トーナメント", "トーナメント戦"), ("卓の人数", "2", None)))  # fmt: skip
             page.get_by_text("ナインの大会 — トーナメント戦").first.wait_for(timeout=10000)
             for member in ("bob", "alice"):
                 view_as(page, member)
