@@ -233,6 +233,8 @@ def review_text(
         lines.append("")
         if not p.decisions:
             lines.append(t("review.no_decisions", lang, player=name))
+            if has(f"review.no_decisions_why.{game}"):  # Six Dice: they moved, yet…
+                lines.append(t(f"review.no_decisions_why.{game}", lang))
             continue
         losses = p.losses or tuple(d.lost for d in p.mistakes)
         accuracy = g.accuracy(losses)  # read now: the bands may be newer than the review

@@ -568,3 +568,21 @@ async def test_the_review_names_a_player_who_left_as_the_table_does(game_night) 
         assert 0 < bob.decisions < 5  # one turn: too few to grade
         block = next(b for b in blocks(text) if b.startswith(f"**{left}**"))
         assert says(block, "review.player_few", player=left, count=bob.decisions), text
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_player_with_no_decision_is_told_why(lang) -> None:
+    """Three at Six Dice (target 1000 from the start, as in the sandbox):
+    alice rolled, and the review read "alice — no decision to review"
+    beside a game she played. It says why: a roll with nothing to choose is
+    no decision, and a turn played for a total is not judged."""
+    rec = level_record(
+        sixdice, "sixdice", ["alice", "bob", "carol"], "none45", "normal", {"target": 1000, "start": 0}
+    )
+    assert any(m.startswith("alice ") for m in rec.to_json()["moves"])
+    rv = review(rec)
+    assert rv.of("alice").decisions == 0
+    text = review_text(rv, rec.to_json(), {"alice": "Alice"}, ["alice", "bob", "carol"], lang)
+    block = next(b for b in blocks(text) if "Alice" in b)
+    assert says(block, "review.no_decisions", lang, player="Alice"), block
+    assert says(block, "review.no_decisions_why.sixdice", lang), block
