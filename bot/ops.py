@@ -18,8 +18,8 @@ import contextvars
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from aiohttp import web
@@ -42,7 +42,7 @@ from bot.store import PROCESS  # host:pid, as the moves ledger names this proces
 from bot.store_pg import PostgresStore
 
 if TYPE_CHECKING:
-    from bot.app import ChabudaiBot
+    from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +78,29 @@ class _Labelled(Collector):
             yield out
 
 
+class Monitored(Protocol):
+    """What the operators' endpoint reads of the bot (:class:`bot.app.ChabudaiBot`,
+    typed by what it is, not imported: ``bot.app`` imports this module):
+    its gateway connections and its tables."""
+
+    @property
+    def tables(self) -> TableService: ...
+    @property
+    def guilds(self) -> Sequence[discord.Guild]: ...
+    @property
+    def shard_count(self) -> int | None: ...
+    @property
+    def latency(self) -> float: ...
+    @property
+    def ws(self) -> Any: ...
+    def is_closed(self) -> bool: ...
+    def is_ready(self) -> bool: ...
+
+
 class Operations:
     """The bot's metrics and its operators' HTTP endpoint."""
 
-    def __init__(self, bot: ChabudaiBot) -> None:
+    def __init__(self, bot: Monitored) -> None:
         self.bot = bot
         self.registry = CollectorRegistry()
         r = self.registry
