@@ -23,7 +23,8 @@ from discord.ext import commands
 
 from bot import turns
 from bot.commands.choices import offer_games
-from bot.followers.tournament import MENTIONS, Desk, pts
+from bot.followers.standings import pts
+from bot.followers.tournament import MENTIONS, Desk
 from bot.i18n import option_error, t
 from bot.model import parse_options_text
 from bot.store import TournamentRow
@@ -339,7 +340,7 @@ class Tournaments(commands.Cog):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         final = row.state == "finished"
-        content, files = await desk.standings_message(row, final=final, lang=str(interaction.locale))
+        content, files = await desk.standings.message(row, final=final, lang=str(interaction.locale))
         await interaction.followup.send(content, files=files, ephemeral=True)
 
     @group.command(name="history", description="This server's tournaments")
