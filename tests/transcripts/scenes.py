@@ -63,7 +63,8 @@ async def help_and_config(scene: Any) -> None:
     await night.command(bob, "help")
     for game in GAMES:
         await night.command(bob, "rules", game=game)
-    scene.note("/config by alice (Manage Server)")
+    scene.note("/config by alice (Manage Server), whose /help lists the organisers' commands")
+    await night.command(alice, "help")
     await night.command(alice, "config show")
     await night.command(alice, "config clock", game="nine", seconds=45)
     await night.command(alice, "config options", game="sixdice", options="target=3000 start=300")
