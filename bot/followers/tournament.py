@@ -35,9 +35,9 @@ from bot.followers.standings import Standings, pts
 from bot.i18n import t
 from bot.model import human_seat, is_cpu
 from bot.presses import MAX_ID
-from bot.store import MatchRow, TournamentRow
-from bot.tables import TableService
+from bot.tables.service import TableService
 from bot.tournament import pairing
+from bot.tournament.rows import MatchRow, TournamentRow
 from bot.tournament.service import ACTIVE, Outcome, TournamentService, two_player
 from bot.ui.present import ENDED, NO_CONTEST, REPAIRED
 from games import core, registry
@@ -146,7 +146,7 @@ class Desk:
         """The sign-up message: what the event is and who is in; the buttons
         while it takes players."""
         lang = row.lang
-        entrants = [e for e in await self.store.entrants(row.id) if e.status in ACTIVE]
+        entrants = [e for e in await self.store.tournaments.entrants(row.id) if e.status in ACTIVE]
         game = t(f"game.{row.game}", lang)
         lines = [
             t("tournament.title", lang, game=game, format=t(f"tournament.format.{row.format}", lang)),
@@ -227,7 +227,7 @@ class Desk:
     async def refresh_standings(self, row: TournamentRow) -> bool:
         """The standings message, edited in place (posted the first time);
         whether it shows them. An edit that fails leaves a note
-        (:meth:`bot.store.Store.note_standings_behind`): the sweep edits it
+        (:meth:`bot.tournament.repo.TournamentsRepo.note_standings_behind`): the sweep edits it
         again — after the final round nothing else would."""
         content, files = await self.standings.message(row)
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
@@ -235,7 +235,7 @@ class Desk:
             if row.standings_message_id is None:
                 sent = await channel.send(content=content, files=files, allowed_mentions=MENTIONS)
                 row.standings_message_id = sent.id
-                await self.store.set_tournament_message(row.id, standings=sent.id)
+                await self.store.tournaments.set_tournament_message(row.id, standings=sent.id)
             else:
                 await channel.get_partial_message(row.standings_message_id).edit(
                     content=content, attachments=files, allowed_mentions=MENTIONS
@@ -252,7 +252,7 @@ class Desk:
         return True
 
     async def _note_behind(self, tournament_id: int, behind: bool) -> None:
-        await self.store.note_standings_behind(tournament_id, behind)
+        await self.store.tournaments.note_standings_behind(tournament_id, behind)
         if behind:
             self._standings_behind.add(tournament_id)
         else:
@@ -269,7 +269,7 @@ class Desk:
     # ------------------------------------------------------------ presses
 
     async def press(self, interaction: discord.Interaction[Any], tournament_id: int, action: str) -> None:
-        row = await self.store.get_tournament(tournament_id) if tournament_id <= MAX_ID else None
+        row = await self.store.tournaments.get_tournament(tournament_id) if tournament_id <= MAX_ID else None
         if row is None or not pressed_here(interaction, row):
             # a crafted custom id (another channel's event, an id past 64
             # bits): refused as a press on another channel's table is
@@ -277,7 +277,7 @@ class Desk:
             return
         user = interaction.user
         async with self.lock(row.id):
-            row = await self.store.get_tournament(tournament_id)
+            row = await self.store.tournaments.get_tournament(tournament_id)
             assert row is not None
             if action == "join":
                 outcome = await self.service.join(row, user.id, user.display_name)
@@ -326,7 +326,7 @@ class Desk:
             return True
         if interaction.guild_id is None:
             return False
-        role = await self.store.guild_setting(interaction.guild_id, "tournament_role")
+        role = await self.store.settings.guild_setting(interaction.guild_id, "tournament_role")
         roles = getattr(interaction.user, "roles", [])
         return role is not None and any(r.id == int(role) for r in roles)
 
@@ -362,7 +362,7 @@ class Desk:
             await self.open_round(row)
         elif outcome.key == "tournament.error.too_few" and not force:
             # nobody to play with at the start time: the event is called off
-            if await self.store.update_tournament(row, state="ended", finished_at=self.tables.clock()):
+            if await self.store.tournaments.update_tournament(row, state="ended", finished_at=self.tables.clock()):
                 await self.refresh_signup(row)
                 await self.say(row, t("tournament.called_off", row.lang, id=row.id, **(outcome.args or {})))
         return outcome
@@ -372,7 +372,7 @@ class Desk:
     async def open_round(self, row: TournamentRow) -> None:
         """Open every paired match of the current round and say who plays
         whom (the byes too)."""
-        matches = await self.store.matches(row.id, round=row.round)
+        matches = await self.store.tournaments.matches(row.id, round=row.round)
         names = await self.standings.names(row)
         lang = row.lang
         lines = [t("tournament.round.title", lang, round=row.round, rounds=row.rounds,
@@ -408,8 +408,8 @@ class Desk:
             thread_id = await self.make_thread(row, match, names)
             if thread_id is None:
                 return
-            await self.store.set_match_thread(match.id, thread_id)
-            stored = await self.store.get_match(match.id)
+            await self.store.tournaments.set_match_thread(match.id, thread_id)
+            stored = await self.store.tournaments.get_match(match.id)
             made = stored is not None and stored.thread_id == thread_id
             if stored is None or stored.thread_id != thread_id:  # another made one first
                 await self.delete_channel(thread_id)
@@ -418,10 +418,10 @@ class Desk:
                 thread_id = stored.thread_id
             if stored.state != "paired":
                 return  # opened meanwhile
-        existing = await self.store.table_in_channel(thread_id)
+        existing = await self.store.tables.table_in_channel(thread_id)
         if existing is not None:
             if existing.ui.get("tournament", {}).get("match") == match.id:
-                await self.store.open_match(match.id, thread_id=thread_id, table_id=existing.id)
+                await self.store.tournaments.open_match(match.id, thread_id=thread_id, table_id=existing.id)
             return
         if made:  # before the table and the ping of whoever moves first
             await self.introduce(row, match, thread_id)
@@ -435,7 +435,7 @@ class Desk:
         if table is None:
             log.warning("tournament %d: match %d could not be opened", row.id, match.id)
             return
-        if not await self.store.open_match(match.id, thread_id=thread_id, table_id=table.id):
+        if not await self.store.tournaments.open_match(match.id, thread_id=thread_id, table_id=table.id):
             return
         if not made:  # a thread made before (a crash between the two): introduced once, now
             await self.introduce(row, match, thread_id)
@@ -447,7 +447,7 @@ class Desk:
         text = t("tournament.match.ping", lang, players=people, round=match.round,
                  number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
         if two_player(row):  # a rematch is said as such (none while a pairing avoids it)
-            met = sorted({m.round for m in await self.store.matches(row.id)
+            met = sorted({m.round for m in await self.store.tournaments.matches(row.id)
                           if m.round < match.round and set(m.seats) == set(match.seats)})  # fmt: skip
             if met:
                 rounds = t("list.sep", lang).join(str(r) for r in met)
@@ -521,11 +521,11 @@ class Desk:
         """Record a match's end, once, and go on. ``voided_by``: the
         organiser who ended it with ``/game end`` — nobody scores at it (a
         double forfeit), whatever the game left on the table."""
-        row = await self.store.get_tournament(tournament_id)
-        match = await self.store.get_match(match_id)
+        row = await self.store.tournaments.get_tournament(tournament_id)
+        match = await self.store.tournaments.get_match(match_id)
         if row is None or match is None or match.tournament_id != row.id:
             return  # re-paired meanwhile: that table is no match any more
-        result = await self.store.get_result(result_id) if result_id is not None else None
+        result = await self.store.results.get_result(result_id) if result_id is not None else None
         if not await self.service.record(row, match, result, void=voided_by is not None):
             return  # recorded already (another process, a repair)
         log.info("tournament %d: match %d (round %d) recorded", row.id, match.id, match.round)
@@ -553,7 +553,7 @@ class Desk:
     async def go_on(self, tournament_id: int) -> None:
         """After a match: the standings redrawn; the next round, or the end."""
         async with self.lock(tournament_id):
-            row = await self.store.get_tournament(tournament_id)
+            row = await self.store.tournaments.get_tournament(tournament_id)
             if row is None or row.state != "running":
                 return
             if await self.service.round_complete(row):
@@ -610,7 +610,7 @@ class Desk:
         The tables' locks are taken first (in table order), then the
         tournament's, as a match's end takes them (its table's lock, then
         the tournament's, to record it): never the other way round."""
-        current = await self.store.matches(row.id, round=row.round)
+        current = await self.store.tournaments.matches(row.id, round=row.round)
         locked = sorted({m.table_id for m in current if m.table_id is not None})
 
         async def started(match: MatchRow) -> bool:
@@ -618,13 +618,13 @@ class Desk:
                 return False
             if match.table_id not in locked:  # opened since: not under our locks, so not ours
                 return True
-            return any(line["origin"] == "press" for line in await self.store.ledger(match.table_id))
+            return any(line["origin"] == "press" for line in await self.store.tables.ledger(match.table_id))
 
         async with contextlib.AsyncExitStack() as held:
             for table_id in locked:
                 await held.enter_async_context(self.tables.lock(table_id))
             await held.enter_async_context(self.lock(row.id))
-            fresh = await self.store.get_tournament(row.id)
+            fresh = await self.store.tournaments.get_tournament(row.id)
             if fresh is None:
                 return Outcome("tournament.error.not_running")
             outcome = await self.service.repair(fresh, started)
@@ -651,7 +651,7 @@ class Desk:
         """``user_id``'s game of the current round is forfeited (they
         dropped out or were kicked); a match not opened yet is recorded as
         their loss."""
-        for match in await self.store.matches(row.id, round=row.round):
+        for match in await self.store.tournaments.matches(row.id, round=row.round):
             if user_id not in match.seats or match.state in ("finished", "bye"):
                 continue
             if match.table_id is None:
@@ -696,18 +696,18 @@ class Desk:
         """One sweep; whether it wrote (a sweep that found nothing to do
         only read: the database may still be unwritable)."""
         wrote = False
-        for row in await self.store.live_tournaments():
+        for row in await self.store.tournaments.live_tournaments():
             try:
                 opens = (row.starts_at or 0) - row.checkin_seconds
                 if row.state == "signup" and row.starts_at is not None and opens <= now:
                     async with self.lock(row.id):
-                        fresh = await self.store.get_tournament(row.id)
+                        fresh = await self.store.tournaments.get_tournament(row.id)
                         if fresh is not None and fresh.state == "signup":
                             await self.begin(fresh)
                             wrote = True
                 elif row.state == "checkin" and (row.starts_at or 0) <= now:
                     async with self.lock(row.id):
-                        fresh = await self.store.get_tournament(row.id)
+                        fresh = await self.store.tournaments.get_tournament(row.id)
                         if fresh is not None and fresh.state == "checkin":
                             await self.begin(fresh)
                             wrote = True
@@ -725,14 +725,14 @@ class Desk:
         the matches paired but not opened, record those whose table ended
         unrecorded; whether anything was written."""
         wrote = False
-        for live in await self.store.live_tournaments():
+        for live in await self.store.tournaments.live_tournaments():
             if live.state != "running" or live.round != 0:
                 continue
             # its start was claimed, round 1 never paired (a process died
             # between the two): start it again (round 1 is still a claim)
             try:
                 async with self.lock(live.id):
-                    again = await self.store.get_tournament(live.id)
+                    again = await self.store.tournaments.get_tournament(live.id)
                     if again is not None and again.state == "running" and again.round == 0:
                         log.info("tournament %d: started but not paired: starting it", live.id)
                         await self.begin(again)
@@ -741,12 +741,12 @@ class Desk:
                 raise
             except Exception:
                 log.exception("tournament %d: the start failed", live.id)
-        for tournament_id in await self.store.standings_behind():
+        for tournament_id in await self.store.tournaments.standings_behind():
             # a standings edit that failed (the final one: nothing comes after it)
             try:
                 async with self.lock(tournament_id):
                     self._standings_behind.add(tournament_id)
-                    row = await self.store.get_tournament(tournament_id)
+                    row = await self.store.tournaments.get_tournament(tournament_id)
                     if row is None or row.standings_message_id is None:
                         await self._note_behind(tournament_id, False)
                     else:
@@ -757,13 +757,13 @@ class Desk:
                 raise
             except Exception:
                 log.exception("tournament %d: its standings could not be repaired", tournament_id)
-        for match in await self.store.stranded_matches():
+        for match in await self.store.tournaments.stranded_matches():
             if match.id in self._opening:
                 continue
             try:
                 async with self.lock(match.tournament_id):
-                    row = await self.store.get_tournament(match.tournament_id)
-                    fresh = await self.store.get_match(match.id)
+                    row = await self.store.tournaments.get_tournament(match.tournament_id)
+                    fresh = await self.store.tournaments.get_match(match.id)
                     if row is None or fresh is None or row.round != fresh.round:
                         continue
                     if fresh.state == "paired":
@@ -774,11 +774,11 @@ class Desk:
                         continue
                     if fresh.state != "open" or fresh.table_id is None:
                         continue
-                    if await self.store.get_table(fresh.table_id) is not None:
+                    if await self.store.tables.get_table(fresh.table_id) is not None:
                         continue
                     # its table ended with nobody recording it (a crash)
-                    result_id = await self.store.result_of_table(fresh.table_id)
-                    result = None if result_id is None else await self.store.get_result(result_id)
+                    result_id = await self.store.results.result_of_table(fresh.table_id)
+                    result = None if result_id is None else await self.store.results.get_result(result_id)
                     recorded = await self.service.record(row, fresh, result)
                     wrote = True
                 if recorded:
