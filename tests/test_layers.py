@@ -51,7 +51,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "bot.deploy",
         ),
     ),
-    ("helpers", ("bot.model", "bot.turns", "bot.tournament", "bot.tournament.pairing")),
+    ("helpers", ("bot.model", "bot.turns", "bot.tournament", "bot.tournament.pairing",
+                 "bot.tournament.rules", "bot.tournament.swiss", "bot.tournament.roundrobin",
+                 "bot.tournament.knockout", "bot.tournament.tables", "bot.tournament.standings")),
     # drawing: pictures, then what a message holds, then each game's plugin,
     # then whole messages — never the service, clocks or computer players
     ("render", ("bot.render", "bot.render.*")),
