@@ -327,7 +327,7 @@ JOINS_NOT_READ = {
     "bot/__main__.py": "command-line output",
     "bot/deploy.py": "a shard list in the environment",
     "bot/ops.py": "the health check's words for operators",
-    "bot/sandbox/__init__.py": "the sandbox's command line",
+    "bot/sandbox/process.py": "the sandbox's command line",
     "bot/store.py": "SQL",
     "bot/store_pg.py": "SQL",
     "bot/tables.py": "the moves ledger (docs: '; '-separated moves)",
