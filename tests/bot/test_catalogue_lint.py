@@ -327,7 +327,7 @@ JOINS_NOT_READ = {
     "bot/__main__.py": "command-line output",
     "bot/deploy.py": "a shard list in the environment",
     "bot/ops.py": "the health check's words for operators",
-    "bot/sandbox.py": "the sandbox's command line",
+    "bot/sandbox/process.py": "the sandbox's command line",
     "bot/db/copy.py": "SQL",
     "bot/db/core.py": "SQL",
     "bot/db/postgres.py": "SQL",
