@@ -68,6 +68,14 @@ COPIED = {
 }
 
 
+def equal(prefix: str, **columns: Any) -> tuple[str, list[Any]]:
+    """``col = ? AND …`` for the ``columns`` given a value (not ``None``), in
+    their order, each named with ``prefix`` (a table's alias), and the
+    values."""
+    given = [(name, value) for name, value in columns.items() if value is not None]
+    return " AND ".join(f"{prefix}{name} = ?" for name, _ in given), [v for _, v in given]
+
+
 async def read_ratings(
     c: Conn, game: str, user_ids: Sequence[int]
 ) -> dict[int, tuple[float, float]]:
@@ -93,6 +101,19 @@ async def read_season_ratings(
         (guild_id, season, game, *user_ids),
     )
     return {r[0]: (r[1], r[2]) for r in rows}
+
+
+async def _players_ratings(
+    c: Conn, columns: str, user_id: int, guild_id: int | None, season: str | None
+) -> list[Sequence[Any]]:
+    """``columns`` of a player's ratings by game: all-time, or (``season``)
+    that server season's own."""
+    if season is not None:
+        return await c.fetch(
+            f"SELECT {columns} FROM season_ratings WHERE user_id = ? AND guild_id = ? AND season = ?",
+            (user_id, guild_id, season),
+        )
+    return await c.fetch(f"SELECT {columns} FROM ratings WHERE user_id = ?", (user_id,))
 
 
 class Finishing(Protocol):
@@ -409,14 +430,7 @@ class BoardsRepo:
         only that season's games, and its own ratings. Each row's ``rated``
         is its rated games (by rating; ``None`` otherwise: bot.ratings.shown).
         """
-        where = "rp.game = ?"
-        args: list[Any] = [game]
-        if guild_id is not None:
-            where += " AND rp.guild_id = ?"
-            args.append(guild_id)
-        if season is not None:
-            where += " AND rp.season = ?"
-            args.append(season)
+        where, args = equal("rp.", game=game, guild_id=guild_id, season=season)
         agg = (
             "SELECT rp.user_id, MAX(rp.name) AS name, COUNT(*) AS games, SUM(rp.won) AS wins,"
             " SUM(rp.points) AS points, MAX(rp.best) AS best"
@@ -461,17 +475,7 @@ class BoardsRepo:
     ) -> list[dict[str, Any]]:
         """Per-game statistics of one player (optionally one game / server /
         that server's ``season``, whose ratings are the season's own)."""
-        where = "user_id = ?"
-        args: list[Any] = [user_id]
-        if game is not None:
-            where += " AND game = ?"
-            args.append(game)
-        if guild_id is not None:
-            where += " AND guild_id = ?"
-            args.append(guild_id)
-        if season is not None:
-            where += " AND season = ?"
-            args.append(season)
+        where, args = equal("", user_id=user_id, game=game, guild_id=guild_id, season=season)
         async with self.db.reading() as c:
             rows = await c.fetch(
                 "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
@@ -483,16 +487,7 @@ class BoardsRepo:
                 for g, n, wins, points, best, top in rows
             ]
             if out:
-                if season is not None:
-                    rated = await c.fetch(
-                        "SELECT game, mu, sigma FROM season_ratings"
-                        " WHERE user_id = ? AND guild_id = ? AND season = ?",
-                        (user_id, guild_id, season),
-                    )
-                else:
-                    rated = await c.fetch(
-                        "SELECT game, mu, sigma FROM ratings WHERE user_id = ?", (user_id,)
-                    )
+                rated = await _players_ratings(c, "game, mu, sigma", user_id, guild_id, season)
                 ratings = {g: (mu, sigma) for g, mu, sigma in rated}
                 for item in out:
                     if item["game"] in ratings:
@@ -507,16 +502,7 @@ class BoardsRepo:
         (all-time; a server's ``season``'s own with ``guild_id``): below
         bot.ratings.PROVISIONAL_GAMES the rating is shown provisional."""
         async with self.db.reading() as c:
-            if season is not None:
-                rows = await c.fetch(
-                    "SELECT game, games FROM season_ratings"
-                    " WHERE user_id = ? AND guild_id = ? AND season = ?",
-                    (user_id, guild_id, season),
-                )
-            else:
-                rows = await c.fetch(
-                    "SELECT game, games FROM ratings WHERE user_id = ?", (user_id,)
-                )
+            rows = await _players_ratings(c, "game, games", user_id, guild_id, season)
         return {str(g): int(n) for g, n in rows}
 
     async def board_counts(
@@ -526,14 +512,7 @@ class BoardsRepo:
         (a server's / a season's, as :meth:`leaderboard`) — ``finished``
         all of them, ``rated`` those of rated games, ``with_bots`` those of
         games with computer players."""
-        where = "rp.game = ?"
-        args: list[Any] = [game]
-        if guild_id is not None:
-            where += " AND rp.guild_id = ?"
-            args.append(guild_id)
-        if season is not None:
-            where += " AND rp.season = ?"
-            args.append(season)
+        where, args = equal("rp.", game=game, guild_id=guild_id, season=season)
         async with self.db.reading() as c:
             row = await c.fetchone(
                 "SELECT COUNT(*), COALESCE(SUM(rp.rated), 0), COALESCE(SUM(r.has_bots), 0)"

@@ -156,7 +156,9 @@ def test_a_two_round_tournament_is_played_to_its_final_standings(sandbox: Any) -
             }
             threads: dict[str, list[tuple[str, Any]]] = {}
             deadline = time.monotonic() + 150
-            final = page.locator(".channel-message").filter(has_text="final standings")
+            # the podium's message (the sign-up message, edited a moment
+            # before, says "the final standings are below" too)
+            final = page.locator(".channel-message").filter(has_text="tournament is over!")
             while time.monotonic() < deadline and not final.count():
                 for number in (1, 2):
                     name = f"Tournament #1 · Round {number} · match 1"
@@ -345,7 +347,9 @@ def test_a_japanese_knockout_is_played_to_its_podium_and_bracket(sandbox: Any) -
                 other.goto(re.sub(r"viewer_id=\d+", f"viewer_id={ids[member]}", href))
                 other.locator("#channel-composer-input").wait_for()
                 pages[member] = other
-            final = page.locator(".channel-message").filter(has_text="最終順位")
+            # the podium's message (not the sign-up message, which reads
+            # 「最終順位は下のとおりです」 a moment before it is posted)
+            final = page.locator(".channel-message").filter(has_text="大会が終わりました")
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline and not final.count():
                 moved = False
