@@ -32,36 +32,25 @@ from discord.ext import commands, tasks
 from bot.events import ABANDONED, FINISHED, TableCommitted
 from bot.followers.clock import Backoff
 from bot.followers.standings import Standings, pts
+from bot.followers.tournament.board import CUSTOM, MENTIONS, Board, TournamentButton, when
+from bot.followers.tournament.matches import Matches
 from bot.i18n import t
-from bot.model import human_seat, is_cpu
 from bot.presses import MAX_ID
 from bot.store import MatchRow, TournamentRow
 from bot.tables import TableService
-from bot.tournament import pairing
-from bot.tournament.service import ACTIVE, Outcome, TournamentService, two_player
+from bot.tournament.service import Outcome, TournamentService
 from bot.ui.present import ENDED, NO_CONTEST, REPAIRED
-from games import core, registry
 
 if TYPE_CHECKING:
     from bot.host import Host
+
+__all__ = ["CUSTOM", "MENTIONS", "Desk", "TournamentButton", "TournamentSweep", "when"]
 
 log = logging.getLogger(__name__)
 
 SWEEP_EVERY = 5.0  # seconds between looks for start times and stranded matches
 REPAIR_EVERY = 30.0  # seconds between looks for stranded matches
-CUSTOM = "ct:{tournament}:{action}"  # the sign-up message's buttons
-MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 PODIUM = ("🥇", "🥈", "🥉")
-
-
-def when(at: float, lang: str, *, relative: bool = True) -> str:
-    """A moment as Discord timestamps, shown in each reader's own time zone
-    and language: the date and time (``<t:…:f>``), and how far off it is
-    (``<t:…:R>``)."""
-    stamp = int(at)
-    if not relative:
-        return f"<t:{stamp}:f>"
-    return t("tournament.when", lang, at=f"<t:{stamp}:f>", relative=f"<t:{stamp}:R>")
 
 
 def pressed_here(interaction: discord.Interaction[Any], row: TournamentRow) -> bool:
@@ -74,51 +63,6 @@ def pressed_here(interaction: discord.Interaction[Any], row: TournamentRow) -> b
     return row.message_id is None or message is None or message.id == row.message_id
 
 
-class TournamentButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ct:(?P<tournament>[0-9]+):(?P<action>[a-z_]+)",
-):
-    """Join / Leave / Check in / Start on a sign-up message: only the
-    tournament's id and the action (no secret)."""
-
-    def __init__(self, tournament_id: int, action: str, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.tournament_id = tournament_id
-        self.action = action
-
-    @classmethod
-    def build(cls, tournament_id: int, action: str, label: str, style: str) -> TournamentButton:
-        styles = {
-            "success": discord.ButtonStyle.success,
-            "secondary": discord.ButtonStyle.secondary,
-            "primary": discord.ButtonStyle.primary,
-        }
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label[:80],
-            style=styles[style],
-            custom_id=CUSTOM.format(tournament=tournament_id, action=action),
-        )
-        return cls(tournament_id, action, button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> TournamentButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["tournament"]), match["action"], item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        desk: Desk | None = getattr(interaction.client, "tournaments", None)
-        if desk is None:
-            return
-        try:
-            await desk.press(interaction, self.tournament_id, self.action)
-        except Exception as err:
-            await interaction.client.on_press_failed(
-                interaction, f"tournament {self.tournament_id} button {self.action}", err
-            )
-
-
 class Desk:
     """Runs the tournaments of one bot process."""
 
@@ -129,8 +73,8 @@ class Desk:
         self.service = TournamentService(tables.store, tables.clock)
         self.standings = Standings(self.store, self.service)  # their words and pictures
         self._locks: dict[int, asyncio.Lock] = {}
-        self._opening: set[int] = set()  # matches this process is opening now
-        self._standings_behind: set[int] = set()  # standings messages noted behind
+        self.board = Board(client, self.store, self.standings)  # the event's messages
+        self.matches = Matches(client, tables)  # a match's thread and table
         self.repaired_at: float | None = None
         # the database cannot be written (or read): the sweeps wait, the
         # operator is told once (the turn-clock sweeper's back-off)
@@ -143,128 +87,16 @@ class Desk:
     # ------------------------------------------------------------ messages
 
     async def signup_message(self, row: TournamentRow) -> tuple[str, discord.ui.View | None]:
-        """The sign-up message: what the event is and who is in; the buttons
-        while it takes players."""
-        lang = row.lang
-        entrants = [e for e in await self.store.entrants(row.id) if e.status in ACTIVE]
-        game = t(f"game.{row.game}", lang)
-        lines = [
-            t("tournament.title", lang, game=game, format=t(f"tournament.format.{row.format}", lang)),
-            t("tournament.host", lang, host=f"<@{row.host_id}>"),
-        ]
-        if row.rounds:
-            lines.append(t("tournament.rounds", lang, count=row.rounds))
-            if two_player(row) and row.format == "swiss" and row.state in ("signup", "checkin"):
-                # more rounds than the players allow are cut at the start
-                need = pairing.players_for(row.rounds)
-                if need > 2:
-                    lines.append(t("tournament.rounds_cap", lang, need=need))
-        else:
-            lines.append(t("tournament.rounds_auto", lang))
-        if not two_player(row):
-            lines.append(t("tournament.tables_of", lang, count=row.table_size))
-        eng = registry.engine(row.game)
-        changed = {
-            k: v for k, v in row.options.items() if v != core.parse_options(eng.OPTIONS, {}).get(k)
-        }
-        if changed:
-            text = " ".join(f"{k}={_opt(v)}" for k, v in changed.items())
-            lines.append(t("tournament.options", lang, options=text))
-        if row.clock_seconds:
-            lines.append(t("tournament.clock", lang, seconds=row.clock_seconds))
-        if row.cpu_fill:
-            lines.append(t("tournament.cpu_fill", lang))
-        if row.state == "signup":
-            if row.starts_at is not None:
-                lines.append(t("tournament.starts_at", lang, when=when(row.starts_at, lang)))
-            else:
-                lines.append(t("tournament.starts_by_host", lang, host=f"<@{row.host_id}>"))
-            if row.checkin_seconds:
-                lines.append(t("tournament.checkin_rule", lang, count=row.checkin_seconds // 60))
-        elif row.state == "checkin":
-            lines.append(t("tournament.checkin_open", lang, when=when(row.starts_at or 0, lang)))
-        elif row.state == "running":
-            lines.append(t("tournament.running", lang, round=row.round, rounds=row.rounds))
-        elif row.state == "ended":  # the host's /tournament end, or called off at the start
-            if row.round:
-                lines.append(t("tournament.ended", lang, round=row.round))
-            else:
-                lines.append(t("tournament.ended_unstarted", lang))
-        else:
-            lines.append(t(f"tournament.{row.state}", lang))
-        if entrants:
-            names = t("list.sep", lang).join(
-                f"<@{e.user_id}>" + (" ✅" if e.status == "checked_in" else "") for e in entrants
-            )
-            lines.append(t("tournament.players", lang, count=len(entrants), players=names))
-        else:
-            lines.append(t("tournament.players_none", lang))
-        lines.append(t("tournament.id", lang, id=row.id))
-        view = None
-        if row.state in ("signup", "checkin"):
-            view = discord.ui.View(timeout=None)
-            view.add_item(TournamentButton.build(row.id, "join", t("tournament.btn.join", lang), "success"))
-            view.add_item(TournamentButton.build(row.id, "leave", t("tournament.btn.leave", lang), "secondary"))
-            if row.state == "checkin":
-                view.add_item(TournamentButton.build(row.id, "checkin", t("tournament.btn.checkin", lang), "success"))
-            view.add_item(TournamentButton.build(row.id, "start", t("tournament.btn.start", lang), "primary"))
-        return "\n".join(lines)[:2000], view
+        return await self.board.signup_message(row)
 
     async def refresh_signup(self, row: TournamentRow) -> None:
-        """The sign-up message, edited in place."""
-        if row.message_id is None:
-            return
-        content, view = await self.signup_message(row)
-        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        try:
-            await channel.get_partial_message(row.message_id).edit(
-                content=content, view=view, allowed_mentions=MENTIONS
-            )
-        except discord.HTTPException as err:
-            log.warning("tournament %d: the sign-up message could not be edited (%s/%s)",
-                        row.id, err.status, err.code)  # fmt: skip
+        await self.board.refresh_signup(row)
 
     async def refresh_standings(self, row: TournamentRow) -> bool:
-        """The standings message, edited in place (posted the first time);
-        whether it shows them. An edit that fails leaves a note
-        (:meth:`bot.store.Store.note_standings_behind`): the sweep edits it
-        again — after the final round nothing else would."""
-        content, files = await self.standings.message(row)
-        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        try:
-            if row.standings_message_id is None:
-                sent = await channel.send(content=content, files=files, allowed_mentions=MENTIONS)
-                row.standings_message_id = sent.id
-                await self.store.set_tournament_message(row.id, standings=sent.id)
-            else:
-                await channel.get_partial_message(row.standings_message_id).edit(
-                    content=content, attachments=files, allowed_mentions=MENTIONS
-                )
-        except discord.HTTPException as err:
-            log.warning("tournament %d: the standings could not be shown (%s/%s)",
-                        row.id, err.status, err.code)  # fmt: skip
-            gone = isinstance(err, (discord.NotFound, discord.Forbidden))
-            if not gone and row.standings_message_id is not None:  # a 5xx, a 429: again later
-                await self._note_behind(row.id, True)
-            return False
-        if row.id in self._standings_behind:
-            await self._note_behind(row.id, False)
-        return True
-
-    async def _note_behind(self, tournament_id: int, behind: bool) -> None:
-        await self.store.note_standings_behind(tournament_id, behind)
-        if behind:
-            self._standings_behind.add(tournament_id)
-        else:
-            self._standings_behind.discard(tournament_id)
+        return await self.board.refresh_standings(row)
 
     async def say(self, row: TournamentRow, text: str, files: list[discord.File] | None = None) -> None:
-        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        try:
-            await channel.send(content=text, files=files or [], allowed_mentions=MENTIONS)
-        except discord.HTTPException as err:
-            log.warning("tournament %d: could not post in its channel (%s/%s)",
-                        row.id, err.status, err.code)  # fmt: skip
+        await self.board.say(row, text, files)
 
     # ------------------------------------------------------------ presses
 
@@ -295,13 +127,13 @@ class Desk:
             else:
                 outcome = Outcome("error.unknown_action")
             if outcome.changed and action != "start":
-                content, view = await self.signup_message(row)
+                content, view = await self.board.signup_message(row)
                 try:
                     await interaction.response.edit_message(
                         content=content, view=view, allowed_mentions=MENTIONS
                     )
                 except discord.HTTPException:
-                    await self.refresh_signup(row)
+                    await self.board.refresh_signup(row)
                 else:
                     await interaction.followup.send(
                         t(outcome.key, interaction.locale, **(outcome.args or {})), ephemeral=True
@@ -339,10 +171,10 @@ class Desk:
         at once when the host presses Start (``force``)."""
         if row.state == "signup" and row.checkin_seconds:
             if await self.service.open_checkin(row):
-                await self.refresh_signup(row)
+                await self.board.refresh_signup(row)
                 minutes = max(1, round(((row.starts_at or 0) - self.tables.clock()) / 60))
                 until = when(row.starts_at or 0, row.lang, relative=False)
-                await self.say(row, t("tournament.checkin_call", row.lang, id=row.id,
+                await self.board.say(row, t("tournament.checkin_call", row.lang, id=row.id,
                                       minutes=minutes, count=minutes, when=until))  # fmt: skip
                 return Outcome("tournament.ok.checkin", changed=True, args={"when": until})
             return Outcome("tournament.error.started")
@@ -350,21 +182,21 @@ class Desk:
         outcome = await self.service.start(row)
         if outcome.dropped:  # they are told, before the pairings (or the call-off)
             players = t("list.sep", row.lang).join(f"<@{u}>" for u in outcome.dropped)
-            await self.say(row, t("tournament.checkin_dropped", row.lang, players=players,
+            await self.board.say(row, t("tournament.checkin_dropped", row.lang, players=players,
                                   id=row.id))  # fmt: skip
         if outcome.changed:
             log.info("tournament %d: started (%s, %d rounds)", row.id, row.format, row.rounds)
-            await self.refresh_signup(row)
+            await self.board.refresh_signup(row)
             args = outcome.args or {}
             if args.get("asked") and args["asked"] != args["rounds"]:
                 # the organiser's rounds, cut to the most without a rematch
-                await self.say(row, t("tournament.rounds_clamped", row.lang, id=row.id, **args))
+                await self.board.say(row, t("tournament.rounds_clamped", row.lang, id=row.id, **args))
             await self.open_round(row)
         elif outcome.key == "tournament.error.too_few" and not force:
             # nobody to play with at the start time: the event is called off
             if await self.store.update_tournament(row, state="ended", finished_at=self.tables.clock()):
-                await self.refresh_signup(row)
-                await self.say(row, t("tournament.called_off", row.lang, id=row.id, **(outcome.args or {})))
+                await self.board.refresh_signup(row)
+                await self.board.say(row, t("tournament.called_off", row.lang, id=row.id, **(outcome.args or {})))
         return outcome
 
     # ------------------------------------------------------------ rounds
@@ -381,120 +213,11 @@ class Desk:
             if m.state == "bye":
                 lines.append(t("tournament.round.bye", lang, player=f"<@{m.seats[0]}>",
                                points=pts(m.points.get(m.seats[0], 1.0), lang)))  # fmt: skip
-        await self.say(row, "\n".join(lines))
+        await self.board.say(row, "\n".join(lines))
         for m in matches:
             if m.state == "paired":
-                await self.open_match(row, m, names)
-        await self.refresh_standings(row)
-
-    async def open_match(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> None:
-        """A thread under the tournament channel and a seated, started table
-        in it; the players are pinged there. Idempotent across processes:
-        the thread is stored before the table is opened, the table's
-        channel takes one table, and the match is marked open once."""
-        if match.id in self._opening:
-            return
-        self._opening.add(match.id)
-        try:
-            await self._open_match(row, match, names)
-        finally:
-            self._opening.discard(match.id)
-
-    async def _open_match(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> None:
-        lang = row.lang
-        thread_id = match.thread_id
-        made = False  # the thread is this call's: the introduction comes first in it
-        if thread_id is None:
-            thread_id = await self.make_thread(row, match, names)
-            if thread_id is None:
-                return
-            await self.store.set_match_thread(match.id, thread_id)
-            stored = await self.store.get_match(match.id)
-            made = stored is not None and stored.thread_id == thread_id
-            if stored is None or stored.thread_id != thread_id:  # another made one first
-                await self.delete_channel(thread_id)
-                if stored is None or stored.thread_id is None:
-                    return  # re-paired meanwhile
-                thread_id = stored.thread_id
-            if stored.state != "paired":
-                return  # opened meanwhile
-        existing = await self.store.table_in_channel(thread_id)
-        if existing is not None:
-            if existing.ui.get("tournament", {}).get("match") == match.id:
-                await self.store.open_match(match.id, thread_id=thread_id, table_id=existing.id)
-            return
-        if made:  # before the table and the ping of whoever moves first
-            await self.introduce(row, match, thread_id)
-        seats = self.seats_of(row, match, names)
-        table = await self.client.lobby.open_seated(
-            guild_id=row.guild_id, channel_id=thread_id, game=row.game, host_id=row.host_id,
-            seats=seats, options=dict(row.options), lang=lang, clock_seconds=row.clock_seconds,
-            ui={"tournament": {"id": row.id, "match": match.id, "round": match.round}},
-            first=match.seats[0],  # the pairing's first seat moves first
-        )  # fmt: skip
-        if table is None:
-            log.warning("tournament %d: match %d could not be opened", row.id, match.id)
-            return
-        if not await self.store.open_match(match.id, thread_id=thread_id, table_id=table.id):
-            return
-        if not made:  # a thread made before (a crash between the two): introduced once, now
-            await self.introduce(row, match, thread_id)
-
-    async def introduce(self, row: TournamentRow, match: MatchRow, thread_id: int) -> None:
-        """The match's introduction in its thread, pinging its players."""
-        lang = row.lang
-        people = t("list.sep", lang).join(f"<@{u}>" for u in match.seats)
-        text = t("tournament.match.ping", lang, players=people, round=match.round,
-                 number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
-        if two_player(row):  # a rematch is said as such (none while a pairing avoids it)
-            met = sorted({m.round for m in await self.store.matches(row.id)
-                          if m.round < match.round and set(m.seats) == set(match.seats)})  # fmt: skip
-            if met:
-                rounds = t("list.sep", lang).join(str(r) for r in met)
-                text += "\n" + t("tournament.match.rematch", lang, rounds=rounds)
-        channel = self.client.get_partial_messageable(thread_id, guild_id=row.guild_id)
-        try:
-            await channel.send(text, allowed_mentions=MENTIONS)
-        except discord.HTTPException as err:
-            log.warning("tournament %d: could not ping match %d (%s/%s)", row.id, match.id,
-                        err.status, err.code)  # fmt: skip
-
-    def seats_of(
-        self, row: TournamentRow, match: MatchRow, names: dict[int, str]
-    ) -> list[dict[str, Any]]:
-        """The match's seats: its people (in the pairing's order: the first
-        moves first, colours balanced by the pairing) and, with cpu_fill,
-        computers in the empty seats up to the table's size."""
-        taken: set[str] = set()
-        seats: list[dict[str, Any]] = []
-        for user_id in match.seats:
-            person = _Person(user_id, names.get(user_id, str(user_id)))
-            seat = human_seat(person, taken, row.lang)
-            taken.add(seat["name"])
-            seats.append(seat)
-        low, high = registry.spec(row.game).min_players, registry.spec(row.game).max_players
-        want = max(low, min(high, row.table_size)) if row.cpu_fill else low
-        while len(seats) < want:
-            seats.append({"bot": True, "level": "normal"})
-        return seats
-
-    async def make_thread(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> int | None:
-        name = t("tournament.thread", row.lang, id=row.id, round=match.round, number=match.number)
-        try:
-            thread = await self.client.http.start_thread_without_message(
-                row.channel_id, name=name[:100], auto_archive_duration=1440, type=11
-            )
-        except discord.HTTPException as err:
-            log.warning("tournament %d: no thread for match %d (%s/%s)", row.id, match.id,
-                        err.status, err.code)  # fmt: skip
-            return None
-        return int(thread["id"])
-
-    async def delete_channel(self, channel_id: int) -> None:
-        try:
-            await self.client.http.delete_channel(channel_id)
-        except discord.HTTPException:
-            log.warning("a spare thread %d could not be deleted", channel_id)
+                await self.matches.open_match(row, m, names)
+        await self.board.refresh_standings(row)
 
     # ------------------------------------------------------------ results
 
@@ -561,12 +284,12 @@ class Desk:
             advanced = await self.service.advance(row)
             if advanced == "paired":
                 log.info("tournament %d: round %d paired", row.id, row.round)
-                await self.refresh_signup(row)
+                await self.board.refresh_signup(row)
                 await self.open_round(row)
             elif advanced == "finished":
                 await self.finish(row)
             else:
-                await self.refresh_standings(row)
+                await self.board.refresh_standings(row)
 
     async def drop_departed(self, row: TournamentRow) -> list[int]:
         """The players still in who left the server (Discord says the member
@@ -591,15 +314,15 @@ class Desk:
         """The final standings and the podium (posted once: the event was
         finished by one versioned write)."""
         log.info("tournament %d: finished after %d rounds", row.id, row.round)
-        await self.refresh_signup(row)
-        await self.refresh_standings(row)
+        await self.board.refresh_signup(row)
+        await self.board.refresh_standings(row)
         content, files = await self.standings.message(row, final=True)
         table = await self.service.standings(row)
         # a shared place shares its medal (1, 1, 3: two golds and a bronze)
         places = [f"{PODIUM[s.place - 1]} <@{s.player}>" for s in table if s.place <= len(PODIUM)]
         podium = t("tournament.podium", row.lang, game=t(f"game.{row.game}", row.lang),
                    places=" ".join(places))  # fmt: skip
-        await self.say(row, podium + "\n" + content, files)
+        await self.board.say(row, podium + "\n" + content, files)
 
     async def repair_round(self, row: TournamentRow, by: int | None = None) -> Outcome:
         """The host's re-pair of the current round: one claim under the
@@ -641,36 +364,14 @@ class Desk:
                 table.ui[ENDED] = REPAIRED  # its message says why it closed
                 await self.tables.commit(before, table, origin="command", kind=ABANDONED, by=by)
             log.info("tournament %d: round %d paired again", fresh.id, fresh.round)
-            await self.say(fresh, t("tournament.repaired", fresh.lang, round=fresh.round))
+            await self.board.say(fresh, t("tournament.repaired", fresh.lang, round=fresh.round))
             await self.open_round(fresh)
         return outcome
 
     # ------------------------------------------------------------ people
 
     async def forfeit(self, row: TournamentRow, user_id: int) -> None:
-        """``user_id``'s game of the current round is forfeited (they
-        dropped out or were kicked); a match not opened yet is recorded as
-        their loss."""
-        for match in await self.store.matches(row.id, round=row.round):
-            if user_id not in match.seats or match.state in ("finished", "bye"):
-                continue
-            if match.table_id is None:
-                continue
-            async with self.tables.lock(match.table_id):
-                loaded = await self.tables.load(match.table_id)
-                if loaded is None:
-                    continue
-                before, table = loaded
-                seat = table.seat_of(user_id)
-                if seat is None or table.state is None or is_cpu(seat):
-                    continue
-                eng = registry.engine(table.game)
-                state = eng.from_json(table.state)
-                try:
-                    events = eng.forfeit(state, seat["name"])
-                except core.RuleError:
-                    continue
-                await self.tables.commit(before, table, origin="command", state=state, events=events)
+        await self.matches.forfeit(row, user_id)
 
     # ------------------------------------------------------------ the sweep
 
@@ -745,20 +446,20 @@ class Desk:
             # a standings edit that failed (the final one: nothing comes after it)
             try:
                 async with self.lock(tournament_id):
-                    self._standings_behind.add(tournament_id)
+                    self.board.behind.add(tournament_id)
                     row = await self.store.get_tournament(tournament_id)
                     if row is None or row.standings_message_id is None:
-                        await self._note_behind(tournament_id, False)
+                        await self.board.note_behind(tournament_id, False)
                     else:
                         log.info("tournament %d: its standings were behind: shown again", row.id)
-                        await self.refresh_standings(row)
+                        await self.board.refresh_standings(row)
                 wrote = True
             except sqlite3.Error:
                 raise
             except Exception:
                 log.exception("tournament %d: its standings could not be repaired", tournament_id)
         for match in await self.store.stranded_matches():
-            if match.id in self._opening:
+            if match.id in self.matches.opening:
                 continue
             try:
                 async with self.lock(match.tournament_id):
@@ -769,7 +470,7 @@ class Desk:
                     if fresh.state == "paired":
                         log.info("tournament %d: match %d was paired, not opened: opening it",
                                  row.id, match.id)  # fmt: skip
-                        await self.open_match(row, fresh, await self.standings.names(row))
+                        await self.matches.open_match(row, fresh, await self.standings.names(row))
                         wrote = True
                         continue
                     if fresh.state != "open" or fresh.table_id is None:
@@ -789,20 +490,6 @@ class Desk:
                 log.exception("tournament %d: match %d could not be repaired",
                               match.tournament_id, match.id)  # fmt: skip
         return wrote
-
-
-class _Person:
-    """A player as :func:`bot.model.human_seat` reads one."""
-
-    def __init__(self, user_id: int, name: str) -> None:
-        self.id = user_id
-        self.display_name = name
-
-
-def _opt(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 class TournamentSweep(commands.Cog):
