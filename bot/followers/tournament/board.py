@@ -6,19 +6,16 @@ that fails is noted for the sweep), and what the desk says there."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 
-from bot.followers.standings import Standings
+from bot.followers.tournament.part import Part, Shared
 from bot.i18n import t
-from bot.store import Store, TournamentRow
+from bot.store import TournamentRow
 from bot.tournament import pairing
 from bot.tournament.service import ACTIVE, two_player
 from games import core, registry
-
-if TYPE_CHECKING:
-    from bot.host import Host
 
 # the tournament follower's one logger, whichever of its parts writes
 log = logging.getLogger("bot.followers.tournament")
@@ -89,13 +86,11 @@ class TournamentButton(
             )
 
 
-class Board:
+class Board(Part):
     """A process's tournaments' messages in their channels."""
 
-    def __init__(self, client: Host, store: Store, standings: Standings) -> None:
-        self.client = client
-        self.store = store
-        self.standings = standings  # their words and pictures
+    def __init__(self, shared: Shared) -> None:
+        super().__init__(shared)
         self.behind: set[int] = set()  # standings messages noted behind
 
     async def signup_message(self, row: TournamentRow) -> tuple[str, discord.ui.View | None]:

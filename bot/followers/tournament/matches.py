@@ -8,31 +8,26 @@ repair uses it again rather than making another."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.followers.tournament.board import MENTIONS
+from bot.followers.tournament.part import Part, Shared
 from bot.i18n import t
 from bot.model import human_seat, is_cpu
 from bot.store import MatchRow, TournamentRow
-from bot.tables import TableService
 from bot.tournament.service import two_player
 from games import core, registry
-
-if TYPE_CHECKING:
-    from bot.host import Host
 
 log = logging.getLogger("bot.followers.tournament")
 
 
-class Matches:
+class Matches(Part):
     """Opens a process's tournament matches: their threads and tables."""
 
-    def __init__(self, client: Host, tables: TableService) -> None:
-        self.client = client
-        self.tables = tables
-        self.store = tables.store
+    def __init__(self, shared: Shared) -> None:
+        super().__init__(shared)
         self.opening: set[int] = set()  # matches this process is opening now
 
     async def open_match(self, row: TournamentRow, match: MatchRow, names: dict[int, str]) -> None:
