@@ -33,7 +33,7 @@ The desk owns its parts, one job each:
 - :mod:`~bot.followers.tournament.sweep`: the sweep (start times, check-in
   windows, the repairs), backing off while the database cannot be written.
 
-Their words and pictures of the standings are :mod:`bot.followers.standings`.
+The standings' words and pictures are :mod:`bot.followers.standings`.
 """
 
 from __future__ import annotations

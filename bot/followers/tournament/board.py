@@ -18,6 +18,7 @@ from bot.tournament.service import ACTIVE, two_player
 from games import core, registry
 
 # the tournament follower's one logger, whichever of its parts writes
+# (operators, and the tests of the sweep's back-off, read it by this name)
 log = logging.getLogger("bot.followers.tournament")
 
 CUSTOM = "ct:{tournament}:{action}"  # the sign-up message's buttons

@@ -20,7 +20,7 @@ from bot.store import MatchRow, TournamentRow
 from bot.tournament.service import two_player
 from games import core, registry
 
-log = logging.getLogger("bot.followers.tournament")
+log = logging.getLogger("bot.followers.tournament")  # the follower's one logger
 
 
 class Matches(Part):

@@ -29,7 +29,9 @@ class Shared:
 
 
 class Part:
-    """A part of the desk (:class:`bot.followers.tournament.Desk`)."""
+    """A part of the desk (:class:`bot.followers.tournament.Desk`) — and
+    the desk itself, whose callers read the same (its store, its service,
+    its standings, its lock)."""
 
     def __init__(self, shared: Shared) -> None:
         self.client = shared.client

@@ -20,7 +20,7 @@ from bot.store import MatchRow, TournamentRow
 from bot.tournament.service import Outcome
 from bot.ui.present import ENDED, REPAIRED
 
-log = logging.getLogger("bot.followers.tournament")
+log = logging.getLogger("bot.followers.tournament")  # the follower's one logger
 
 
 class Repairs(Part):

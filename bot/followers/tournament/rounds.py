@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.store import TournamentRow
 from bot.tournament.service import Outcome
 
-log = logging.getLogger("bot.followers.tournament")
+log = logging.getLogger("bot.followers.tournament")  # the follower's one logger
 
 PODIUM = ("🥇", "🥈", "🥉")
 

@@ -14,7 +14,7 @@ from bot.followers.tournament.part import Part, Shared
 from bot.followers.tournament.repair import Repairs
 from bot.followers.tournament.rounds import Rounds
 
-log = logging.getLogger("bot.followers.tournament")
+log = logging.getLogger("bot.followers.tournament")  # the follower's one logger
 
 SWEEP_EVERY = 5.0  # seconds between looks for start times and stranded matches
 REPAIR_EVERY = 30.0  # seconds between looks for stranded matches
