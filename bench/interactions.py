@@ -55,7 +55,7 @@ import simcord  # noqa: E402
 from simtable import first_choice, mover_of, press, table_controls  # noqa: E402
 
 from bot.app import create_bot  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.storage import Store  # noqa: E402
 
 
 def statement_kind(sql: str) -> str:
@@ -95,7 +95,7 @@ class SqlCounter:
         self.kinds: Counter[str] = Counter()
         self.presses = 0
         self.hops = 0  # round trips to aiosqlite's thread
-        store.on_statement = self.heard
+        store.db.on_statement = self.heard
         db = store.db
         hop = db._execute
 
@@ -178,7 +178,7 @@ async def run(tables: int, presses: int, game: str) -> dict[str, Any]:
                 await press(mover_of(msg, users), msg, first_choice(msg))
             inner.clear()
             store = bot.tables.store
-            assert store._db is not None, "the store opens when the bot starts"
+            assert store.db._db is not None, "the store opens when the bot starts"
             sql = SqlCounter(store)
             outer: list[float] = []
             i = 0
@@ -292,7 +292,7 @@ async def live(count: int, presses: int, game: str) -> dict[str, Any]:
                 env, guild, alice, bob, game, count, trace=False, messages=seats
             )
             opened = time.perf_counter() - t0
-            live_rows = len(await bot.tables.store.live_tables())
+            live_rows = len(await bot.tables.store.tables.live_tables())
             rng = random.Random(7)
             times: list[float] = []
             while len(times) < presses:

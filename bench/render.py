@@ -27,6 +27,7 @@ both sides and their ratio (this / other).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import statistics
 import subprocess
@@ -82,10 +83,16 @@ def measure(drawn: dict[str, list[Any]], runs: int, cold: bool) -> dict[str, dic
 
         return timed
 
-    # a picture drawn on its palette is written as it is (png), else mapped first (encode)
-    _base.encode = timing(_base.encode)  # type: ignore[assignment]
-    if hasattr(_base, "png"):
-        _base.png = timing(_base.png)  # type: ignore[assignment]
+    # a picture drawn on its palette is written as it is (png), else mapped first (encode):
+    # timed where they are looked up — by the renderers (_base) and by drawn() (_canvas)
+    for name in ("_base", "_canvas"):
+        try:
+            module: Any = importlib.import_module(f"bot.render.{name}")
+        except ImportError:  # no _canvas on older code
+            continue
+        module.encode = timing(module.encode)
+        if hasattr(module, "png"):
+            module.png = timing(module.png)
     fresh = getattr(pictures, "forget_pictures", lambda: None)  # no cache on older code
     draws = {
         "table": lambda v, lang: pictures.table_picture(v, lang=lang),

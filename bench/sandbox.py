@@ -160,7 +160,7 @@ async def drive(info: dict[str, Any], args: argparse.Namespace, out: dict[str, A
     while len(answers) < args.clicks:
         message = table_message(page, table_id)
         if message is None:  # no controls on the page: the game may be over
-            if not await preview.env.bot.tables.store.live_tables():
+            if not await preview.env.bot.tables.store.tables.live_tables():
                 break
             await asyncio.sleep(0.02)
             continue

@@ -93,7 +93,7 @@ sys.path.insert(0, str(ROOT / "tests" / "bot"))
 from pgcluster import SERVER_ENV, Cluster, why_not, with_database  # noqa: E402
 
 from bot.storage import open_store  # noqa: E402
-from bot.tables import ledger_moves  # noqa: E402
+from bot.tables.service import ledger_moves  # noqa: E402
 
 WORKER = Path(__file__).resolve().with_name("scale_worker.py")
 REMOVED = {"cancelled", "expired", "abandoned"}
@@ -241,9 +241,9 @@ async def audit(
     store = open_store(db)
     await store.open()
     try:
-        ledger = await store.ledger()
-        live = {row.id: row for row in await store.live_tables()}
-        results = [await store.get_result(r["id"]) for r in await store.results()]
+        ledger = await store.tables.ledger()
+        live = {row.id: row for row in await store.tables.live_tables()}
+        results = [await store.results.get_result(r["id"]) for r in await store.results.all()]
     finally:
         await store.close()
     by_table: dict[int, list[dict[str, Any]]] = defaultdict(list)

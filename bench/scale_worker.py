@@ -168,13 +168,29 @@ def count_pictures(counts: Counts) -> None:
         wrap(name)
 
 
+def concern(store: Any, name: str) -> Any:
+    """The store's repository of a concern (``store.tables``…), or the store
+    itself on older code (``--against``: one store class for everything)."""
+    return getattr(store, name, store)
+
+
 def count_sql(counts: Counts) -> None:
     """Wrap the store's connections (both backends) and the drivers."""
     import aiosqlite
     import asyncpg.connection
 
-    from bot import store as sqlite_store
-    from bot import store_pg
+    try:  # the storage by concern (bot/db/)
+        from bot.db import postgres as store_pg
+        from bot.db import sqlite as sqlite_store
+
+        sqlite_class: Any = sqlite_store.SqliteDatabase
+        pg_class: Any = store_pg.PostgresDatabase
+    except ImportError:  # older code (--against): one store module per backend
+        from bot import store as sqlite_store  # type: ignore[attr-defined,no-redef]
+        from bot import store_pg  # type: ignore[attr-defined,no-redef]
+
+        sqlite_class = sqlite_store.SqliteStore
+        pg_class = store_pg.PostgresStore
 
     def wrap_conn(cls: Any) -> None:
         for name in ("fetch", "execute", "executemany"):
@@ -190,26 +206,25 @@ def count_sql(counts: Counts) -> None:
             setattr(cls, name, make(orig))
 
     wrap_conn(store_pg._PgConn)
-    sent = getattr(sqlite_store.SqliteStore, "_sent", None)
+    sent = getattr(sqlite_class, "_sent", None)
     if sent is not None:  # the SQLite store counts its statements where it sends them
 
         def counted_sent(self: Any, sql: str) -> None:
             counts.statement(sql)
             sent(self, sql)
 
-        sqlite_store.SqliteStore._sent = counted_sent  # type: ignore[attr-defined]
+        sqlite_class._sent = counted_sent
     else:  # older code (--against): at its connection and its _x
         wrap_conn(sqlite_store._SqliteConn)
-        x = sqlite_store.SqliteStore._x
+        x = sqlite_class._x
 
         async def counted_x(self: Any, sql: str, args: Any = ()) -> None:
             counts.statement(sql)
             await x(self, sql, args)
 
-        sqlite_store.SqliteStore._x = counted_x  # type: ignore[method-assign]
+        sqlite_class._x = counted_x
     # the PostgreSQL table locks and notices go to asyncpg directly
-    lock = store_pg.PostgresStore.table_lock
-    notify = store_pg.PostgresStore.announce_due
+    lock = pg_class.table_lock
 
     @contextlib.asynccontextmanager
     async def counted_lock(self: Any, table_id: int, **kwargs: Any) -> Any:
@@ -221,8 +236,8 @@ def count_sql(counts: Counts) -> None:
                 counts.lock_waits.append(time.perf_counter() - t0)
             yield
 
-    store_pg.PostgresStore.table_lock = counted_lock  # type: ignore[method-assign]
-    del notify  # announce_due goes through _PgConn.execute: counted there
+    pg_class.table_lock = counted_lock
+    # (a notice between processes goes through _PgConn.execute: counted there)
 
     hop = aiosqlite.Connection._execute
 
@@ -697,7 +712,7 @@ async def clock_tables(
     one is opened in the channel. Opened one after another, spread over a
     clock, so their deadlines do not all fall at one instant."""
     store = driver.bot.tables.store
-    await store.set_guild_setting(server["clock_guild"].id, "clock.nine", seconds)
+    await concern(store, "settings").set_guild_setting(server["clock_guild"].id, "clock.nine", seconds)
     seats = clock_seats(server)
     pause = seconds / max(len(seats), 1)
     while not stop.is_set():
@@ -977,7 +992,7 @@ async def resync(driver: Driver, channel_id: int) -> str:
     it found: ``"gone"``, ``"shown"`` (the newest message shows it) or
     ``"redrawn"``."""
     service = driver.bot.tables
-    row = await service.store.table_in_channel(channel_id)
+    row = await concern(service.store, "tables").table_in_channel(channel_id)
     if row is None:
         return "gone"
     async with service.lock(row.id):
@@ -1000,7 +1015,7 @@ async def adopt(driver: Driver, seats: list[Seat]) -> dict[str, list[int]]:
     each kind."""
     found: dict[str, list[int]] = {"drawn_by_bot": [], "redrawn": [], "gone": []}
     for seat in seats:
-        row = await driver.bot.tables.store.table_in_channel(seat.channel.id)
+        row = await concern(driver.bot.tables.store, "tables").table_in_channel(seat.channel.id)
         if row is None:
             found["gone"].append(seat.channel.id)
         elif table_message(driver.env, seat.channel.id) is not None:

@@ -116,9 +116,9 @@ async def kill_game(
                     break
             if channel != session.fixed.id:
                 run.problem(f"the worlds differ: channel {channel} then {session.fixed.id}")
-            row = await session.store.table_in_channel(session.fixed.id)
+            row = await session.store.tables.table_in_channel(session.fixed.id)
             if row is None:
-                tables = await session.store.ledger()
+                tables = await session.store.tables.ledger()
                 run.table_id = tables[-1]["table_id"] if tables else None
             else:
                 run.table_id = row.id

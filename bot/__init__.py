@@ -2,9 +2,10 @@
 
 - :mod:`bot.app` builds the bot (``create_bot``), shared by ``python -m bot``,
   the tests and a sandbox.
-- :mod:`bot.store` is the database (aiosqlite, numbered migrations); all SQL
-  lives there.
-- :mod:`bot.tables` is the one path every change goes through: load →
+- :mod:`bot.storage` is the store: the database core (:mod:`bot.db`: SQLite
+  or PostgreSQL, numbered migrations) and one repository per concern, each
+  a ``repo.py`` beside the code that owns it; all SQL lives there.
+- :mod:`bot.tables.service` is the one path every change goes through: load →
   check → apply → commit → present; :mod:`bot.presses` interprets a press or
   a ``/game`` command, :mod:`bot.lobby` opens and seats tables.
 - :mod:`bot.ui` holds slash commands, components and one small module per game

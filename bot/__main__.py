@@ -115,7 +115,7 @@ USAGE = (
 def shown(target: str) -> str:
     """A database as a log line names it: a URL may carry a password, so
     the server, not the credentials."""
-    from bot.store import is_postgres_url
+    from bot.db.core import is_postgres_url
 
     return target.split("@")[-1] if is_postgres_url(target) else target
 
@@ -180,7 +180,7 @@ def copy_main(args: list[str]) -> int:
     """``python -m bot copy-db SRC DST``: every row of SRC into the empty DST."""
     import sqlite3
 
-    from bot.store import NotEmpty
+    from bot.db.core import NotEmpty
 
     parser = argparse.ArgumentParser(
         prog="python -m bot copy-db",
@@ -305,8 +305,8 @@ async def _schema_problem(target: str) -> str | None:
     """Why the bot may not start on ``target`` without migrating (``None``: it may)."""
     import sqlite3
 
+    from bot.db.core import SchemaBehind
     from bot.storage import open_store
-    from bot.store import SchemaBehind
 
     store = open_store(target, migrate=False)
     try:

@@ -50,7 +50,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from bot import ai_worker
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from games import registry
 from games.registry import GameSpec
 

@@ -40,8 +40,8 @@ from bot.i18n.translator import Translator
 from bot.lobby import Lobby
 from bot.ops import Operations
 from bot.presses import Presses
-from bot.store import Store
-from bot.tables import TableService
+from bot.storage import Store
+from bot.tables.service import TableService
 from bot.ui.components import DYNAMIC_ITEMS
 from games.core import SeededSource, Source
 
@@ -136,7 +136,7 @@ class ChabudaiBot(commands.Bot):
             self.synced = await self.sync_tree(force=self.sync_commands in ("always", "only"))
         if self.sync_commands == "only":
             return
-        live = await store.live_tables()
+        live = await store.tables.live_tables()
         log.info("ready to serve %d live table(s)", len(live))
         await self.ops.start()
 
@@ -160,7 +160,7 @@ class ChabudaiBot(commands.Bot):
         digest = await self.commands_hash()
         key = COMMANDS_KEY.format(application=self.application_id)
         store = self.tables.store
-        if not force and await store.get_meta(key) == digest:
+        if not force and await store.db.get_meta(key) == digest:
             log.info("slash commands unchanged (%s): not synced", digest[:12])
             try:  # their ids, for clickable mentions in replies (bot.i18n.command)
                 remember_commands(await self.tree.fetch_commands())
@@ -169,7 +169,7 @@ class ChabudaiBot(commands.Bot):
             return False
         synced = await self.tree.sync()
         remember_commands(synced)
-        await store.set_meta(key, digest)
+        await store.db.set_meta(key, digest)
         log.info("slash commands synced: %d (%s)", len(synced), digest[:12])
         return True
 

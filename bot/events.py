@@ -2,7 +2,7 @@
 
 Every change of a table — a press, a turn-clock default move, a computer's
 move, ``/game leave``, ``/game end``, a lobby opened, joined, started,
-cancelled or expired — is stored by :meth:`bot.tables.TableService.commit`
+cancelled or expired — is stored by :meth:`bot.tables.service.TableService.commit`
 and then announced as one :class:`TableCommitted`. The service never calls
 what reacts: the table message, the players' DMs, turn pings, the turn-clock
 sweeper and the computer players are *followers* subscribed in
@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from bot.ui.controls import Standing
 from games.core import Event
 

@@ -26,7 +26,7 @@ from bot.ui.components import ComponentHost
 if TYPE_CHECKING:
     from bot.lobby import Lobby
     from bot.presses import Presses
-    from bot.tables import TableService
+    from bot.tables.service import TableService
 
 # a press of a button under a result message: (interaction, result id, arg)
 ResultHandler = Callable[[discord.Interaction[Any], int, str], Awaitable[None]]

@@ -3,8 +3,8 @@ vs:computer``, a rematch, a table already seated) and what a lobby's buttons
 do (Join, Leave, Add/Remove computer, Start, Cancel).
 
 :class:`Lobby` changes tables only through the table service's public
-methods — its lock, :meth:`~bot.tables.TableService.load` and the one write
-path :meth:`~bot.tables.TableService.commit` — as anything built on tables
+methods — its lock, :meth:`~bot.tables.service.TableService.load` and the one write
+path :meth:`~bot.tables.service.TableService.commit` — as anything built on tables
 (tournaments) does.
 """
 
@@ -34,8 +34,8 @@ from bot.model import (
     message_link,
     parse_options_text,
 )
-from bot.store import TableRow
-from bot.tables import TableService
+from bot.tables.rows import TableRow
+from bot.tables.service import TableService
 from games import core, registry
 from games.core import RuleError, Source
 
@@ -142,7 +142,7 @@ class Lobby:
             return
         channel_id = interaction.channel_id
         assert channel_id is not None
-        existing = await service.store.table_in_channel(channel_id)
+        existing = await service.store.tables.table_in_channel(channel_id)
         if existing is not None and await service.drop_unopened(existing):
             existing = None
         if existing is not None:
@@ -150,7 +150,7 @@ class Lobby:
             return
         lang = await service.public_lang(interaction)
         user = interaction.user
-        row = await service.store.create_table(
+        row = await service.store.tables.create_table(
             guild_id=interaction.guild_id,
             channel_id=channel_id,
             game=game,
@@ -160,7 +160,7 @@ class Lobby:
             now=service.clock(),
         )
         if row is None:  # another /play was faster
-            existing = await service.store.table_in_channel(channel_id)
+            existing = await service.store.tables.table_in_channel(channel_id)
             if existing is not None:
                 await self.already_here(interaction, existing)
             return
@@ -175,7 +175,7 @@ class Lobby:
         )
         if opened is None:  # the database failed after the row was made: not half a lobby
             with contextlib.suppress(sqlite3.Error):
-                await service.store.delete_table(row)  # still version 0: never opened
+                await service.store.tables.delete_table(row)  # still version 0: never opened
 
     async def already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
         """Tell the user the channel has a table (with a link to it)."""
@@ -199,7 +199,7 @@ class Lobby:
         channel_id = interaction.channel_id
         assert channel_id is not None
         await self.open_lobby(interaction, game, options_text)
-        row = await service.store.table_in_channel(channel_id)
+        row = await service.store.tables.table_in_channel(channel_id)
         if row is None or row.phase != "lobby" or row.host_id != interaction.user.id:
             return  # refused (bad options, a table already here): answered
         async with service.lock(row.id):
@@ -292,10 +292,10 @@ class Lobby:
         # dealt first: options refused for these seats change nothing
         state = first_move_deal(spec.engine, placed, options, first,
                                 lambda: service.source_factory(seed))  # fmt: skip
-        existing = await service.store.table_in_channel(channel_id)
+        existing = await service.store.tables.table_in_channel(channel_id)
         if existing is not None and not await service.drop_unopened(existing):
             return None
-        row = await service.store.create_table(
+        row = await service.store.tables.create_table(
             guild_id=guild_id,
             channel_id=channel_id,
             game=game,
@@ -315,7 +315,7 @@ class Lobby:
             opened = await service.commit(before, row, origin="command", kind=OPENED)
             if opened is None:  # the database failed: not half a table
                 with contextlib.suppress(sqlite3.Error):
-                    await service.store.delete_table(row)
+                    await service.store.tables.delete_table(row)
                 return None
             loaded = await service.load(row.id)
             if loaded is None:  # the message could not be posted: removed again

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.i18n import lang_of, t
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from games import registry
 from games.core import RuleError
 

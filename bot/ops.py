@@ -36,13 +36,13 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
 from bot import ai
+from bot.db.core import PROCESS  # host:pid, as the moves ledger names this process
+from bot.db.postgres import PostgresDatabase
 from bot.deploy import Shards, configured_address, shards_label
 from bot.events import REPAIRED, TableCommitted
-from bot.store import PROCESS  # host:pid, as the moves ledger names this process
-from bot.store_pg import PostgresStore
 
 if TYPE_CHECKING:
-    from bot.tables import TableService
+    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -280,13 +280,13 @@ class Operations:
         reason = await self.health()
         self.up.set(1 if reason is None else 0)
         if reason is None:
-            counts = await self.bot.tables.store.table_counts()
+            counts = await self.bot.tables.store.tables.table_counts()
             for phase in ("lobby", "playing"):
                 self.tables.labels(phase).set(counts.get(phase, 0))
         self.ai_workers.set(len(ai.worker_pids()))
-        store = self.bot.tables.store
-        if isinstance(store, PostgresStore) and store.is_open:
-            pool = store.pool
+        db = self.bot.tables.store.db
+        if isinstance(db, PostgresDatabase) and db.is_open:
+            pool = db.pool
             idle = pool.get_idle_size()
             self.pool.labels("in_use").set(pool.get_size() - idle)
             self.pool.labels("idle").set(idle)

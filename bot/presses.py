@@ -7,7 +7,7 @@ from. :class:`Presses` takes the table's lock, loads the row, checks that
 the press belongs to the table (its channel, or a seated player's DM) and
 that the user may act (seated? their turn?), applies the move through the
 game's engine and commits it with the table service's one write path
-(:meth:`bot.tables.TableService.commit`); a lobby's buttons are the lobby's
+(:meth:`bot.tables.service.TableService.commit`); a lobby's buttons are the lobby's
 (:class:`bot.lobby.Lobby`).
 """
 
@@ -25,8 +25,9 @@ from bot.games.base import CONFIRMED, DISMISS
 from bot.i18n import lang_of, linked, rule_error, t
 from bot.lobby import Lobby
 from bot.model import humans, is_manager, message_link
-from bot.store import TableRow, TournamentRow
-from bot.tables import TableService
+from bot.tables.rows import TableRow
+from bot.tables.service import TableService
+from bot.tournament.rows import TournamentRow
 from bot.ui import present
 from bot.ui import secrets as hidden
 from games import core, registry
@@ -104,7 +105,7 @@ class Presses:
             if row.message_id is None and message is not None and on_message(interaction, row):
                 # the lobby was posted but its id never stored: adopt it
                 row.message_id = message.id
-                await service.store.set_message(row.id, message.id)
+                await service.store.tables.set_message(row.id, message.id)
             if row.version != version:
                 await self._stale(interaction, before, row, action)
                 return
@@ -120,7 +121,7 @@ class Presses:
         service = self.service
         if interaction.guild_id is None or interaction.message is None:
             return False
-        for result_id, screen in (await service.store.unshown_results(service.clock())).items():
+        for result_id, screen in (await service.store.results.unshown_results(service.clock())).items():
             row = screen.get("row") or {}
             if row.get("id") == table_id and service.result_behind(result_id):
                 if (row.get("channel_id"), row.get("message_id")) == (
@@ -251,7 +252,7 @@ class Presses:
 
     async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableRow | None:
         assert interaction.channel_id is not None
-        row = await self.service.store.table_in_channel(interaction.channel_id)
+        row = await self.service.store.tables.table_in_channel(interaction.channel_id)
         if row is None:
             await self.service.reply(interaction, "error.no_table_here")
         return row
@@ -344,7 +345,7 @@ class Presses:
         user_id = interaction.user.id
         may_end = user_id == row.host_id or is_manager(interaction)
         match = row.ui.get(present.TOURNAMENT) if row.phase != "lobby" else None
-        event = await service.store.get_tournament(int(match["id"])) if match else None
+        event = await service.store.tournaments.get_tournament(int(match["id"])) if match else None
         if event is None or event.state != "running":
             match = None  # the event is over: its games go on as normal games
         if match and event is not None:  # its organisers end it, as a double forfeit
@@ -409,7 +410,7 @@ class Presses:
         user = interaction.user
         organiser = user.id == event.host_id or is_manager(interaction)
         if not organiser and row.guild_id is not None:
-            role = await self.service.store.guild_setting(row.guild_id, "tournament_role")
+            role = await self.service.store.settings.guild_setting(row.guild_id, "tournament_role")
             organiser = role is not None and any(
                 r.id == int(role) for r in getattr(user, "roles", [])
             )

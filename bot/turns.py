@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.model import is_cpu
-from bot.store import Store, TableRow
+from bot.storage import Store
+from bot.tables.rows import TableRow
 from games import registry
 
 LOBBY_IDLE = 600  # seconds a lobby may sit without a change
@@ -49,7 +50,7 @@ TABLE_CLOCK = "turn_seconds"
 async def turn_seconds(store: Store, guild_id: int | None, game: str) -> int:
     """The turn clock of ``game`` on this server (``/config clock``)."""
     if guild_id is not None:
-        value = await store.guild_setting(guild_id, f"clock.{game}")
+        value = await store.settings.guild_setting(guild_id, f"clock.{game}")
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return registry.spec(game).turn_seconds

@@ -20,8 +20,8 @@ import discord
 from bot.events import CANCELLED
 from bot.i18n import lang_of, linked, rule_error, t
 from bot.model import humans, is_cpu, is_manager, mover, table_link
-from bot.store import TableRow
-from bot.tables import TableService
+from bot.tables.rows import TableRow
+from bot.tables.service import TableService
 from games import registry
 from games.core import RuleError
 
@@ -59,7 +59,7 @@ async def kick(
 ) -> None:
     """``/game kick player [replace_with_cpu]``."""
     assert interaction.channel_id is not None
-    found = await tables.store.table_in_channel(interaction.channel_id)
+    found = await tables.store.tables.table_in_channel(interaction.channel_id)
     if found is None:
         await tables.reply(interaction, "error.no_table_here")
         return
@@ -173,7 +173,7 @@ async def list_tables(tables: TableService, interaction: discord.Interaction[Any
     if interaction.guild_id is None or not is_manager(interaction):
         await tables.reply(interaction, "error.list_not_allowed")
         return
-    rows = await tables.store.guild_tables(interaction.guild_id)
+    rows = await tables.store.tables.guild_tables(interaction.guild_id)
     lang = lang_of(interaction.locale)
     if not rows:
         await tables.reply(interaction, "list.none")

@@ -71,7 +71,7 @@ class Boards(commands.Cog):
 
     async def current_season(self, guild_id: int) -> str | None:
         """The server's season now (``None``: seasons are off)."""
-        setting = await self.bot.tables.store.guild_setting(guild_id, "season")
+        setting = await self.bot.tables.store.settings.guild_setting(guild_id, "season")
         return seasons.season_at(self.bot.tables.clock(), seasons.length_of(setting))
 
     async def scopes(
@@ -90,7 +90,7 @@ class Boards(commands.Cog):
             out.append(app_commands.Choice(name=label[:100], value="season"))
         out.append(app_commands.Choice(name=t("choice.all", loc), value="all"))
         if interaction.guild_id is not None:
-            for name in await self.bot.tables.store.seasons(interaction.guild_id):
+            for name in await self.bot.tables.store.boards.seasons(interaction.guild_id):
                 if name == now:
                     continue  # offered as this season
                 start, end = seasons.dates(name)
@@ -126,17 +126,17 @@ class Boards(commands.Cog):
         season, when, now = period
         guild_id = interaction.guild_id if where == "server" else None
         game_name = t(f"game.{game}", lang)
-        rows = await store.leaderboard(game, guild_id=guild_id, by=by, season=season)
+        rows = await store.boards.leaderboard(game, guild_id=guild_id, by=by, season=season)
         note = None  # why the board is not the one asked for
         counts: dict[str, int] | None = None
         if not rows:
-            counts = await store.board_counts(game, guild_id=guild_id, season=season)
+            counts = await store.boards.board_counts(game, guild_id=guild_id, season=season)
             if counts["finished"] and by == "rating":
                 # finished but unrated games (computers, one person): their
                 # records by wins, and why nobody has a rating
                 note = await self.unrated_reason(guild_id, counts, lang)
                 by = "wins"
-                rows = await store.leaderboard(game, guild_id=guild_id, by=by, season=season)
+                rows = await store.boards.leaderboard(game, guild_id=guild_id, by=by, season=season)
         title = t(
             "board.title",
             lang,
@@ -155,7 +155,7 @@ class Boards(commands.Cog):
                 empty = t("board.empty", lang, game=game_name)
             await interaction.response.send_message(title + "\n" + empty)
             return
-        chosen = await store.display_names([r["user_id"] for r in rows])
+        chosen = await store.boards.display_names([r["user_id"] for r in rows])
         for r in rows:  # people by the names they chose (results keep engine names)
             r["name"] = self.person(interaction, r["user_id"], chosen.get(r["user_id"], r["name"]))
         lines = [title] + ([note] if note else [])
@@ -209,7 +209,7 @@ class Boards(commands.Cog):
         if counts["with_bots"]:
             if guild_id is None:
                 return t("board.unrated_bots_global", lang)
-            if not await self.bot.tables.store.guild_setting(guild_id, "bots_rated"):
+            if not await self.bot.tables.store.settings.guild_setting(guild_id, "bots_rated"):
                 return t("board.unrated_bots", lang)
         return t("board.unrated", lang)
 
@@ -242,8 +242,8 @@ class Boards(commands.Cog):
             return
         season, when, _ = period
         guild_id = interaction.guild_id if where == "server" else None
-        rows = await store.stats(who.id, game=game, guild_id=guild_id, season=season)
-        rated = await store.rated_games(who.id, guild_id=guild_id, season=season)
+        rows = await store.boards.stats(who.id, game=game, guild_id=guild_id, season=season)
+        rated = await store.boards.rated_games(who.id, guild_id=guild_id, season=season)
         for r in rows:  # how many games each rating counts ("1540?" below ten)
             r["rated"] = rated.get(r["game"], 0)
         if not rows:
@@ -279,7 +279,7 @@ class Boards(commands.Cog):
             "games": rows,
             "favourite": favourite,
             "trend_game": trend_game,
-            "trend": await store.rating_trend(who.id, trend_game),
+            "trend": await store.boards.rating_trend(who.id, trend_game),
             "trend_all_time": season is not None,
         }
         picture = await asyncio.to_thread(_card_file, card, lang_of(loc))

@@ -95,20 +95,20 @@ class Config(commands.Cog):
         assert interaction.guild_id is not None
         gid, loc = interaction.guild_id, interaction.locale
         lines = [t("config.show.title", loc)]
-        lang = await self.store.guild_setting(gid, "lang")
+        lang = await self.store.settings.guild_setting(gid, "lang")
         if lang:
             lines.append(t("config.show.lang", loc, lang=t(f"lang.{lang}", loc)))
         else:
             auto = await self.bot.tables.public_lang(interaction)
             shown = t("config.lang_auto", loc, lang=t(f"lang.{auto}", loc))
             lines.append(t("config.show.lang_auto", loc, lang=shown))
-        rated = bool(await self.store.guild_setting(gid, "bots_rated"))
-        length = seasons.length_of(await self.store.guild_setting(gid, "season"))
+        rated = bool(await self.store.settings.guild_setting(gid, "bots_rated"))
+        length = seasons.length_of(await self.store.settings.guild_setting(gid, "season"))
         lines.append(t("config.show.season", loc, value=t(f"choice.{length}", loc)))
         lines.append(
             t("config.show.bots_rated", loc, value=t(f"config.{'on' if rated else 'off'}", loc))
         )
-        role = await self.store.guild_setting(gid, "tournament_role")
+        role = await self.store.settings.guild_setting(gid, "tournament_role")
         if role is not None:
             lines.append(t("config.show.tournament_role", loc, role=f"<@&{role}>"))
         for game in registry.names():
@@ -136,7 +136,7 @@ class Config(commands.Cog):
             values = t("list.sep", interaction.locale).join(f"`{v}`" for v in LANG_VALUES)
             await self._say(interaction, "config.bad_lang", values=values)
             return
-        await self.store.set_guild_setting(
+        await self.store.settings.set_guild_setting(
             interaction.guild_id, "lang", None if value == "auto" else value
         )
         loc = interaction.locale
@@ -167,7 +167,7 @@ class Config(commands.Cog):
                 value=seconds,
             )
             return
-        await self.store.set_guild_setting(interaction.guild_id, f"clock.{game}", seconds)
+        await self.store.settings.set_guild_setting(interaction.guild_id, f"clock.{game}", seconds)
         await self._say(
             interaction,
             "config.saved.clock",
@@ -190,7 +190,7 @@ class Config(commands.Cog):
             await self._say(interaction, "config.bad_game")
             return
         if options.strip().lower() in ("default", "defaults", "reset"):
-            await self.store.set_guild_setting(interaction.guild_id, f"options.{game}", None)
+            await self.store.settings.set_guild_setting(interaction.guild_id, f"options.{game}", None)
             await self._say(interaction, "config.saved.options_reset", game=t(f"game.{game}", loc))
             return
         try:
@@ -200,7 +200,7 @@ class Config(commands.Cog):
             reason = option_error(err, registry.engine(game).OPTIONS, name, loc)
             await self._say(interaction, "config.bad_options", reason=reason)
             return
-        await self.store.set_guild_setting(interaction.guild_id, f"options.{game}", chosen)
+        await self.store.settings.set_guild_setting(interaction.guild_id, f"options.{game}", chosen)
         await self._say(
             interaction,
             "config.saved.options",
@@ -216,7 +216,7 @@ class Config(commands.Cog):
         if not await self._allowed(interaction):
             return
         assert interaction.guild_id is not None
-        await self.store.set_guild_setting(interaction.guild_id, "bots_rated", bool(value))
+        await self.store.settings.set_guild_setting(interaction.guild_id, "bots_rated", bool(value))
         loc = interaction.locale
         await self._say(
             interaction,
@@ -238,7 +238,7 @@ class Config(commands.Cog):
             values = t("list.sep", interaction.locale).join(f"`{v}`" for v in seasons.LENGTHS)
             await self._say(interaction, "config.bad_season", values=values)
             return
-        await self.store.set_guild_setting(interaction.guild_id, "season", value)
+        await self.store.settings.set_guild_setting(interaction.guild_id, "season", value)
         if value == "off":  # no seasons to talk about: all time only
             await self._say(interaction, "config.saved.season_off")
             return
@@ -254,7 +254,7 @@ class Config(commands.Cog):
         if not await self._allowed(interaction):
             return
         assert interaction.guild_id is not None
-        await self.store.set_guild_setting(
+        await self.store.settings.set_guild_setting(
             interaction.guild_id, "tournament_role", None if role is None else role.id
         )
         if role is None:

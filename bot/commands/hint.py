@@ -5,7 +5,7 @@ only from the asker's own view (``engine.view(state, name)``) and legal
 moves, through ``games.<game>.ai.hint``. The asker's engine name is added to
 the table's ``ui["hints"]`` (without a version bump, so the buttons already
 drawn stay valid); the finished game's record then carries ``hints``
-(:func:`bot.results.record`) and the result message names them.
+(:func:`bot.results.build.record`) and the result message names them.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class Coach(commands.Cog):
 async def ask(bot: Host, interaction: discord.Interaction[Any]) -> None:
     service = bot.tables
     assert interaction.channel_id is not None
-    row = await service.store.table_in_channel(interaction.channel_id)
+    row = await service.store.tables.table_in_channel(interaction.channel_id)
     if row is None:
         await service.reply(interaction, "error.no_table_here")
         return
@@ -99,10 +99,10 @@ async def mark(bot: Host, table_id: int, name: str) -> None:
     (another process may be writing other keys of it)."""
     service = bot.tables
     async with service.lock(table_id):
-        row = await service.store.get_table(table_id)
+        row = await service.store.tables.get_table(table_id)
         if row is None:
             return
         hints = list(row.ui.get("hints") or [])
         if name in hints:
             return
-        await service.store.patch_ui({table_id: {"hints": [*hints, name]}})
+        await service.store.tables.patch_ui({table_id: {"hints": [*hints, name]}})

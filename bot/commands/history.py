@@ -156,11 +156,11 @@ class History(commands.Cog):
             if user is not None and user.id != interaction.user.id:
                 await self.bot.tables.reply(interaction, "error.history_dm")
                 return
-            rows = await store.history(
+            rows = await store.results.history(
                 guild_id=None, user_id=interaction.user.id, game=game, limit=SHOWN
             )
         else:
-            rows = await store.history(
+            rows = await store.results.history(
                 guild_id=interaction.guild_id,
                 user_id=user.id if user is not None else None,
                 game=game,
@@ -199,7 +199,7 @@ class History(commands.Cog):
     async def send_record(
         self, interaction: discord.Interaction[Any], result_id: int, arg: str
     ) -> None:
-        result = await self.bot.tables.store.get_result(result_id)
+        result = await self.bot.tables.store.results.get_result(result_id)
         if result is None:
             await self.bot.tables.reply(interaction, "error.no_result")
             return
@@ -222,7 +222,7 @@ class History(commands.Cog):
         if arg and not step_text.isdigit():
             await self.bot.tables.reply(interaction, "error.replay_step")
             return
-        result = await self.bot.tables.store.get_result(result_id)
+        result = await self.bot.tables.store.results.get_result(result_id)
         if result is None:
             await self.bot.tables.reply(interaction, "error.no_result")
             return

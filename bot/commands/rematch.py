@@ -56,7 +56,7 @@ class Rematch(commands.Cog):
         self, interaction: discord.Interaction[Any], result_id: int, arg: str
     ) -> None:
         tables = self.bot.tables
-        result = await tables.store.get_result(result_id)
+        result = await tables.store.results.get_result(result_id)
         if (
             result is None
             or result["channel_id"] != interaction.channel_id
@@ -66,7 +66,7 @@ class Rematch(commands.Cog):
         ):
             await tables.reply(interaction, "error.no_result")
             return
-        if await tables.store.match_of_table(int(result["table_id"])) is not None:
+        if await tables.store.tournaments.match_of_table(int(result["table_id"])) is not None:
             # a tournament's match: its result shows no Rematch (the event
             # pairs the next round); a press made by hand is refused too
             await tables.reply(interaction, "tournament.error.no_rematch")

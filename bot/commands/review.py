@@ -405,7 +405,7 @@ class Reviews(commands.Cog):
         self, interaction: discord.Interaction[Any], result: int | None = None
     ) -> None:
         if result is None:
-            found = await self.bot.tables.store.history(
+            found = await self.bot.tables.store.results.history(
                 guild_id=interaction.guild_id, user_id=interaction.user.id, limit=1
             )
             if not found:
@@ -418,7 +418,7 @@ class Reviews(commands.Cog):
         """ "Thinking…" at once, then the review as the follow-up."""
         store = self.bot.tables.store
         lang = interaction.locale
-        stored = await store.get_result(result_id)
+        stored = await store.results.get_result(result_id)
         if stored is None or (
             interaction.guild_id is not None
             and stored["guild_id"] is not None
@@ -485,11 +485,11 @@ class Reviews(commands.Cog):
     ) -> dict[str, Any]:
         """A result's review from the database, else computed and stored."""
         store = self.bot.tables.store
-        doc = await store.get_review(result_id, VERSION)
+        doc = await store.reviews.get_review(result_id, VERSION)
         if doc is None:
             doc = await ai.job(game, review_json, (record, humans), "a review")
             self.computed += 1
-            await store.save_review(result_id, VERSION, doc, now=self.bot.tables.clock())
+            await store.reviews.save_review(result_id, VERSION, doc, now=self.bot.tables.clock())
         return doc
 
     @staticmethod

@@ -135,12 +135,12 @@ class Rules(commands.Cog):
         if result_id == 0:  # a game ended without a result: its table's (cr:0:fair:t<id>)
             number = arg.removeprefix(ENDED_TABLE)
             table_id = int(number) if arg.startswith(ENDED_TABLE) and number.isdigit() else 0
-            result = await tables.store.ended_seed(table_id) if 0 < table_id <= MAX_ID else None
+            result = await tables.store.tables.ended_seed(table_id) if 0 < table_id <= MAX_ID else None
             if result is None:  # a live table's, or made up: nothing to tell
                 await tables.reply(interaction, "error.fair_unseeded")
                 return
         else:
-            result = await tables.store.get_result(result_id)
+            result = await tables.store.results.get_result(result_id)
         if result is None:
             await tables.reply(interaction, "error.no_result")
             return

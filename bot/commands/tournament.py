@@ -27,7 +27,7 @@ from bot.followers.standings import pts
 from bot.followers.tournament import MENTIONS, Desk
 from bot.i18n import option_error, t
 from bot.model import parse_options_text
-from bot.store import TournamentRow
+from bot.tournament.rows import TournamentRow
 from bot.tournament.service import DEFAULT_TABLE, FORMATS, LIVE, MIN_PLAYERS
 from bot.ui import present
 from games import core, registry
@@ -116,14 +116,14 @@ class Tournaments(commands.Cog):
         if parent is not None:
             ids.add(parent)
         store = self.desk.store
-        for row in await store.guild_tournaments(interaction.guild_id, limit=50):
+        for row in await store.tournaments.guild_tournaments(interaction.guild_id, limit=50):
             if row.channel_id in ids and row.state in LIVE:
                 return row
         # a match's thread the client did not say the parent of: its table says
-        table = await store.table_in_channel(interaction.channel_id or 0)
+        table = await store.tables.table_in_channel(interaction.channel_id or 0)
         mark = table.ui.get("tournament") if table is not None else None
         if mark:
-            row = await store.get_tournament(int(mark["id"]))
+            row = await store.tournaments.get_tournament(int(mark["id"]))
             if row is not None and row.guild_id == interaction.guild_id and row.state in LIVE:
                 return row
         return None
@@ -236,7 +236,7 @@ class Tournaments(commands.Cog):
             sent = await interaction.original_response()
         except discord.HTTPException:
             return
-        await self.desk.store.set_tournament_message(row.id, message_id=sent.id)
+        await self.desk.store.tournaments.set_tournament_message(row.id, message_id=sent.id)
 
     # ------------------------------------------------------------ players
 
@@ -260,7 +260,7 @@ class Tournaments(commands.Cog):
     ) -> None:
         desk = self.desk
         async with desk.lock(row.id):
-            fresh = await desk.store.get_tournament(row.id)
+            fresh = await desk.store.tournaments.get_tournament(row.id)
             if fresh is None or fresh.state not in LIVE:
                 await self._say(interaction, "tournament.error.none_here")
                 return
@@ -303,7 +303,7 @@ class Tournaments(commands.Cog):
         if row is None:
             return
         async with desk.lock(row.id):
-            fresh = await desk.store.get_tournament(row.id)
+            fresh = await desk.store.tournaments.get_tournament(row.id)
             if fresh is None or not await desk.service.end(fresh):
                 await self._say(interaction, "tournament.error.none_here")
                 return
@@ -326,10 +326,10 @@ class Tournaments(commands.Cog):
         if id is None:
             row = await self._here(interaction)
             if row is None:
-                found = await desk.store.guild_tournaments(interaction.guild_id, limit=1)
+                found = await desk.store.tournaments.guild_tournaments(interaction.guild_id, limit=1)
                 row = found[0] if found else None
         else:
-            row = await desk.store.get_tournament(id) if 0 < id < 2**62 else None
+            row = await desk.store.tournaments.get_tournament(id) if 0 < id < 2**62 else None
             if row is not None and row.guild_id != interaction.guild_id:
                 row = None
         if row is None:
@@ -348,7 +348,7 @@ class Tournaments(commands.Cog):
         desk = self.desk
         assert interaction.guild_id is not None
         loc = interaction.locale
-        rows = await desk.store.guild_tournaments(interaction.guild_id, limit=10)
+        rows = await desk.store.tournaments.guild_tournaments(interaction.guild_id, limit=10)
         if not rows:
             await self._say(interaction, "tournament.history.none")
             return

@@ -33,12 +33,13 @@ import discord
 from discord.ext import commands, tasks
 
 from bot import turns
+from bot.db.core import PROCESS, TableBusy
 from bot.events import ABANDONED, EXPIRED, TableCommitted
 from bot.followers.screen import UNREACHABLE, Screen
 from bot.i18n import t
 from bot.model import seat_named, table_link
-from bot.store import PROCESS, TableBusy, TableRow
-from bot.tables import TableService
+from bot.tables.rows import TableRow
+from bot.tables.service import TableService
 from bot.turns import (
     CPU_OVERDUE,
     MAX_AUTO_MOVES,
@@ -178,7 +179,7 @@ class Sweeper:
         if not first and self.repaired_at is not None and now - self.repaired_at < REPAIR_EVERY:
             return 0
         self.repaired_at = now
-        behind = await service.store.behind_tables(now if first else now - REPAIR_GRACE)
+        behind = await service.store.tables.behind_tables(now if first else now - REPAIR_GRACE)
         for row in behind:
             if row.version == 0:  # never opened (a write failed): a leftover, not a table
                 await service.drop_unopened(row)
@@ -193,7 +194,7 @@ class Sweeper:
             except Exception:
                 log.exception("table %d: the repair failed", row.id)
         # finished games whose result never reached the table message
-        ended = await service.store.unshown_results(now if first else now - REPAIR_GRACE)
+        ended = await service.store.results.unshown_results(now if first else now - REPAIR_GRACE)
         for result_id, screen in ended.items():
             if not service.result_behind(result_id):
                 continue  # shown; the note is on its way to the database
@@ -205,7 +206,7 @@ class Sweeper:
             except Exception:
                 log.exception("result %d: the repair failed", result_id)
         # games ended without a result whose end never reached the table message
-        gone = await service.store.unshown_ends(now if first else now - REPAIR_GRACE)
+        gone = await service.store.tables.unshown_ends(now if first else now - REPAIR_GRACE)
         for table_id, screen in gone.items():
             if not service.end_behind(table_id):
                 continue  # shown; the note is on its way to the database
@@ -223,7 +224,7 @@ class Sweeper:
         due for its warning); returns how many tables were due. While the
         database cannot be written, the sweeps back off (claiming due
         tables is a write): once it can, the timeouts due are played, once."""
-        self.service.store.let_go_idle_locks()
+        self.service.store.tables.let_go_idle_locks()
         now = self.service.clock()
         if self.backoff.waiting(now):
             return 0
@@ -240,7 +241,7 @@ class Sweeper:
         if not force and self.next_due is not None and now < self.next_due:
             return 0
         store = self.service.store
-        due = await store.claim_due(
+        due = await store.tables.claim_due(
             until=now + WARN_BEFORE,
             cpu_until=now - CPU_OVERDUE,
             now=now,
@@ -259,8 +260,8 @@ class Sweeper:
             except Exception:
                 log.exception("table %d: the turn clock failed", table_id)
             finally:
-                await store.release(table_id, self.owner)
-        upcoming = await store.next_deadline(now, cpu_overdue=CPU_OVERDUE)
+                await store.tables.release(table_id, self.owner)
+        upcoming = await store.tables.next_deadline(now, cpu_overdue=CPU_OVERDUE)
         if upcoming is None:
             self.next_due = now + RECHECK
         else:
@@ -300,7 +301,7 @@ class Sweeper:
     async def warn(self, row: TableRow) -> None:
         old = dict(row.clock)
         row.clock = {**old, "warned": True}
-        if not await self.service.store.set_clock(row, old):
+        if not await self.service.store.tables.set_clock(row, old):
             return  # another sweeper (or a move) was first
         lang = row.ui.get("lang", "en")
         await self.screen.edit(row, await self.screen.table(row))
@@ -380,7 +381,7 @@ class Clocks(commands.Cog):
 
     async def cog_load(self) -> None:
         # deadlines set by other processes wake this sweeper at once
-        await self.bot.tables.store.listen_due(self.sweeper.hint)
+        await self.bot.tables.store.tables.listen_due(self.sweeper.hint)
         self.sweep_loop.start()
 
     async def cog_unload(self) -> None:

@@ -10,7 +10,7 @@
   loads the row, asks the AI with **only** ``engine.view(state, cpu)`` and
   ``engine.legal_moves(state, cpu)``, applies the move (and what follows it
   in the game's spec: Bluff looks under the cup after a roll) and commits it
-  with :meth:`bot.tables.TableService.commit`. Several computer moves in a
+  with :meth:`bot.tables.service.TableService.commit`. Several computer moves in a
   row chain in the same task. A computer not to move may still act when its
   game's spec says so (Sixty-Six: declare 66 out of turn).
 - **Restart.** On start-up every live table with a computer is kicked once.
@@ -62,7 +62,7 @@ class ComputerPlayers(commands.Cog):
             if registry.spec(game).warm_at_start:
                 ai.start_warm_up(game, {})  # e.g. the Yahtzee solver, off the loop
         # a computer that was to move when the bot stopped moves now
-        for row in await self.service.store.live_tables():
+        for row in await self.service.store.tables.live_tables():
             if row.phase == "playing" and any(is_cpu(s) for s in row.seats):
                 self.kick(row.id)
 

@@ -6,7 +6,7 @@ an edit, so when the turn passes to a different human player the bot sends
 "@alice, your turn — [Nine table](<link>)" in the table's language (a
 link labelled with the table, not a bare URL). Only the
 latest ping of a table stays: its message id is kept in the table's UI state
-(``ui["ping"]``, noted with :meth:`bot.tables.TableService.note_ui`: it goes
+(``ui["ping"]``, noted with :meth:`bot.tables.service.TableService.note_ui`: it goes
 to the database with the table's next save) and the previous one is deleted when the turn changes again
 or the table goes away. This runs after the move is committed and the press
 is answered; a ping that cannot be sent or deleted is logged, never raised.
@@ -28,8 +28,8 @@ import discord
 from bot.events import TableCommitted
 from bot.i18n import linked, t
 from bot.model import mover, seat_named, table_link
-from bot.store import TableRow
-from bot.tables import TableService
+from bot.tables.rows import TableRow
+from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,8 @@ import discord
 from bot.events import ABANDONED, FINISHED, REPAIRED, SAVED, TableCommitted
 from bot.games import plugin
 from bot.i18n import t
-from bot.store import Store, TableRow
+from bot.storage import Store
+from bot.tables.rows import TableRow
 from bot.ui import secrets as hidden
 from bot.ui.controls import Button
 from games import registry
@@ -109,7 +110,7 @@ class Private:
         if ended:
             self.held.forget(row.id)
         if changed and change.live:  # where the DMs are, who was told: those keys only
-            await self.store.patch_ui({row.id: {"dm": row.ui.get("dm"), TOLD: row.ui.get(TOLD)}})
+            await self.store.tables.patch_ui({row.id: {"dm": row.ui.get("dm"), TOLD: row.ui.get(TOLD)}})
 
     async def _to_dm(
         self, row: TableRow, seat: dict[str, Any], msg: hidden.PrivateMessage, mode: str

@@ -1,7 +1,7 @@
 """The table message follows the database: after every commit it is drawn
 from the stored row and shown — as the answer to a press on it, else edited
 by id (a new lobby is posted as the answer to ``/play``) — and the version
-shown is noted (:meth:`bot.tables.TableService.mark_shown`), so a table
+shown is noted (:meth:`bot.tables.service.TableService.mark_shown`), so a table
 whose message fell behind is found and redrawn.
 
 When showing fails:
@@ -39,8 +39,8 @@ from bot import turns
 from bot.events import TableCommitted
 from bot.i18n import t
 from bot.model import humans
-from bot.store import TableRow
-from bot.tables import TableService
+from bot.tables.rows import TableRow
+from bot.tables.service import TableService
 from bot.turns import next_cpu
 from bot.ui import present
 
@@ -121,7 +121,7 @@ class Screen:
             log.warning("table %d: the lobby's message id is unknown", row.id)
             return
         row.message_id = original.id
-        await self.store.set_message(row.id, original.id)
+        await self.store.tables.set_message(row.id, original.id)
         self.service.mark_shown(row.id, row.version)
         log.info("table %d: lobby for %s in channel %d", row.id, row.game, row.channel_id)
 
@@ -137,14 +137,14 @@ class Screen:
             await self.service.commit(ev.snapshot(row), row, origin="command", kind=ev.CANCELLED)
             return
         row.message_id = sent.id
-        await self.store.set_message(row.id, sent.id)
+        await self.store.tables.set_message(row.id, sent.id)
         self.service.mark_shown(row.id, row.version)
         log.info("table %d: %s seated in channel %d", row.id, row.game, row.channel_id)
 
     async def show_end(self, screen: dict[str, Any]) -> None:
         """A game ended without a result whose end never reached the table
         message (the edit failed, or the process died after the commit):
-        shown from what it is drawn from (:meth:`bot.store.Store.delete_table`'s
+        shown from what it is drawn from (:meth:`bot.tables.repo.TablesRepo.delete_table`'s
         ``screen``), its controls gone; noted shown unless the edit failed
         again (a channel gone: it never can be, nothing to repair)."""
         row = TableRow(**screen["row"])
@@ -259,7 +259,7 @@ class Screen:
             return None if isinstance(err, (discord.Forbidden, discord.NotFound)) else False
         row.message_id = sent.id
         if live:  # a finished game's row is gone (its result keeps the old id)
-            await self.store.set_message(row.id, sent.id)
+            await self.store.tables.set_message(row.id, sent.id)
         self.service.mark_shown(row.id, row.version)
         log.info("table %d: the table message was deleted; posted again", row.id)
         return True
@@ -270,7 +270,7 @@ class Screen:
             return
         log.warning("table %d: the channel is unreachable (%s/%s)", row.id, err.status, err.code)
         row.ui[UNREACHABLE] = self.service.clock()
-        await self.store.patch_ui({row.id: {UNREACHABLE: row.ui[UNREACHABLE]}})
+        await self.store.tables.patch_ui({row.id: {UNREACHABLE: row.ui[UNREACHABLE]}})
         if row.phase == "playing":  # ends unrated after one turn clock: say by when
             seconds = await turns.table_seconds(self.store, row)
             # at the deadline already set, if later (a player's first turn is longer)
@@ -296,7 +296,7 @@ class Screen:
 
     async def reachable(self, row: TableRow) -> None:
         if row.ui.pop(UNREACHABLE, None) is not None and _live(row):
-            await self.store.patch_ui({row.id: {UNREACHABLE: None}})
+            await self.store.tables.patch_ui({row.id: {UNREACHABLE: None}})
 
     async def acknowledge(self, change: TableCommitted) -> None:
         """A press or command nothing answered yet (a press in a DM that

@@ -18,8 +18,9 @@ import discord
 from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.render import tournament as drawing
-from bot.store import Entrant, MatchRow, Store, TournamentRow
+from bot.storage import Store
 from bot.tournament import pairing
+from bot.tournament.rows import Entrant, MatchRow, TournamentRow
 from bot.tournament.service import TournamentService, history_of
 from bot.ui import result_words
 
@@ -108,7 +109,7 @@ class Standings:
         the event's language unless ``lang`` is given."""
         lang = lang_of(lang) if lang is not None else row.lang
         table = await self.service.standings(row)
-        entrants = {e.user_id: e for e in await self.store.entrants(row.id)}  # read once
+        entrants = {e.user_id: e for e in await self.store.tournaments.entrants(row.id)}  # read once
         names = {u: e.name for u, e in entrants.items()}
         if final:
             title = "tournament.standings.final"
@@ -143,7 +144,7 @@ class Standings:
         subtitle = t("tournament.picture.subtitle", lang,
                      format=t(f"pic.tournament.format.{row.format}", lang), id=row.id)  # fmt: skip
         seeds = {u: e.seed for u, e in entrants.items() if e.seed is not None}
-        stored = await self.store.matches(row.id)
+        stored = await self.store.tournaments.matches(row.id)
         history = history_of(stored)
         paired: list[list[tuple[int, ...]]] = []
         for m in stored:
@@ -188,7 +189,7 @@ class Standings:
         for m in stored:
             if m.state != "finished" or m.result_id is None or not any(m.points.values()):
                 continue
-            result = await self.store.get_result(m.result_id)
+            result = await self.store.results.get_result(m.result_id)
             if result is None or not result.get("seats"):
                 continue
             ids = {str(seat["name"]): int(seat["id"]) for seat in result["seats"]
@@ -206,4 +207,4 @@ class Standings:
         return out
 
     async def names(self, row: TournamentRow) -> dict[int, str]:
-        return {e.user_id: e.name for e in await self.store.entrants(row.id)}
+        return {e.user_id: e.name for e in await self.store.tournaments.entrants(row.id)}

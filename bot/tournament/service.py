@@ -9,7 +9,7 @@ versioned write, so several processes may run one event:
 
 - a round is *claimed* in the transaction that stores its pairings
   (``round = round + 1`` where it is still the old one: one process wins,
-  :meth:`bot.store.Store.claim_round`), before any thread or table is
+  :meth:`bot.tournament.repo.TournamentsRepo.claim_round`), before any thread or table is
   opened; a match stored ``paired`` is opened later by whoever finds it
   (the start-up repair and the sweep included);
 - a match's result is recorded once (``state <> 'finished'``);
@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import ratings
-from bot.store import Entrant, MatchRow, Store, TournamentRow
+from bot.storage import Store
 from bot.tournament import pairing
+from bot.tournament.rows import Entrant, MatchRow, TournamentRow
 from games import registry
 
 log = logging.getLogger(__name__)
@@ -127,14 +128,14 @@ class TournamentService:
     # ------------------------------------------------------------ sign-ups
 
     async def create(self, **fields: Any) -> TournamentRow:
-        return await self.store.create_tournament(now=self.clock(), **fields)
+        return await self.store.tournaments.create_tournament(now=self.clock(), **fields)
 
     async def join(self, row: TournamentRow, user_id: int, name: str) -> Outcome:
         if row.state == "running":
             return Outcome("tournament.error.join_started", args={"id": row.id})
         if row.state not in ("signup", "checkin"):
             return Outcome("tournament.error.closed")
-        entrants = await self.store.entrants(row.id)
+        entrants = await self.store.tournaments.entrants(row.id)
         mine = next((e for e in entrants if e.user_id == user_id), None)
         if mine is not None and mine.status == "kicked":
             return Outcome("tournament.error.kicked")
@@ -142,10 +143,10 @@ class TournamentService:
             return Outcome("tournament.error.already_in")
         if sum(e.status in ACTIVE for e in entrants) >= MAX_PLAYERS:
             return Outcome("tournament.error.full", args={"max": MAX_PLAYERS})
-        rated = await self.store.ratings(row.game, [user_id])
+        rated = await self.store.boards.ratings(row.game, [user_id])
         rating = ratings.ordinal(*rated[user_id]) if user_id in rated else None
         # joining during check-in is checking in (the same write)
-        if not await self.store.join_tournament(row.id, user_id, name, rating, now=self.clock()):
+        if not await self.store.tournaments.join_tournament(row.id, user_id, name, rating, now=self.clock()):
             started = await self._started_meanwhile(row)
             if started is not None:
                 return started  # the start came first: they are not in it
@@ -156,7 +157,7 @@ class TournamentService:
         """A sign-up refused because the event stopped taking them since
         ``row`` was read (its start, in this process or another): what to
         tell the player (``None``: it still takes sign-ups)."""
-        fresh = await self.store.get_tournament(row.id)
+        fresh = await self.store.tournaments.get_tournament(row.id)
         if fresh is None or fresh.state in ("signup", "checkin"):
             return None
         if fresh.state == "running":
@@ -166,7 +167,7 @@ class TournamentService:
     async def leave(self, row: TournamentRow, user_id: int) -> Outcome:
         if row.state not in ("signup", "checkin"):
             return Outcome("tournament.error.leave_started", args={"id": row.id})
-        if not await self.store.set_entrant_status(
+        if not await self.store.tournaments.set_entrant_status(
             row.id, user_id, "dropped", only_from=ACTIVE, while_state=("signup", "checkin")
         ):
             if await self._started_meanwhile(row) is not None:
@@ -177,11 +178,11 @@ class TournamentService:
     async def check_in(self, row: TournamentRow, user_id: int) -> Outcome:
         if row.state != "checkin":
             return Outcome("tournament.error.no_checkin")
-        if await self.store.set_entrant_status(
+        if await self.store.tournaments.set_entrant_status(
             row.id, user_id, "checked_in", only_from=("joined",), while_state=("checkin",)
         ):
             return Outcome("tournament.ok.checked_in", changed=True)
-        entrants = {e.user_id: e for e in await self.store.entrants(row.id)}
+        entrants = {e.user_id: e for e in await self.store.tournaments.entrants(row.id)}
         if user_id in entrants and entrants[user_id].status == "checked_in":
             return Outcome("tournament.ok.checked_in")
         if user_id in entrants and entrants[user_id].status == "joined":
@@ -190,7 +191,7 @@ class TournamentService:
 
     async def active(self, row: TournamentRow) -> list[Entrant]:
         """The players still in, in seed order once seeded (else as they joined)."""
-        found = [e for e in await self.store.entrants(row.id) if e.status in ACTIVE]
+        found = [e for e in await self.store.tournaments.entrants(row.id) if e.status in ACTIVE]
         return sorted(found, key=lambda e: (e.seed is None, e.seed or 0, e.joined_at, e.user_id))
 
     # ------------------------------------------------------------ the start
@@ -203,7 +204,7 @@ class TournamentService:
             starts_at = row.starts_at
         else:
             starts_at = self.clock() + row.checkin_seconds
-        return await self.store.update_tournament(row, state="checkin", starts_at=starts_at)
+        return await self.store.tournaments.update_tournament(row, state="checkin", starts_at=starts_at)
 
     async def start(self, row: TournamentRow) -> Outcome:
         """Seed the players (by rating) and pair round 1, exactly once.
@@ -224,27 +225,27 @@ class TournamentService:
             return Outcome("tournament.error.started")
         checkin = row.state == "checkin" or (resumed and row.checkin_seconds > 0)
         if not resumed:
-            entrants = await self.store.entrants(row.id)
+            entrants = await self.store.tournaments.entrants(row.id)
             if not checkin and sum(e.status in ACTIVE for e in entrants) < needed:
                 return Outcome("tournament.error.too_few", args={"min": needed})
             before = row.state
-            if not await self.store.update_tournament(row, state="running"):
+            if not await self.store.tournaments.update_tournament(row, state="running"):
                 return Outcome("tournament.error.started")
         else:
             before = "checkin" if checkin else "signup"
-        entrants = await self.store.entrants(row.id)
+        entrants = await self.store.tournaments.entrants(row.id)
         dropped: list[int] = []  # who did not check in (to be told)
         if checkin:
             for e in entrants:
-                if e.status == "joined" and await self.store.set_entrant_status(
+                if e.status == "joined" and await self.store.tournaments.set_entrant_status(
                     row.id, e.user_id, "dropped", only_from=("joined",)
                 ):
                     dropped.append(e.user_id)
-            entrants = await self.store.entrants(row.id)
+            entrants = await self.store.tournaments.entrants(row.id)
         players = [e for e in entrants if e.status in ACTIVE]
         if len(players) < needed:
             # sign-ups open again (the sweep calls off an event whose time came)
-            await self.store.update_tournament(row, state=before)
+            await self.store.tournaments.update_tournament(row, state=before)
             return Outcome("tournament.error.too_few", args={"min": needed},
                            dropped=tuple(dropped))  # fmt: skip
         # seeds: the highest rating first; the unrated after them, as they joined
@@ -252,14 +253,14 @@ class TournamentService:
             players, key=lambda e: (e.rating is None, -(e.rating or 0.0), e.joined_at, e.user_id)
         )
         seeds = {e.user_id: n for n, e in enumerate(ranked, start=1)}
-        await self.store.seed_entrants(row.id, seeds)
+        await self.store.tournaments.seed_entrants(row.id, seeds)
         # the rounds: the format's default, or the organiser's number kept
         # within what the players allow (a two-player Swiss: players - 1, or
         # players if odd — beyond that someone would meet an opponent again)
         asked = row.rounds
         rounds = pairing.rounds_for(row.format, len(players), row.table_size, asked or None,
                                     min_seats=self.min_seats(row))  # fmt: skip
-        if rounds != row.rounds and not await self.store.update_tournament(row, rounds=rounds):
+        if rounds != row.rounds and not await self.store.tournaments.update_tournament(row, rounds=rounds):
             return Outcome("tournament.error.started")
         if not await self.pair_next(row):
             return Outcome("tournament.error.started")
@@ -270,7 +271,7 @@ class TournamentService:
 
     async def pairings(self, row: TournamentRow, round_no: int) -> list[tuple[int, ...]]:
         players = [e.user_id for e in await self.active(row)]
-        history = [m for m in history_of(await self.store.matches(row.id)) if m.round < round_no]
+        history = [m for m in history_of(await self.store.tournaments.matches(row.id)) if m.round < round_no]
         min_seats = self.min_seats(row)
         # a thread: a Swiss of 64 pairs in ~0.1 s of CPU (bench/pairing.py),
         # which would stop every table of the process on the event loop
@@ -285,7 +286,7 @@ class TournamentService:
         ``False`` when another process (or an earlier call) claimed it."""
         pairs = await self.pairings(row, row.round + 1)
         byes = {seats[0]: pairing.bye_points(row.table_size) for seats in pairs if len(seats) == 1}
-        return await self.store.claim_round(row, pairs, byes=byes)
+        return await self.store.tournaments.claim_round(row, pairs, byes=byes)
 
     def min_seats(self, row: TournamentRow) -> int:
         """The fewest people a table seats: the game's least, or (cpu_fill)
@@ -299,7 +300,7 @@ class TournamentService:
         replaced are returned in ``args["old"]`` (their tables to close)."""
         if row.state != "running":
             return Outcome("tournament.error.not_running")
-        current = await self.store.matches(row.id, round=row.round)
+        current = await self.store.tournaments.matches(row.id, round=row.round)
         for match in current:
             if await started(match):
                 return Outcome("tournament.error.round_started")
@@ -307,7 +308,7 @@ class TournamentService:
         if [tuple(m.seats) for m in current] == pairs:
             return Outcome("tournament.error.same_pairs")
         byes = {seats[0]: pairing.bye_points(row.table_size) for seats in pairs if len(seats) == 1}
-        old = await self.store.repair_round(row, pairs, byes=byes)
+        old = await self.store.tournaments.repair_round(row, pairs, byes=byes)
         if old is None:
             return Outcome("tournament.error.round_started")
         return Outcome(
@@ -327,13 +328,13 @@ class TournamentService:
         scores at it, as at an abandoned game (its result, if the game
         stored one as it stood, is kept for the record)."""
         points, scores = match_result(row, match, None if void else result)
-        return await self.store.record_match(
+        return await self.store.tournaments.record_match(
             match.id, points=points, scores=scores,
             result_id=None if result is None else int(result["id"]),
         )  # fmt: skip
 
     async def round_complete(self, row: TournamentRow) -> bool:
-        current = await self.store.matches(row.id, round=row.round)
+        current = await self.store.tournaments.matches(row.id, round=row.round)
         return bool(current) and all(m.state in ("finished", "bye") for m in current)
 
     async def advance(self, row: TournamentRow) -> str | None:
@@ -343,11 +344,11 @@ class TournamentService:
         if row.state != "running" or not await self.round_complete(row):
             return None
         players = [e.user_id for e in await self.active(row)]
-        history = history_of(await self.store.matches(row.id))
+        history = history_of(await self.store.tournaments.matches(row.id))
         done = pairing.finished(row.format, row.round, row.rounds, players, history,
                                 min_seats=self.min_seats(row))
         if done:
-            if await self.store.update_tournament(row, state="finished", finished_at=self.clock()):
+            if await self.store.tournaments.update_tournament(row, state="finished", finished_at=self.clock()):
                 return "finished"
             return None
         if await self.pair_next(row):
@@ -359,21 +360,21 @@ class TournamentService:
         go on as normal games)."""
         if row.state not in LIVE:
             return False
-        return await self.store.update_tournament(row, state="ended", finished_at=self.clock())
+        return await self.store.tournaments.update_tournament(row, state="ended", finished_at=self.clock())
 
     async def remove(self, row: TournamentRow, user_id: int, status: str) -> bool:
         """``user_id`` drops out (``dropped``) or is kicked (``kicked``): no
         later round pairs them."""
-        return await self.store.set_entrant_status(row.id, user_id, status, only_from=ACTIVE)
+        return await self.store.tournaments.set_entrant_status(row.id, user_id, status, only_from=ACTIVE)
 
     async def depart(self, row: TournamentRow, user_id: int) -> bool:
         """``user_id`` left the server: no later round pairs them (their
         status ``left``); whether they were still in."""
-        return await self.store.set_entrant_status(row.id, user_id, "left", only_from=ACTIVE)
+        return await self.store.tournaments.set_entrant_status(row.id, user_id, "left", only_from=ACTIVE)
 
     async def standings(self, row: TournamentRow) -> list[pairing.Standing]:
-        entrants = await self.store.entrants(row.id)
-        history = history_of(await self.store.matches(row.id))
+        entrants = await self.store.tournaments.entrants(row.id)
+        history = history_of(await self.store.tournaments.matches(row.id))
         # those still in and those who played: not who left (or was dropped
         # at check-in, or kicked) before a game of theirs
         people = [e.user_id for e in entrants if e.status in ACTIVE or any(

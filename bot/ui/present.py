@@ -18,7 +18,7 @@ from bot import pictures
 from bot.games import plugin
 from bot.i18n import t
 from bot.model import CPU_ADD, CPU_REMOVE, LEVELS, is_cpu, seat_named
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from bot.turns import LOBBY_IDLE, MAX_IDLE, WARN_BEFORE
 from bot.ui import result_words
 from bot.ui.components import build_view, ended_view, result_view

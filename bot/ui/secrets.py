@@ -28,7 +28,7 @@ from bot import pictures
 from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import table_link
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from bot.ui.components import build_view
 from bot.ui.controls import Control, Standing
 from bot.ui.present import (

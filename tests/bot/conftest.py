@@ -69,7 +69,7 @@ from simtable import (
 
 from bot.i18n import LANGS, catalogue
 from bot.model import message_link
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from games.core import SeededSource
 
 __all__ = ["pattern", "says"]  # the catalogue helpers live in simtable
@@ -326,7 +326,7 @@ class Table(Screen):
         bookkeeping the bot noted since its last write (what is on screen,
         the turn ping's id) flushed first, as its next sweep would."""
         await self.night.bot.tables.flush()
-        rows = await self.night.store.live_tables()
+        rows = await self.night.store.tables.live_tables()
         return next((r for r in rows if r.channel_id == self.message.channel_id), None)
 
     async def moves(self) -> list[str]:
@@ -336,7 +336,7 @@ class Table(Screen):
         return list(row.state["history"]["moves"])
 
     async def results(self) -> list[dict[str, Any]]:
-        return await self.night.store.results(game=self.game)
+        return await self.night.store.results.all(game=self.game)
 
     def history(self) -> list[Any]:
         """Every message of the table's channel, oldest first."""
@@ -546,7 +546,7 @@ class Night:
     async def settings(self, **settings: Any) -> None:
         """Server settings, as /config stores them (``lang="ja"``, ``**{"clock.nine": 45}``)."""
         for key, value in settings.items():
-            await self.store.set_guild_setting(self.guild.id, key, value)
+            await self.store.settings.set_guild_setting(self.guild.id, key, value)
 
     async def table(
         self,

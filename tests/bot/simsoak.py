@@ -67,7 +67,7 @@ from simtable import Harness, named_cards, press_from_snapshot, walk
 from bot import ratings
 from bot.followers.clock import REPAIR_EVERY, SWEEP_EVERY
 from bot.i18n import catalogue
-from bot.tables import ledger_moves
+from bot.tables.service import ledger_moves
 from games import registry
 from games import sixtysix as sixtysix_engine
 from games.core import SeededSource
@@ -513,7 +513,7 @@ class Player:
         elif kind == "send":
             self.inject("POST", SEND)
         elif kind == "delete":
-            row = await self.s.store.table_in_channel(run.channel.id)
+            row = await self.s.store.tables.table_in_channel(run.channel.id)
             if row is not None and row.message_id is not None:
                 with contextlib.suppress(Exception):
                     env.backend.delete_message(run.channel.id, row.message_id)
@@ -523,7 +523,7 @@ class Player:
                                  code=50001, message="Missing Access", times=None)  # fmt: skip
             run.expect_unrated = True
         elif kind == "readonly":
-            await self.s.store.db.execute("PRAGMA query_only = 1")
+            await self.s.store.db.connection.execute("PRAGMA query_only = 1")
             spare = None
             try:
                 await self.step(answer_fails=self.answer_fails, readonly=True)
@@ -539,9 +539,9 @@ class Player:
                     run.problem("a command on a read-only database got no answer")
                 await env.advance_time(self.rng.uniform(2.0, 6.0))
             finally:
-                await self.s.store.db.execute("PRAGMA query_only = 0")
+                await self.s.store.db.connection.execute("PRAGMA query_only = 0")
             if spare is not None:
-                left = await self.s.store.table_in_channel(spare.id)
+                left = await self.s.store.tables.table_in_channel(spare.id)
                 if left is not None and left.version > 0:
                     run.problem("a /play on a read-only database left a lobby")
         elif kind == "restart":
@@ -552,7 +552,7 @@ class Player:
         elif kind == "stale":
             await self.stale()
         elif kind == "idle":
-            row = await self.s.store.table_in_channel(run.channel.id)
+            row = await self.s.store.tables.table_in_channel(run.channel.id)
             seconds = registry.spec(run.plan.game).turn_seconds
             await env.advance_time(seconds + 5 if row is not None else 5)
         return False
@@ -591,7 +591,7 @@ class Player:
     # ---------------------------------------------------------------- moves
 
     async def row(self) -> Any:
-        return await self.s.store.table_in_channel(self.run.channel.id)
+        return await self.s.store.tables.table_in_channel(self.run.channel.id)
 
     def member(self, user_id: int) -> Any:
         return next(m for m in self.s.members.values() if m.id == user_id)
@@ -808,7 +808,7 @@ def pattern_private(line: str) -> bool:
 async def open_game(session: Session, run: GameRun) -> bool:
     """/play by the first person, the others join, computers, start."""
     p, env = run.plan, session.env
-    await session.store.set_guild_setting(session.guild.id, "lang", p.lang)
+    await session.store.settings.set_guild_setting(session.guild.id, "lang", p.lang)
     for name, locale in p.locales.items():
         session.by_user[session.members[name].id] = locale
     rng = random.Random(f"{p.seed}:{p.index}:seats")
@@ -821,7 +821,7 @@ async def open_game(session: Session, run: GameRun) -> bool:
             f"/play was not answered with a lobby: {getattr(res.response, 'content', None)!r}"
         )
         return False
-    row = await session.store.table_in_channel(run.channel.id)
+    row = await session.store.tables.table_in_channel(run.channel.id)
     if row is None:
         run.problem("/play made no table")
         return False
@@ -843,7 +843,7 @@ async def open_game(session: Session, run: GameRun) -> bool:
     for level in p.cpus:
         await act(people[0], f"cpu:{level}")
     await act(people[0], "start")
-    row = await session.store.table_in_channel(run.channel.id)
+    row = await session.store.tables.table_in_channel(run.channel.id)
     if row is None or row.phase != "playing":
         run.problem("the game did not start")
         return False
@@ -926,8 +926,8 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
     if run.table_id is None:
         return "none"
     await session.bot.tables.flush()
-    row = await store.get_table(run.table_id)
-    ledger = await store.ledger(run.table_id)
+    row = await store.tables.get_table(run.table_id)
+    ledger = await store.tables.ledger(run.table_id)
     versions = [line["version"] for line in ledger]
     doubled = [v for v, n in Counter(versions).items() if n > 1]
     if doubled:
@@ -935,7 +935,7 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
     if versions and sorted(set(versions)) != list(range(1, max(versions) + 1)):
         missing = sorted(set(range(1, max(versions) + 1)) - set(versions))
         run.problem(f"the moves ledger has gaps: versions {missing[:5]} missing of {max(versions)}")
-    results = [r for r in await store.results() if (await store.get_result(r["id"]))["table_id"] == run.table_id] \
+    results = [r for r in await store.results.all() if (await store.results.get_result(r["id"]))["table_id"] == run.table_id] \
         if row is None else []  # fmt: skip
     ended = "live"
     if row is None and not run.expect_unrated:
@@ -951,7 +951,7 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
     if row is None:
         if results:
             ended = "finished"
-            result = await store.get_result(results[-1]["id"])
+            result = await store.results.get_result(results[-1]["id"])
             if ledger_moves(ledger) != result["record"]["moves"]:
                 run.problem(
                     "the ledger's moves differ from the result's record (a move doubled or lost)"
@@ -983,7 +983,7 @@ async def check_game(session: Session, run: GameRun, logs: list[logging.LogRecor
         await sweeper.repair(session.clock())
         await env.settle()
         await session.bot.tables.flush()
-        row = await store.get_table(run.table_id)
+        row = await store.tables.get_table(run.table_id)
         if row is not None:
             if row.shown != row.version:
                 run.problem(
@@ -1052,8 +1052,8 @@ async def check_session(session: Session) -> list[str]:
     the ratings equal a replay of the rated results in order."""
     store = session.store
     replayed: dict[tuple[str, int], tuple[float, float]] = {}
-    for r in await store.results():
-        result = await store.get_result(r["id"])
+    for r in await store.results.all():
+        result = await store.results.get_result(r["id"])
         ranks = {pl["user_id"]: pl["rank"] for pl in result["players"] if pl["rated"]}
         if len(ranks) < 2:
             continue
@@ -1063,7 +1063,7 @@ async def check_session(session: Session) -> list[str]:
     problems = []
     # every table of the session (the ones left live moved on since): a ledger without gaps
     by_table: dict[int, list[int]] = {}
-    for line in await store.ledger():
+    for line in await store.tables.ledger():
         by_table.setdefault(line["table_id"], []).append(line["version"])
     for table_id, versions in sorted(by_table.items()):
         if sorted(versions) != list(range(1, max(versions) + 1)):

@@ -16,9 +16,9 @@ import pytest
 import simcord
 
 from bot.app import ChabudaiBot, create_bot
+from bot.db.schema_sqlite import MIGRATIONS
 from bot.i18n import catalogue, fill_names
 from bot.storage import open_store
-from bot.store import MIGRATIONS
 from games.core import CARDS, ScriptedSource, SeededSource, Source
 
 SEED = "test-seed-0123456789abcdef"

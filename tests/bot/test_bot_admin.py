@@ -91,7 +91,7 @@ async def test_a_computer_takes_the_kicked_players_seat(game_night):
         [result] = await table.results()
         assert result["has_bots"] and result["outcome"]["finished"]
         assert any(m.startswith("bob ") for m in result["record"]["moves"][2:])
-        assert [p["user_id"] for p in (await night.store.get_result(result["id"]))["players"]] == [
+        assert [p["user_id"] for p in (await night.store.results.get_result(result["id"]))["players"]] == [
             night.alice.id
         ]
 

@@ -54,7 +54,7 @@ async def test_hint_says_the_default_move_when_the_ai_is_lost(game_night, decisi
         await night.settle()
         mover = table.mover
         text = await table.ask(mover, "hint")
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         eng = registry.engine("sixtysix")
         state = eng.from_json(row.state)
         legal = eng.legal_moves(state, mover.name)

@@ -79,7 +79,7 @@ async def test_bluff_match_with_dms_restart_and_calls(game_night):
         accepted(await table.press("Reveal", by=bob))
         assert table.shows("result.title", game="Bluff dice")
         assert table.over
-        results = await night.store.results()
+        results = await night.store.results.all()
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
     assert record.moves[:4] == [

@@ -42,7 +42,7 @@ async def test_leaderboards_and_stats(game_night):
                 await table.play_to_the_end()
                 assert table.shows("result.title", game="Nine")
         alice, bob, carol = night.alice, night.bob, two.carol
-        results = await night.store.results(game="nine")
+        results = await night.store.results.all(game="nine")
         assert len(results) == 5
 
         def expected(guild_id):
@@ -60,7 +60,7 @@ async def test_leaderboards_and_stats(game_night):
             return points, wins, games
 
         names = {str(u.id): u.name for u in (alice, bob, carol)}
-        stored = await night.store.ratings("nine", [alice.id, bob.id, carol.id])
+        stored = await night.store.boards.ratings("nine", [alice.id, bob.id, carol.id])
         for scope, server, user in (
             ("server", night, night.alice),
             ("global", night, night.alice),
@@ -134,7 +134,7 @@ async def test_leaderboards_and_stats(game_night):
         assert says(card.description, "pic.stats.alt_totals", games=games[uid], wins=won, rate=rate)
         assert says(card.description, "pic.stats.alt_favourite", game="Nine")
         # the trend: her all-time rating after each of her rated games
-        trend = await night.store.rating_trend(alice.id, "nine")
+        trend = await night.store.boards.rating_trend(alice.id, "nine")
         assert len(trend) == games[uid] and trend[-1] == pytest.approx(mu - 3 * sigma)
         assert says(card.description, "pic.stats.alt_rating", rating=shown, n=games[uid])
         res = await two.command(two.carol, "stats", where="server")
@@ -153,7 +153,7 @@ async def test_no_negative_rating_anywhere(game_night):
     async with game_night(dice=DICE, aux=[6, 2] * 10, vary=41, locales={"carol": "ja"}) as night:
         table = await night.table("nine", players=[night.alice, night.carol])
         await table.play_to_the_end()
-        stored = await night.store.ratings("nine", [night.alice.id, night.carol.id])
+        stored = await night.store.boards.ratings("nine", [night.alice.id, night.carol.id])
         loser = min(stored, key=lambda uid: ratings.ordinal(*stored[uid]))
         assert ratings.ordinal(*stored[loser]) < 0  # the case that read "-2.6"
         want = {uid: ratings.shown(ratings.ordinal(*r), 1) for uid, r in stored.items()}
@@ -218,7 +218,7 @@ async def test_an_empty_board_says_why(game_night):
 
         table = await night.table("nine", players=[night.alice], cpus=["easy"])
         await table.play_to_the_end()
-        [result] = await night.store.results()
+        [result] = await night.store.results.all()
         won = int(result["outcome"]["winner"] == "alice")
         res = await night.command(night.alice, "leaderboard", game="nine")
         text = res.response.content

@@ -11,7 +11,7 @@ import pytest
 from simtable import says, taken
 
 from bot.followers.clock import Sweeper
-from bot.tables import TableService
+from bot.tables.service import TableService
 from bot.turns import first_turn_seconds
 from games import registry
 from games.core import CARDS, SeededSource
@@ -109,7 +109,7 @@ async def test_lobby_expires_after_ten_idle_minutes(game_night):
         await night.wait(110)
         assert table.shows("lobby.expired", game="Nine", minutes=10)
         assert not table.message.components
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
 
 
 async def test_deadline_survives_a_restart(game_night):
@@ -144,7 +144,7 @@ async def test_due_deadlines_fire_exactly_once(game_night):
             first.sweep(force=True), second.sweep(force=True), first.sweep(force=True)
         )
         rows = [await table.row() for table in tables]
-        assert len(await night.store.live_tables()) == 3
+        assert len(await night.store.tables.live_tables()) == 3
         for row in rows:
             assert row.clock["timeouts"] == {"alice": 1}, row.clock
             moves = row.state["history"]["moves"]

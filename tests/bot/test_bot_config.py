@@ -23,7 +23,7 @@ async def test_config_is_for_manage_server_only(game_night):
         night.guild.set_command_permissions(command, {player: True})
         text = await night.ask(player, "config clock", game="nine", seconds=60)
         assert says(text, "config.no_permission")
-        assert await night.store.guild_setting(night.guild.id, "clock.nine") is None
+        assert await night.store.settings.guild_setting(night.guild.id, "clock.nine") is None
         assert says(await night.ask(admin, "config show"), "config.show.title")
 
 
@@ -40,7 +40,7 @@ async def test_invalid_values_get_a_clear_error(game_night):
         text = await night.ask(admin, "config options", game="sixdice", options="target=")
         assert says(text, "rule.option.syntax", word="target=")
         for key in ("clock.nine", "options.sixdice"):
-            assert await night.store.guild_setting(night.guild.id, key) is None
+            assert await night.store.settings.guild_setting(night.guild.id, key) is None
 
 
 async def test_settings_are_stored_used_and_survive_a_restart(game_night):

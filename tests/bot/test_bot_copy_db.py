@@ -14,8 +14,9 @@ import pytest
 from simtable import downgrade_to_v1, on_both_databases, taken
 
 from bot import __main__ as entry
+from bot.db.core import NotEmpty, SchemaBehind
+from bot.db.schema_sqlite import MIGRATIONS
 from bot.storage import open_store
-from bot.store import MIGRATIONS, NotEmpty, SchemaBehind
 from games.core import SeededSource
 
 DICE = SeededSource("bot-copy-db-tests").roll(600)
@@ -145,15 +146,15 @@ async def test_copy_between_sqlite_files_keeps_ids_and_refuses_a_full_destinatio
 ):
     store = open_store(harness.path)
     await store.open()
-    first = await store.create_table(
+    first = await store.tables.create_table(
         guild_id=1, channel_id=10, game="pig", host_id=7, seats=[], options={}, now=5.0
     )
-    second = await store.create_table(
+    second = await store.tables.create_table(
         guild_id=1, channel_id=11, game="pig", host_id=7, seats=[], options={}, now=6.0
     )
     assert first and second
-    await store.delete_table(first)  # a gap: the next id is not max + 1 by count
-    await store.set_guild_setting(1, "lang", "ja")
+    await store.tables.delete_table(first)  # a gap: the next id is not max + 1 by count
+    await store.settings.set_guild_setting(1, "lang", "ja")
     await store.close()
 
     copy = tmp_path / "copy.sqlite3"
@@ -162,11 +163,11 @@ async def test_copy_between_sqlite_files_keeps_ids_and_refuses_a_full_destinatio
     assert await _rows(copy) == await _rows(harness.path)
     dst = open_store(copy)
     await dst.open()
-    again = await dst.create_table(
+    again = await dst.tables.create_table(
         guild_id=1, channel_id=12, game="pig", host_id=7, seats=[], options={}, now=7.0
     )
     assert again is not None and again.id == second.id + 1  # AUTOINCREMENT followed
-    assert await dst.guild_setting(1, "lang") == "ja"
+    assert await dst.settings.guild_setting(1, "lang") == "ja"
     with pytest.raises(NotEmpty):
         await dst.import_rows(await dst.export_rows())
     await dst.close()
@@ -183,7 +184,7 @@ async def test_a_live_database_moves_to_postgres_and_back_with_its_buttons(
     async with game_night(dice=DICE, aux=[6, 2]) as night:
         finished = await night.table("nine")
         await finished.play_to_the_end()
-        assert len(await night.store.results()) == 1
+        assert len(await night.store.results.all()) == 1
         table = await night.table("nine")
         for _ in range(3):
             assert taken(await table.act(table.actions[0]))
@@ -233,7 +234,7 @@ async def test_a_live_database_moves_to_postgres_and_back_with_its_buttons(
         await night.restart()
         assert taken(await table.act(table.actions[0]))
         await table.play_to_the_end()
-        results = await night.store.results(game="nine")
+        results = await night.store.results.all(game="nine")
         assert [r["id"] for r in results] == [original["results"][0][0], results[0]["id"] + 1]
         assert results[0] == (await _results_of(source))[0]
 
@@ -242,6 +243,6 @@ async def _results_of(target):
     store = open_store(target)
     await store.open()
     try:
-        return await store.results()
+        return await store.results.all()
     finally:
         await store.close()

@@ -28,7 +28,7 @@ def views(monkeypatch, harness):
     real = ai.choose
 
     async def spy(game, view, name, legal, level, rng):
-        (row,) = await harness.bots[-1].tables.store.live_tables()
+        (row,) = await harness.bots[-1].tables.store.tables.live_tables()
         eng: Any = registry.engine(game)
         state = eng.from_json(row.state)
         assert view == eng.view(state, name)
@@ -97,9 +97,9 @@ async def test_a_human_plays_computers_to_the_end(game_night, views, game, optio
         presses = await table.play_to_the_end(policy=policy)
         assert presses > 0
         assert table.shows("result.title", game=t(f"game.{game}"))
-        results = await night.store.results()
+        results = await night.store.results.all()
         players = await result_players(night.store)
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
     # the computers moved, and only ever from their own view and legal moves
     assert views, "no computer decision was made"
     eng: Any = registry.engine(game)
@@ -116,7 +116,7 @@ async def test_a_human_plays_computers_to_the_end(game_night, views, game, optio
 
 
 async def result_players(store) -> list[tuple[int, int]]:
-    async with store.db.execute("SELECT user_id, rated FROM result_players") as cur:
+    async with store.db.connection.execute("SELECT user_id, rated FROM result_players") as cur:
         return [tuple(r) for r in await cur.fetchall()]
 
 
@@ -136,7 +136,7 @@ async def test_restart_while_a_computer_is_to_move(game_night):
         before = await table.row()
         await night.restart()
         await night.settle()
-        row = await night.store.get_table(before.id)
+        row = await night.store.tables.get_table(before.id)
         assert row is None or row.version > before.version
         assert table.turn != "CPU1", table.content  # it moved after the restart
 
@@ -162,14 +162,14 @@ async def test_lobby_add_and_remove_computers_host_only(game_night):
         # the host leaving with only computers left closes the table
         accepted(await table.press("Leave", by=alice))
         assert table.shows("lobby.cancelled", game="Bluff dice")
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
 
 
 async def test_computers_rated_when_the_server_says_so(game_night):
     async with game_night(seeded=True, settings={"bots_rated": True}) as night:
         table = await night.table("nine", players=1, cpus=["easy"])
         await table.play_to_the_end()
-        results = await night.store.results()
+        results = await night.store.results.all()
         players = await result_players(night.store)
     assert results[0]["has_bots"] and players == [(night.alice.id, 1)]
 
@@ -202,7 +202,7 @@ async def test_play_vs_computer_starts_at_once(game_night, game, options):
         res = await night.alice.slash(channel, "play", **kwargs)
         assert res.response is not None and not res.response.ephemeral, res
         await night.settle()
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         assert row.phase == "playing"
         assert [s.get("level") for s in row.seats if s.get("bot")] == ["easy"]
         table = Table(night, res.response, game, channel)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from bot.ui import present
 from bot.ui.controls import Button, Select, movers_only
 from games import registry

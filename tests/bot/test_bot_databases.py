@@ -34,11 +34,11 @@ async def test_a_whole_game_on_each_database(game_night, game, count, cpus, opti
         steps = await table.play_to_the_end(prefer=prefer, restart_at=1)
         assert steps >= 1
         assert table.shows("result.title", game=t(f"game.{game}"))
-        results = await night.store.results()
-        assert await night.store.live_tables() == []
+        results = await night.store.results.all()
+        assert await night.store.tables.live_tables() == []
         by = "points" if cpus else "rating"  # games with computers are not rated
-        board = await night.store.leaderboard(game, guild_id=night.guild.id, by=by)
-        stats = await night.store.stats(night.alice.id, game=game, guild_id=None)
+        board = await night.store.boards.leaderboard(game, guild_id=night.guild.id, by=by)
+        stats = await night.store.boards.stats(night.alice.id, game=game, guild_id=None)
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
     expected = registry.engine(game).outcome(registry.replay(record))

@@ -177,8 +177,8 @@ async def play_a_few_turns(table, presses: int = 8) -> None:
 
 
 async def stored_players(night) -> list[dict]:
-    (result,) = await night.store.results(game="sixdice")
-    return (await night.store.get_result(result["id"]))["players"]
+    (result,) = await night.store.results.all(game="sixdice")
+    return (await night.store.results.get_result(result["id"]))["players"]
 
 
 async def test_the_host_alone_ends_a_running_game_as_no_contest(game_night):
@@ -199,10 +199,10 @@ async def test_the_host_alone_ends_a_running_game_as_no_contest(game_night):
         assert table.attachments  # the table as it stood
         players = await stored_players(night)
         assert [(p["won"], p["points"], p["rated"]) for p in players] == [(False, 0, False)] * 2
-        assert await night.store.ratings("sixdice", [alice.id, bob.id]) == {}
-        (entry, *_) = await night.store.stats(alice.id, game="sixdice", guild_id=None)
+        assert await night.store.boards.ratings("sixdice", [alice.id, bob.id]) == {}
+        (entry, *_) = await night.store.boards.stats(alice.id, game="sixdice", guild_id=None)
         assert (entry["wins"], entry["points"]) == (0, 0) and "rating" not in entry
-        board = await night.store.leaderboard("sixdice", guild_id=None, by="wins")
+        board = await night.store.boards.leaderboard("sixdice", guild_id=None, by="wins")
         assert all(row["wins"] == 0 for row in board)
 
 
@@ -222,7 +222,7 @@ async def test_a_game_ended_by_everyone_is_settled_and_rated(game_night):
         assert table.shows("result.line_win", "ja")
         players = await stored_players(night)
         assert sum(p["won"] for p in players) == 1 and all(p["rated"] for p in players)
-        assert set(await night.store.ratings("sixdice", [alice.id, bob.id])) == {alice.id, bob.id}
+        assert set(await night.store.boards.ratings("sixdice", [alice.id, bob.id])) == {alice.id, bob.id}
 
 
 async def test_an_agreement_lapses(game_night):
@@ -237,7 +237,7 @@ async def test_an_agreement_lapses(game_night):
         row = await table.row()
         votes = row.ui["end_votes"]
         votes[str(bob.id)] -= 601  # agreed eleven minutes ago
-        await night.store.patch_ui({row.id: {"end_votes": votes}})
+        await night.store.tables.patch_ui({row.id: {"end_votes": votes}})
         await table.command(alice, "game end")
         assert table.shows("result.no_contest", user=alice.mention)
 
@@ -259,7 +259,7 @@ async def test_an_ended_game_without_a_settlement_shows_how_it_stood(game_night)
         assert table.shows("result.line", "ja", player=alice.mention, points=str(total))
         assert table.shows("result.line", "ja", player=bob.mention, points="0")
         assert not table.shows("result.line_win", "ja")
-        assert await night.store.results() == []
+        assert await night.store.results.all() == []
 
 
 async def test_only_a_game_played_from_the_hand_says_so(game_night):
@@ -308,7 +308,7 @@ async def test_fair_dice_a_player_checks_with_what_they_were_shown(game_night):
         table = await night.table("nine")
         (shown,) = re.findall(r"`([0-9a-f]{8,})`", table.content)
         assert len(shown) == 8 and table.shows("seed.hash.dice", hash=shown)
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         seed, whole = row.seed, seed_hash(row.seed)
         assert whole.startswith(shown)
         text = await table.ask(night.bob, "game status")

@@ -66,7 +66,7 @@ async def test_the_ledger_is_contiguous_after_every_kind_of_change(game_night):
         kinds: dict[str, set[str]] = {}
 
         async def check(table_id: int) -> None:
-            lines = await night.store.ledger(table_id)
+            lines = await night.store.tables.ledger(table_id)
             assert contiguous(lines), lines
             for line in lines:
                 kinds.setdefault(line["origin"], set()).add(line["move"].split()[-1])
@@ -107,8 +107,8 @@ async def test_a_lobby_that_cannot_be_posted_leaves_a_ledger_line(game_night):
     async with game_night() as night:
         fail(night, "POST", ANSWER, status=503)
         await night.command(night.alice, "play", game="nine")
-        assert await night.store.live_tables() == []
-        lines = await night.store.ledger()
+        assert await night.store.tables.live_tables() == []
+        lines = await night.store.tables.ledger()
         assert [line["move"] for line in lines] == ["opened", "cancelled"], lines
 
 
@@ -119,11 +119,11 @@ async def test_a_lobby_that_cannot_be_posted_leaves_a_ledger_line(game_night):
 async def read_only(night):
     """The database file cannot be written (as on a full disk or a file
     made read-only): every write raises, reads still work."""
-    await night.store._x("PRAGMA query_only = ON")
+    await night.store.db._x("PRAGMA query_only = ON")
     try:
         yield
     finally:
-        await night.store._x("PRAGMA query_only = OFF")
+        await night.store.db._x("PRAGMA query_only = OFF")
 
 
 async def test_an_unwritable_database_backs_the_turn_clock_off(game_night, caplog):
@@ -135,14 +135,14 @@ async def test_an_unwritable_database_backs_the_turn_clock_off(game_night, caplo
         table = await night.table("nine")
         store = night.store
         tries = 0
-        claim = store.claim_due
+        claim = store.tables.claim_due
 
         async def counted(**kwargs):
             nonlocal tries
             tries += 1
             return await claim(**kwargs)
 
-        store.claim_due = counted
+        store.tables.claim_due = counted
         caplog.clear()
         async with read_only(night):
             await night.wait(TURN + 600)
@@ -182,7 +182,7 @@ async def test_a_full_disk_does_not_redraw_a_table_every_repair_sweep(game_night
             assert len(redrawn) == 1, len(redrawn)  # once, not every sweep
         caplog.clear()
         await night.wait(BACKOFF_MAX + 1)
-        row = await night.store.get_table(table_id)
+        row = await night.store.tables.get_table(table_id)
         assert row.shown == row.version  # written by the sweeper once the disk had room
 
 
@@ -203,7 +203,7 @@ async def test_play_on_a_read_only_database_answers_and_leaves_nothing(game_nigh
             res = await night.command(night.alice, "play", game="nine")
         assert answered(res, "error.db_unavailable"), res
         assert isinstance(night.env.errors[0].original, sqlite3.Error)  # handled, answered
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
         res = await night.command(night.alice, "play", game="nine")  # the channel is free
         assert res.response is not None and not res.response.ephemeral
 
@@ -215,11 +215,11 @@ async def test_play_whose_opening_cannot_be_saved_is_not_half_written(game_night
         async def full(*args, **kwargs):
             raise sqlite3.OperationalError("database or disk is full")
 
-        monkeypatch.setattr(night.store, "save_table", full)
+        monkeypatch.setattr(night.store.tables, "save_table", full)
         res = await night.command(night.alice, "play", game="nine")
         assert answered(res, "error.db_unavailable"), res
         monkeypatch.undo()
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
         res = await night.command(night.alice, "play", game="nine")
         assert res.response is not None and not res.response.ephemeral
 
@@ -231,15 +231,15 @@ async def test_a_lobby_left_half_made_is_cleared(game_night, monkeypatch):
         async def full(*args, **kwargs):
             raise sqlite3.OperationalError("database or disk is full")
 
-        monkeypatch.setattr(night.store, "save_table", full)
-        monkeypatch.setattr(night.store, "delete_table", full)  # the clean-up fails too
+        monkeypatch.setattr(night.store.tables, "save_table", full)
+        monkeypatch.setattr(night.store.tables, "delete_table", full)  # the clean-up fails too
         await night.command(night.alice, "play", game="nine")
         monkeypatch.undo()
-        (left,) = await night.store.live_tables()
+        (left,) = await night.store.tables.live_tables()
         assert left.version == 0
         await night.wait(REPAIR_EVERY + 15)  # the repair sweep removes it
-        assert await night.store.live_tables() == []
-        await night.store.create_table(
+        assert await night.store.tables.live_tables() == []
+        await night.store.tables.create_table(
             guild_id=night.guild.id, channel_id=night.channel.id, game="nine",
             host_id=night.bob.id, seats=[], options={}, now=night.clock() - 60,
         )  # fmt: skip
@@ -253,7 +253,7 @@ async def test_config_on_a_read_only_database_answers_and_changes_nothing(game_n
             res = await night.command(night.alice, "config language", value="ja")
         assert answered(res, "error.db_unavailable"), res
         assert night.env.errors
-        assert await night.store.guild_setting(night.guild.id, "lang") is None
+        assert await night.store.settings.guild_setting(night.guild.id, "lang") is None
 
 
 async def test_a_command_that_fails_says_so(game_night, monkeypatch, caplog):
@@ -376,7 +376,7 @@ async def test_killed_after_the_end_was_stored_ends_the_same_way(game_night):
         await night.restart()
         assert shows_result(table), table.content
         await night.wait(REPAIR_EVERY + 15)
-        assert await night.store.unshown_results(night.clock()) == {}  # nothing left to repair
+        assert await night.store.results.unshown_results(night.clock()) == {}  # nothing left to repair
 
 
 async def test_a_finished_table_in_a_lost_channel_is_not_redrawn_forever(game_night):
@@ -390,7 +390,7 @@ async def test_a_finished_table_in_a_lost_channel_is_not_redrawn_forever(game_ni
         tried = len([r for r in night.env.http_requests if r.path == message])
         await night.wait(REPAIR_EVERY * 6)
         assert len([r for r in night.env.http_requests if r.path == message]) == tried
-        assert await night.store.unshown_results(night.clock()) == {}
+        assert await night.store.results.unshown_results(night.clock()) == {}
 
 
 async def test_a_command_whose_answer_discord_refuses_logs_no_error(game_night, caplog):

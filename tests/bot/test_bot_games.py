@@ -36,8 +36,8 @@ async def test_game_played_to_the_end_with_a_restart(game_night, game, options, 
         assert table.shows("result.title", game=t(f"game.{game}"))
         assert table.shows("seed.result.dice", seed=SEED, hash=seed_hash(SEED)[:8])
         assert "python -m games verify" not in table.content  # /rules says how to check
-        results = await night.store.results()
-        assert await night.store.live_tables() == []
+        results = await night.store.results.all()
+        assert await night.store.tables.live_tables() == []
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
     assert record.players == ["alice", "bob", "carol"][:count]

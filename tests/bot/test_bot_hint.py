@@ -48,7 +48,7 @@ async def test_hint_on_your_turn_with_numbers(game_night, game):
         assert table.turn is alice, table.content
         if game in FIRST_PRESS:  # a decision with choices: after the roll
             accepted(await table.play(by=alice, prefer=(FIRST_PRESS[game],)))
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         eng: Any = registry.engine(game)
         legal = eng.legal_moves(eng.from_json(row.state), "alice")
         res = await table.command(alice, "hint")
@@ -76,7 +76,7 @@ async def test_hint_on_your_turn_with_numbers(game_night, game):
         # not a player / not to move
         assert refused(await table.command(bob, "hint"), "error.not_in_game")
         # the use is remembered with the table
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         assert row.ui.get("hints") == ["alice"]
 
 
@@ -88,7 +88,7 @@ async def test_hint_in_japanese_and_marked_in_the_record(game_night, tmp_path):
         assert says(text, "hint.nine.before", "ja"), text
         await table.play_to_the_end()
         assert table.shows("result.hints", players=night.alice.mention)
-        results = await night.store.results()
+        results = await night.store.results.all()
     record = results[0]["record"]
     assert record["hints"] == ["alice"]
     path = tmp_path / "record.json"
@@ -107,7 +107,7 @@ async def test_no_hints_no_mark(game_night):
         table = await night.table("nine", players=1, cpus=["easy"])
         await table.play_to_the_end()
         assert not table.shows("result.hints")
-        results = await night.store.results()
+        results = await night.store.results.all()
     assert "hints" not in results[0]["record"]
 
 

@@ -17,7 +17,7 @@ async def test_the_record_button_gives_a_record_that_replays(game_night, tmp_pat
         await table.play_to_the_end()
         assert table.over
         assert "Record file" in table.buttons  # under the result
-        [stored] = await night.store.results()
+        [stored] = await night.store.results.all()
         res = await table.press("Record file", by=night.eve)  # anyone who sees it
         assert res.response is not None
         assert res.response.ephemeral
@@ -41,8 +41,8 @@ async def test_a_result_button_for_a_missing_result_changes_nothing(game_night) 
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
         cid = table.id_of("Record file")
-        await night.store._x("DELETE FROM result_players")  # type: ignore[attr-defined]
-        await night.store._x("DELETE FROM results")  # type: ignore[attr-defined]
+        await night.store.db._x("DELETE FROM result_players")  # type: ignore[attr-defined]
+        await night.store.db._x("DELETE FROM results")  # type: ignore[attr-defined]
         res = await night.eve.click(table.message, custom_id=cid)
         assert says(res.response.content, "error.no_result")
 
@@ -58,7 +58,7 @@ async def test_history_lists_the_last_games_with_links_seeds_and_places(game_nig
         other = night.server("elsewhere")
         away = await other.table("nine", players=[other.alice, other.dave])
         await away.play_to_the_end()
-        stored = {r["id"]: r for r in await night.store.results()}
+        stored = {r["id"]: r for r in await night.store.results.all()}
         answer = await night.ask(night.eve, "history")  # anyone in the server
         lines = readings(answer, "history.line")
         assert [int(x["id"]) for x in lines] == sorted(
@@ -70,7 +70,7 @@ async def test_history_lists_the_last_games_with_links_seeds_and_places(game_nig
             # a link to the result message: the table message became it
             assert says(line["link"], "history.link", url=table.link)
             assert line["date"].startswith("<t:") and line["date"].endswith(":d>")
-            places = await night.store.get_result(int(line["id"]))
+            places = await night.store.results.get_result(int(line["id"]))
             shown = {"alice": "alice", "Bob_Smith": "Bob Smith", "carol": "carol"}
             for p in places["players"]:
                 assert says(
@@ -86,7 +86,7 @@ async def test_a_record_from_history_replays_and_its_seed_verifies(game_night, t
     async with game_night(seeded=True) as night:
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
-        [stored] = await night.store.results()
+        [stored] = await night.store.results.all()
         res = await night.command(night.bob, "history")
         answer = night.reply(res, night.bob)
         picked = await answer.choose(str(stored["id"]))  # the record select
@@ -119,7 +119,7 @@ async def test_replay_from_history(game_night) -> None:
     async with game_night(seeded=True) as night:
         table = await night.table("yahtzee", players=2)
         await table.play_to_the_end()
-        [stored] = await night.store.results()
+        [stored] = await night.store.results.all()
         res = await night.command(night.carol, "history")
         answer = night.reply(res, night.carol)
         select = next(s for s in answer.selects if s["custom_id"] == "cq:0:replay")
@@ -141,7 +141,7 @@ async def test_history_in_dms_shows_your_own_games_only(game_night) -> None:
         res = await alice.slash("history")
         lines = readings(res.response.content, "history.line")
         [stored_mine] = [
-            r for r in await night.store.results() if str(night.alice.id) in r["settlement"]
+            r for r in await night.store.results.all() if str(night.alice.id) in r["settlement"]
         ]
         assert [int(x["id"]) for x in lines] == [stored_mine["id"]]
         res = await alice.slash("history", user=night.carol.user)

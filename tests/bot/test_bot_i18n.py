@@ -20,7 +20,7 @@ import bot.commands as bot_commands
 from bot.app import create_bot
 from bot.i18n import catalogue, t
 from bot.i18n.translator import Translator
-from bot.store import Store
+from bot.storage import Store
 from bot.turns import first_turn_seconds
 from games.core import CARDS
 

@@ -45,7 +45,7 @@ async def test_hint_names_moves_as_the_controls_do(game_night, game, lang):
         assert table.turn is alice, table.content
         if game in FIRST_PRESS:
             accepted(await table.play(by=alice, prefer=(FIRST_PRESS[game],)))
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         eng: Any = registry.engine(game)
         state = eng.from_json(row.state)
         legal = eng.legal_moves(state, "alice")
@@ -76,7 +76,7 @@ async def test_display_names_in_the_log_and_status(game_night):
         await table.press("Roll", by=mover)
         assert "Bob Smith" in table.content or mover is night.alice, table.content
         assert "Bob_Smith" not in table.content, table.content
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         assert "Bob_Smith" in [s["name"] for s in row.seats]  # the record keeps it
         text = await table.ask(bob, "game status")
         assert "Bob_Smith" not in text and "Bob Smith" in text, text

@@ -197,7 +197,7 @@ async def test_a_bare_house_option_teaches_the_syntax(game_night, lang):
         text = res.response.content
         assert "`losses=3`" in text
         assert not says(text, "rule.option.bad_value", lang, option="losses", value="on")
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
         # a wrong value is still a wrong value; a flag without one is fine
         res = await night.alice.slash(channel, "play", game="bluff", options="losses=x")
         assert says(res.response.content, "rule.option.bad_value", lang, option="losses", value="x")
@@ -237,7 +237,7 @@ async def test_no_developer_words_at_an_english_table(game_night):
         for game in ("nine", "bluff"):
             options = {"options": "losses=1"} if game == "bluff" else {}
             await play_through(night, reader, game, "en", **options)
-        (result,) = (await night.store.results())[:1]
+        (result,) = (await night.store.results.all())[:1]
         seed = result["seed"]
         shown = list(reader.seen)
         assert len(shown) > 20

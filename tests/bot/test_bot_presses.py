@@ -68,7 +68,7 @@ async def test_bad_options_and_a_second_table(game_night):
         assert refused(res, "rule.option.bad_value", option="target", value="lots")
         res = await night.command(alice, "play", game="sixdice", options="target=")
         assert refused(res, "rule.option.syntax", word="target=")
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
 
         table = await night.table(
             "sixdice", players=1, start=False, options="target=5000 start=500"
@@ -95,7 +95,7 @@ async def test_lobby_buttons(game_night):
         assert res.response.ephemeral
         await table.press("Cancel", by=alice)
         assert table.shows("lobby.cancelled", game="Nine") and table.over
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
 
 
 async def test_game_status_leave_and_end(game_night):
@@ -112,7 +112,7 @@ async def test_game_status_leave_and_end(game_night):
         assert refused(await table.command(carol, "game end"), "error.end_not_allowed")
         await table.command(alice, "game end")  # settled as it stands
         assert table.shows("result.title", game="Six Dice") and table.shows("result.ended_agreed")
-        results = await night.store.results()
+        results = await night.store.results.all()
     assert len(results) == 1
     settlement = results[0]["settlement"]
     assert sum(settlement.values()) == 0
@@ -137,7 +137,7 @@ async def test_game_end_without_a_settlement_abandons_with_the_last_picture(game
         assert table.over
         (picture,) = table.stored.attachments
         assert picture.get("description")
-        assert await night.store.live_tables() == [] and await night.store.results() == []
+        assert await night.store.tables.live_tables() == [] and await night.store.results.all() == []
         res = await table.command(alice, "play", game="nine")
         assert not res.response.ephemeral  # a new lobby in the same channel
 

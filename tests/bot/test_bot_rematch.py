@@ -83,8 +83,8 @@ async def test_a_rematch_after_every_game(request, game_night, game, people, cpu
         request.getfixturevalue("with_pig")
     async with game_night(seeded=True) as night:
         table = await finished(night, game, people, cpus, options, prefer)
-        [listed] = await night.store.results()
-        old = await night.store.get_result(listed["id"])
+        [listed] = await night.store.results.all()
+        old = await night.store.results.get_result(listed["id"])
         old_seats = old["seats"]
         assert [s["name"] for s in old_seats] == old["record"]["players"]
         presser = night.bob if people > 1 else night.alice  # not the host, when there is one
@@ -116,7 +116,7 @@ async def test_a_rematch_after_every_game(request, game_night, game, people, cpu
         assert taken(await lobby.press("Start", by=night.alice))
         row = await lobby.row()
         assert row.phase == "playing" and len(row.seats) == people + len(cpus)
-        assert len(await night.store.live_tables()) == 1
+        assert len(await night.store.tables.live_tables()) == 1
 
 
 async def test_a_rematch_is_refused_while_the_channel_has_a_table(game_night):
@@ -124,10 +124,10 @@ async def test_a_rematch_is_refused_while_the_channel_has_a_table(game_night):
         table = await finished(night, "nine", 2)
         res = await table.command(night.carol, "play", game="yahtzee")
         assert res.response is not None and not res.response.ephemeral
-        before = await night.store.live_tables()
+        before = await night.store.tables.live_tables()
         res = await table.press("Rematch", by=night.alice)
         assert refused(res, "error.table_exists", game=t("game.yahtzee"))
-        after = await night.store.live_tables()
+        after = await night.store.tables.live_tables()
         assert [(r.id, r.game, r.version) for r in after] == [
             (r.id, r.game, r.version) for r in before
         ]
@@ -150,7 +150,7 @@ async def test_only_a_player_of_the_game_may_ask(game_night):
         table = await finished(night, "nine", 2)
         res = await table.press("Rematch", by=night.eve)
         assert refused(res, "error.rematch_not_a_player")
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
         assert table.over  # the result message is unchanged
 
 

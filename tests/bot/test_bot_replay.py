@@ -90,8 +90,8 @@ async def test_sixtysix_replay_shows_no_hand_before_the_end(game_night) -> None:
         table = await night.table("sixtysix", players=1, cpus=("easy",))
         await play_sixtysix(table)
         assert table.over
-        [listed] = await night.store.results()
-        stored = await night.store.get_result(listed["id"])
+        [listed] = await night.store.results.all()
+        stored = await night.store.results.get_result(listed["id"])
         record = stored["record"]
         viewer = await open_viewer(night, table, night.eve)  # anyone who sees the result
         step, last = position(viewer)
@@ -139,8 +139,8 @@ async def test_replay_of_each_game_to_the_end(
             await play_sixtysix(table)
         else:
             await table.play_to_the_end(prefer=prefer)
-        [listed] = await night.store.results()
-        stored = await night.store.get_result(listed["id"])
+        [listed] = await night.store.results.all()
+        stored = await night.store.results.get_result(listed["id"])
         last = len(stored["record"]["moves"])
         viewer = await open_viewer(night, table, night.alice)
         assert position(viewer) == (0, last)
@@ -213,7 +213,7 @@ async def test_a_forged_step_changes_nothing(game_night) -> None:
     async with game_night(seeded=True) as night:
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
-        [stored] = await night.store.results()
+        [stored] = await night.store.results.all()
         viewer = await open_viewer(night, table, night.bob)
         before = viewer.content
         payload = copy.deepcopy(snapshot(night.env, viewer.message))

@@ -17,7 +17,7 @@ from bot import pictures
 from bot.i18n import t
 from bot.render import _base as b
 from bot.render import result as result_render
-from bot.store import TableRow
+from bot.tables.rows import TableRow
 from bot.turns import first_turn_seconds
 from bot.ui import present
 from games import registry
@@ -135,7 +135,7 @@ async def test_bluff_counts_lives_lost_in_stats_and_history(game_night):
     async with game_night(seeded=True, locales={"alice": "ja"}) as night:
         table = await night.table("bluff", players=[night.bob, night.alice], options="losses=1")
         await table.play_to_the_end(prefer=("m:reveal", "m:roll"))
-        [result] = await night.store.results(game="bluff")
+        [result] = await night.store.results.all(game="bluff")
         for user, lang in ((night.bob, "en"), (night.alice, "ja")):
             lost = -result["settlement"][str(user.id)]
             text = await night.ask(user, "stats", game="bluff")

@@ -136,8 +136,8 @@ async def test_review_after_a_game_then_from_the_cache_and_after_a_restart(
         await table.play_to_the_end(prefer=prefer, policy=policy)
         assert table.over
         assert t("result.btn.review") in table.buttons
-        [listed] = await night.store.results()
-        stored = await night.store.get_result(listed["id"])
+        [listed] = await night.store.results.all()
+        stored = await night.store.results.get_result(listed["id"])
         res = await table.press(t("result.btn.review"), by=night.alice)
         assert defers == [{"ephemeral": True, "thinking": True}]  # "thinking…" at once
         text = res.response.content  # the follow-up replaces the thinking message
@@ -162,7 +162,7 @@ async def test_review_after_a_game_then_from_the_cache_and_after_a_restart(
         )
         # stored with the result: after a restart the button (only the result
         # id) is answered from the database, not computed again
-        assert await night.store.get_review(stored["id"], VERSION) == expected.to_json()
+        assert await night.store.reviews.get_review(stored["id"], VERSION) == expected.to_json()
         await night.restart()
         after = await table.press(t("result.btn.review"), by=night.alice)
         assert says(after.response.content, "review.title", game=t(f"game.{game}"))
@@ -174,7 +174,7 @@ async def test_review_command_defaults_to_your_last_game_and_speaks_japanese(gam
     async with game_night(seeded=True, locales={"bob": "ja"}) as night:
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
-        [stored] = await night.store.results()
+        [stored] = await night.store.results.all()
         res = await night.command(night.bob, "review")
         assert res.ephemeral
         assert says(res.response.content, "review.title", "ja", game=t("game.nine", "ja"))
@@ -210,8 +210,8 @@ async def test_two_reviews_of_one_game_at_once_compute_it_once(game_night) -> No
     async with game_night(seeded=True) as night:
         table = await night.table("yahtzee", players=2)
         await table.play_to_the_end()
-        [listed] = await night.store.results()
-        stored = await night.store.get_result(listed["id"])
+        [listed] = await night.store.results.all()
+        stored = await night.store.results.get_result(listed["id"])
         cog = night.bot.get_cog("Reviews")
         args = (stored["id"], "yahtzee", stored["record"], ["alice", "bob"])
         first, second = await asyncio.gather(cog.reviewed(*args), cog.reviewed(*args))
@@ -239,13 +239,13 @@ async def test_reviews_are_stored_on_each_database(game_night) -> None:
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
         await table.press(t("result.btn.review"), by=night.bob)
-        [listed] = await night.store.results()
-        doc = await night.store.get_review(listed["id"], VERSION)
+        [listed] = await night.store.results.all()
+        doc = await night.store.reviews.get_review(listed["id"], VERSION)
         assert doc == review(read_record(listed["record"])).to_json()
-        assert await night.store.get_review(listed["id"], "another version") is None
-        await night.store.save_review(listed["id"], "r0", {"x": 1}, now=1.0)  # the last write wins
-        assert await night.store.get_review(listed["id"], "r0") == {"x": 1}
-        assert await night.store.get_review(listed["id"], VERSION) is None
+        assert await night.store.reviews.get_review(listed["id"], "another version") is None
+        await night.store.reviews.save_review(listed["id"], "r0", {"x": 1}, now=1.0)  # the last write wins
+        assert await night.store.reviews.get_review(listed["id"], "r0") == {"x": 1}
+        assert await night.store.reviews.get_review(listed["id"], VERSION) is None
 
 
 # ------------------------------------------------------------------ words
@@ -411,7 +411,7 @@ async def test_a_three_player_nine_has_too_few_decisions_to_grade(game_night) ->
     async with game_night(seeded=True, locales={"bob": "ja"}) as night:
         table = await night.table("nine", players=3)
         await table.play_to_the_end()
-        [stored] = await night.store.results()
+        [stored] = await night.store.results.all()
         rv = review(read_record(stored["record"]))
         assert all(0 < p.decisions < 5 for p in rv.players), rv
         for who, lang in ((night.alice, "en"), (night.bob, "ja")):
@@ -563,7 +563,7 @@ async def test_the_review_names_a_player_who_left_as_the_table_does(game_night) 
         res = await table.press(t("result.btn.review"), by=night.alice)
         text = res.response.content
         left = t("table.seat_left", "en", player="bob")
-        [stored] = await night.store.results()
+        [stored] = await night.store.results.all()
         bob = review(read_record(stored["record"])).of("bob")
         assert 0 < bob.decisions < 5  # one turn: too few to grade
         block = next(b for b in blocks(text) if b.startswith(f"**{left}**"))

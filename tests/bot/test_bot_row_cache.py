@@ -12,14 +12,15 @@ from contextlib import asynccontextmanager
 from simtable import on_postgres
 from test_bot_processes import _stores
 
-from bot.store import Ledger, Store
-from bot.tables import TableService
+from bot.storage import Store
+from bot.tables.rows import Ledger
+from bot.tables.service import TableService
 
 
 def _count_reads(store: Store) -> list[int]:
     """How many times ``store`` asked the database for something to read."""
     reads = [0]
-    reading = store._reading
+    reading = store.db.reading
 
     @asynccontextmanager
     async def counted():
@@ -27,17 +28,17 @@ def _count_reads(store: Store) -> list[int]:
         async with reading() as c:
             yield c
 
-    store._reading = counted  # type: ignore[method-assign]
+    store.db.reading = counted  # type: ignore[method-assign]
     return reads
 
 
 async def _new_table(store: Store, channel: int = 100) -> int:
-    row = await store.create_table(
+    row = await store.tables.create_table(
         guild_id=1, channel_id=channel, game="nine", host_id=1,
         seats=[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], options={}, now=1.0,
     )  # fmt: skip
     assert row is not None
-    assert await store.save_table(row, now=1.0, ledger=Ledger("opened", "command"))
+    assert await store.tables.save_table(row, now=1.0, ledger=Ledger("opened", "command"))
     return row.id
 
 
@@ -47,8 +48,8 @@ async def test_a_row_loaded_under_a_held_lock_is_what_the_database_holds(new_dat
     try:
         t = await _new_table(a)
         reads = _count_reads(a)
-        async with a.table_lock(t):
-            row = await a.get_table(t)
+        async with a.tables.table_lock(t):
+            row = await a.tables.get_table(t)
             assert row is not None and reads[0] == 1
             before_ui = dict(row.ui)
             row.phase = "playing"
@@ -58,49 +59,49 @@ async def test_a_row_loaded_under_a_held_lock_is_what_the_database_holds(new_dat
             row.deadline, row.cpu_due, row.shown = 50.0, 40.0, 1
             row.clock = {"player": "a"}
             patch = {k: row.ui.get(k) for k in row.ui.keys() | before_ui.keys()}
-            assert await a.save_table(row, now=2.0, ledger=Ledger("a roll", "press"), ui_patch=patch)
-            again = await a.get_table(t)
+            assert await a.tables.save_table(row, now=2.0, ledger=Ledger("a roll", "press"), ui_patch=patch)
+            again = await a.tables.get_table(t)
             assert reads[0] == 1  # nothing sent: the row as saved
-            stored = await b.get_table(t)
+            stored = await b.tables.get_table(t)
             assert again == stored and again.state == row.state and again.ui == row.ui
             again.ui["log"].append({"e": 2})  # a caller's row is its own
-        async with a.table_lock(t):  # the lock was kept: the row too
-            kept = await a.get_table(t)
+        async with a.tables.table_lock(t):  # the lock was kept: the row too
+            kept = await a.tables.get_table(t)
             assert reads[0] == 1 and kept == stored
             # written outside a versioned save: loaded anew, as stored
             for write in (
-                a.patch_ui({t: {"ping": 5, "lang": None}}),
-                a.set_message(t, 999),
-                a.set_shown({t: 2}),
+                a.tables.patch_ui({t: {"ping": 5, "lang": None}}),
+                a.tables.set_message(t, 999),
+                a.tables.set_shown({t: 2}),
             ):
                 await write
                 seen = reads[0]
-                assert await a.get_table(t) == await b.get_table(t)
+                assert await a.tables.get_table(t) == await b.tables.get_table(t)
                 assert reads[0] == seen + 1
-            row = await a.get_table(t)
+            row = await a.tables.get_table(t)
             old = dict(row.clock)
             row.clock = {**old, "warned": True}
-            assert await a.set_clock(row, old)
-            assert await a.get_table(t) == await b.get_table(t)
+            assert await a.tables.set_clock(row, old)
+            assert await a.tables.get_table(t) == await b.tables.get_table(t)
         # another process asks for the table and changes it
         async with asyncio.timeout(5):
-            async with b.table_lock(t):
-                theirs = await b.get_table(t)
+            async with b.tables.table_lock(t):
+                theirs = await b.tables.get_table(t)
                 theirs.seats.append({"id": 3, "name": "c"})
-                assert await b.save_table(theirs, now=3.0, ledger=Ledger("seats", "command"))
-        assert t not in a._rows  # let go: forgotten
+                assert await b.tables.save_table(theirs, now=3.0, ledger=Ledger("seats", "command"))
+        assert t not in a.tables._rows  # let go: forgotten
         async with asyncio.timeout(5):
-            async with a.table_lock(t):
+            async with a.tables.table_lock(t):
                 seen = reads[0]
-                mine = await a.get_table(t)
+                mine = await a.tables.get_table(t)
                 assert reads[0] == seen + 1 and mine.seats == theirs.seats
-                assert mine == await b.get_table(t)
+                assert mine == await b.tables.get_table(t)
         # a stale save keeps nothing
         mine.version -= 1
-        async with a.table_lock(t):
-            assert not await a.save_table(mine, now=4.0)
+        async with a.tables.table_lock(t):
+            assert not await a.tables.save_table(mine, now=4.0)
             seen = reads[0]
-            assert await a.get_table(t) == await b.get_table(t) and reads[0] == seen + 1
+            assert await a.tables.get_table(t) == await b.tables.get_table(t) and reads[0] == seen + 1
     finally:
         await a.close()
         await b.close()
@@ -124,8 +125,8 @@ async def test_what_a_process_noted_of_a_table_is_written_before_another_takes_i
         service.note_ui(t, "ping", 1234)
         service.mark_shown(t, 1)
         async with asyncio.timeout(5):
-            async with a.table_lock(t):
-                row = await a.get_table(t)
+            async with a.tables.table_lock(t):
+                row = await a.tables.get_table(t)
         assert row is not None and row.ui.get("ping") == 1234 and row.shown == 1
         assert service._notes == {} and service._shown == {}  # written, not again
     finally:
@@ -142,20 +143,20 @@ async def test_a_save_raced_by_another_write_of_the_process_keeps_no_row(new_dat
     try:
         t = await _new_table(a)
         reads = _count_reads(a)
-        write = a._update_with_ledger
+        write = a.db.update_then_insert
 
         async def raced(*args, **kwargs):
             n = await write(*args, **kwargs)
-            await a.set_shown({t: 7})
+            await a.tables.set_shown({t: 7})
             return n
 
-        a._update_with_ledger = raced  # type: ignore[method-assign]
-        async with a.table_lock(t):
-            row = await a.get_table(t)
+        a.db.update_then_insert = raced  # type: ignore[method-assign]
+        async with a.tables.table_lock(t):
+            row = await a.tables.get_table(t)
             assert row is not None
-            assert await a.save_table(row, now=2.0, ledger=Ledger("ui", "press"))
+            assert await a.tables.save_table(row, now=2.0, ledger=Ledger("ui", "press"))
             seen = reads[0]
-            again = await a.get_table(t)
+            again = await a.tables.get_table(t)
             assert reads[0] == seen + 1 and again is not None and again.shown == 7
     finally:
         await a.close()

@@ -61,7 +61,7 @@ async def test_a_season_rolls_over(game_night) -> None:
 
         table = await night.table("nine", players=[alice, carol])
         await table.play_to_the_end()
-        [last] = [r for r in await night.store.results() if str(carol.id) in r["settlement"]]
+        [last] = [r for r in await night.store.results.all() if str(carol.id) in r["settlement"]]
         winner = last["outcome"]["winner"]
         feb = {x["name"]: x for x in lines(await board(night, bob))}
         assert set(feb) == {"alice", "carol"} and all(x["games"] for x in feb.values())
@@ -71,7 +71,7 @@ async def test_a_season_rolls_over(game_night) -> None:
         assert feb["alice"]["value"] == ratings.shown(ratings.ordinal(*fresh[alice.id]), 1)
         assert lines(await board(night, carol, scope="2026-01")) == jan_lines  # still frozen
         all_after = {x["name"]: x for x in lines(await board(night, carol, scope="all"))}
-        mu, sigma = (await night.store.ratings("nine", [alice.id]))[alice.id]
+        mu, sigma = (await night.store.boards.ratings("nine", [alice.id]))[alice.id]
         assert all_after["alice"]["value"] == ratings.shown(ratings.ordinal(mu, sigma), 3)
         assert all_after["alice"]["value"] != feb["alice"]["value"]
         before = {x["name"]: x for x in all_before}
@@ -106,8 +106,8 @@ async def test_seasons_off_and_quarterly(game_night) -> None:
         night.speaks(night.alice, "en-US")
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
-        [result] = await night.store.results()
-        assert (await night.store.get_result(result["id"]))["season"] is None
+        [result] = await night.store.results.all()
+        assert (await night.store.results.get_result(result["id"]))["season"] is None
         message = await board(night, night.carol)
         assert says(message.content, "board.period.off")
         assert {x["name"] for x in lines(message)} == {"alice", "bob"}  # all time
@@ -117,8 +117,8 @@ async def test_seasons_off_and_quarterly(game_night) -> None:
         await night.ask(night.alice, "config season", value="quarterly")
         table = await night.table("nine", players=2)
         await table.play_to_the_end()
-        newest = max(await night.store.results(), key=lambda r: r["id"])
-        assert (await night.store.get_result(newest["id"]))["season"] == "2026-Q1"
+        newest = max(await night.store.results.all(), key=lambda r: r["id"])
+        assert (await night.store.results.get_result(newest["id"]))["season"] == "2026-Q1"
         when = reading((await board(night, night.carol)).content, "board.period.season")
         assert when == {"season": "2026-Q1", "start": "2026-01-01", "end": "2026-03-31"}
         assert says(await night.ask(night.alice, "config show"), "config.show.season")

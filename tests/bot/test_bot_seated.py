@@ -94,7 +94,7 @@ async def test_a_seated_sixtysix_in_a_thread_is_played_to_the_end(game_night):
             move = sixtysix_move(hand)
             accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
             presses += 1
-        (result,) = await night.store.results()
+        (result,) = await night.store.results.all()
         assert core.Record.from_json(result["record"]).players == [alice.name, bob.name]
         # a tournament's game: its result offers no Rematch (the other buttons stay)
         assert t("result.btn.rematch", "en") not in table.buttons, table.buttons
@@ -121,7 +121,7 @@ async def test_a_seated_nine_with_a_computer_keeps_its_own_turn_clock(game_night
         assert moves[len(before)].startswith(f"{mover.name} ")  # the clock moved for them
         assert table.shows("ev.timeout", player=mover.name, count=1, max=3)
         await table.play_to_the_end()
-        (result,) = await night.store.results()
+        (result,) = await night.store.results.all()
         assert core.Record.from_json(result["record"]).players == [alice.name, bob.name, "CPU1"]
         # not a tournament's table: its result offers Rematch as any other
         assert t("result.btn.rematch", "en") in table.buttons
@@ -155,7 +155,7 @@ async def test_seats_the_game_cannot_take_change_nothing(game_night):
             await open_seated(night, match, "nine", seats=[{"bot": True, "level": "godlike"}])
         with pytest.raises(ValueError):
             await open_seated(night, match, "nine", seats=seats(alice) * 2)  # twice
-        assert await night.store.table_in_channel(match.id) is None
+        assert await night.store.tables.table_in_channel(match.id) is None
         assert not posted(night, match)
 
 
@@ -168,5 +168,5 @@ async def test_a_seated_table_that_cannot_be_posted_is_removed(game_night):
         )  # fmt: skip
         row = await open_seated(night, match, "nine", seats=seats(night.alice, night.bob))
         assert row is None
-        assert await night.store.table_in_channel(match.id) is None  # the thread is free
+        assert await night.store.tables.table_in_channel(match.id) is None  # the thread is free
         assert await open_seated(night, match, "nine", seats=seats(night.alice)) is not None

@@ -18,7 +18,7 @@ from bot.app import ChabudaiBot, ShardedChabudaiBot, create_bot
 from bot.deploy import ENV, SHARDS_ENV, Shards, configured_shards, parse_shards
 from bot.i18n import t
 from bot.ops import PROCESS
-from bot.store import Store
+from bot.storage import Store
 from games.core import SeededSource
 
 DICE = SeededSource("bot-shard-tests").roll(3000)
@@ -112,9 +112,9 @@ async def test_a_sharded_bot_plays_on_each_of_its_shards(game_night, monkeypatch
             table = await server.table("nine", players=2)
             steps = await table.play_to_the_end()
             assert steps > 2 and table.shows("result.title", game=t("game.nine"))
-        results = await night.store.results()
+        results = await night.store.results.all()
         assert sorted(r["guild_id"] for r in results) == sorted([night.guild.id, other.guild.id])
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
 
         # the operators see both connections, labelled with the shards held
         host, port = bot.ops.address

@@ -125,7 +125,7 @@ async def test_sixtysix_to_seven_points(game_night, closed_dms):
         # one DM per player, edited in place (never a new message per move)
         (last,) = night.dms(alice)
         assert says(last.content, "sixtysix.private.over")
-        results = await night.store.results()
+        results = await night.store.results.all()
     record = core.Record.from_json(results[0]["record"])
     outcome = sixtysix.outcome(registry.replay(record))
     assert outcome == results[0]["outcome"] and outcome["finished"]

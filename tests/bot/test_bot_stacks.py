@@ -16,8 +16,8 @@ from typing import Any
 from simtable import on_postgres, taken
 
 from bot.app import ChabudaiBot
-from bot.store import Ledger
-from bot.tables import ledger_moves
+from bot.tables.rows import Ledger
+from bot.tables.service import ledger_moves
 
 DECKS_SEEDED = True
 
@@ -114,14 +114,14 @@ async def test_three_stacks_on_one_database(game_night):
             row = await nine.row()
             assert row is not None
             row.deadline = gateway.tables.clock() - 1
-            assert await night.store.save_table(row, now=row.updated_at, ledger=Ledger("ui", "command"))
+            assert await night.store.tables.save_table(row, now=row.updated_at, ledger=Ledger("ui", "command"))
             now = gateway.tables.clock()
             await asyncio.gather(
                 *(bot.sweeper.fire(row.id, now) for bot in (gateway, one, two))
             )
             fired = [
                 line
-                for line in await night.store.ledger(row.id)
+                for line in await night.store.tables.ledger(row.id)
                 if line["origin"] == "clock"
             ]
             assert len(fired) == 1, fired
@@ -160,7 +160,7 @@ async def test_three_stacks_on_one_database(game_night):
             if not nine.over:
                 assert taken(await nine.play())
                 await night.wait(45)
-            ledger = await night.store.ledger()
+            ledger = await night.store.tables.ledger()
             clocks = Counter(
                 (line["table_id"], line["version"]) for line in ledger if line["origin"] == "clock"
             )
@@ -170,7 +170,7 @@ async def test_three_stacks_on_one_database(game_night):
                 row = await table.row()
                 if row is not None and row.state is not None:
                     states[row.id] = list(row.state["history"]["moves"])
-            for result in await night.store.results():
+            for result in await night.store.results.all():
                 states[result["table_id"]] = list(result["record"]["moves"])
             check_ledger(ledger, states)
             processes = {line["process"] for line in ledger}

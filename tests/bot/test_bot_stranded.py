@@ -128,7 +128,7 @@ async def test_a_lobby_that_cannot_be_posted_leaves_the_channel_free(game_night)
         fail(night, "POST", ANSWER, status=503)
         res = await night.command(night.alice, "play", game="nine")
         assert res.followups and says(res.followups[0].content, "error.lobby_not_posted")
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.live_tables() == []
         res = await night.command(night.alice, "play", game="nine")
         assert res.response is not None and not res.response.ephemeral
 
@@ -141,7 +141,7 @@ async def test_an_unwritable_database_changes_nothing_and_says_so(game_night, mo
         async def full(*args, **kwargs):
             raise sqlite3.OperationalError("database or disk is full")
 
-        monkeypatch.setattr(night.store, "save_table", full)
+        monkeypatch.setattr(night.store.tables, "save_table", full)
         res = await table.press("Roll", by=night.alice)
         assert privately(res, "error.db_unavailable")
         monkeypatch.undo()
@@ -161,7 +161,7 @@ async def test_a_table_in_a_channel_the_bot_lost_ends_unrated(game_night):
         assert len(await table.moves()) <= 2
         await night.wait(FIRST + 5)  # bob's first turn: the table is found unreachable
         assert await table.row() is None  # abandoned: the channel is free
-        assert await night.store.results() == []  # no result, nothing rated
+        assert await night.store.results.all() == []  # no result, nothing rated
 
 
 async def test_a_game_nobody_plays_ends_unrated(game_night):
@@ -172,7 +172,7 @@ async def test_a_game_nobody_plays_ends_unrated(game_night):
         assert await table.row() is None
         assert table.shows("result.abandoned_idle", game="Nine", n=3)  # by nobody: no <@None>
         assert "None" not in table.content
-        assert await night.store.results() == []
+        assert await night.store.results.all() == []
 
 
 async def test_a_press_naming_another_channels_table_is_refused(game_night):
@@ -208,13 +208,14 @@ async def test_two_games_finishing_at_once_both_rate_the_shared_player(tmp_path)
     import asyncio
 
     from bot import ratings
-    from bot.store import PlayerResult, Result, Store
+    from bot.results.rows import PlayerResult, Result
+    from bot.storage import Store
 
     store = Store(tmp_path / "db.sqlite3")
     await store.open()
     finished = []
     for channel in (1, 2):
-        row = await store.create_table(
+        row = await store.tables.create_table(
             guild_id=9, channel_id=channel, game="nine", host_id=1,
             seats=[], options={}, now=0.0,
         )  # fmt: skip
@@ -227,9 +228,9 @@ async def test_two_games_finishing_at_once_both_rate_the_shared_player(tmp_path)
             outcome={}, players=players, seed=None, has_bots=False, finished_at=0.0,
             rated=True, rate=ratings.rate,
         )  # fmt: skip
-        finished.append(store.finish_table(row, result))
+        finished.append(store.results.finish_table(row, result))
     assert all(await asyncio.gather(*finished))
-    async with store.db.execute("SELECT games FROM ratings WHERE user_id = 1") as cur:
+    async with store.db.connection.execute("SELECT games FROM ratings WHERE user_id = 1") as cur:
         assert (await cur.fetchone())[0] == 2  # both games counted for alice
     await store.close()
 

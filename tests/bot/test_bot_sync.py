@@ -42,7 +42,7 @@ async def test_synced_when_the_tree_changed_not_at_every_start(game_night, monke
         assert night.bot.synced is True and len(syncs(night)) == 1  # a new database
         digest = await night.bot.commands_hash()
         key = COMMANDS_KEY.format(application=night.bot.application_id)
-        assert await night.store.get_meta(key) == digest
+        assert await night.store.db.get_meta(key) == digest
 
         await night.restart()  # the same commands
         assert night.bot.synced is False and len(syncs(night)) == 1
@@ -57,7 +57,7 @@ async def test_synced_when_the_tree_changed_not_at_every_start(game_night, monke
         sent = syncs(night)[-1].json
         play = next(c for c in sent if c["name"] == "play")
         assert play["description_localizations"]["ja"] == "卓を立てる（改訂）"
-        assert await night.store.get_meta(key) == await night.bot.commands_hash() != digest
+        assert await night.store.db.get_meta(key) == await night.bot.commands_hash() != digest
 
         await night.restart()  # and once synced, not again
         assert night.bot.synced is False and len(syncs(night)) == 2
@@ -117,7 +117,7 @@ def test_sync_logs_in_a_bot_that_only_syncs(monkeypatch, tmp_path, capsys) -> No
     seen: list[Any] = []
 
     async def fake_run_sync(bot: Any, token: str) -> None:
-        seen.append((bot.sync_commands, token, str(bot.tables.store.path)))
+        seen.append((bot.sync_commands, token, str(bot.tables.store.db.path)))
 
     monkeypatch.setattr(cli, "run_sync", fake_run_sync)
     assert cli.main(["sync", "--db", str(db)]) == 0
@@ -138,12 +138,12 @@ async def test_meta_values(new_database) -> None:
     store = open_store(await new_database())
     await store.open()
     try:
-        assert await store.get_meta("commands.1") is None
-        await store.set_meta("commands.1", "abc")
-        await store.set_meta("commands.2", "xyz")
-        await store.set_meta("commands.1", "def")  # the last write wins
-        assert await store.get_meta("commands.1") == "def"
-        assert await store.get_meta("commands.2") == "xyz"
+        assert await store.db.get_meta("commands.1") is None
+        await store.db.set_meta("commands.1", "abc")
+        await store.db.set_meta("commands.2", "xyz")
+        await store.db.set_meta("commands.1", "def")  # the last write wins
+        assert await store.db.get_meta("commands.1") == "def"
+        assert await store.db.get_meta("commands.2") == "xyz"
     finally:
         await store.close()
 

@@ -154,7 +154,7 @@ async def test_sixtysix_is_played_to_the_end_without_a_press_to_draw(game_night)
             move = sixtysix_move(hand)
             accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
             presses += 1
-        (result,) = await night.store.results()
+        (result,) = await night.store.results.all()
     record = core.Record.from_json(result["record"])
     draws = [m for m in record.moves if m.endswith(" draw")]
     assert len(draws) >= 5, record.moves  # every draw in the record, none pressed
@@ -199,7 +199,7 @@ async def test_sixtysix_against_a_computer_draws_by_itself(game_night):
             move = sixtysix_move(hand)
             accepted(await (hand.act(move) if move.startswith("m:") else hand.choose(move)))
         assert table.shows("result.title", game="Sixty-Six")
-        (result,) = await night.store.results()
+        (result,) = await night.store.results.all()
         record = core.Record.from_json(result["record"])
         assert any(m == "alice draw" for m in record.moves)
         assert sixtysix.outcome(registry.replay(record)) == result["outcome"]

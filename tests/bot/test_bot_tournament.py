@@ -20,8 +20,8 @@ from simcord.results import ResponseMessage
 from simtable import on_postgres, says
 from test_bot_stacks import start_stack, stop_stack
 
-from bot.store import MatchRow, TournamentRow
 from bot.tournament import pairing
+from bot.tournament.rows import MatchRow, TournamentRow
 
 EIGHT = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 CLOCK = 30  # the matches' turn clock (seconds): the shortest /config allows
@@ -39,20 +39,20 @@ async def press(user: Any, signup: Any, tournament_id: int, action: str) -> Any:
 
 
 async def event(night: Night, tournament_id: int = 1) -> TournamentRow:
-    row = await night.store.get_tournament(tournament_id)
+    row = await night.store.tournaments.get_tournament(tournament_id)
     assert row is not None
     return row
 
 
 async def matches(night: Night, round_no: int, tournament_id: int = 1) -> list[MatchRow]:
-    return await night.store.matches(tournament_id, round=round_no)
+    return await night.store.tournaments.matches(tournament_id, round=round_no)
 
 
 async def table_of(night: Night, match: MatchRow, game: str) -> Table:
     """The page object of a match's table, in its thread."""
     assert match.thread_id is not None and match.table_id is not None, match
     thread = next(c for c in _threads(night) if c.id == match.thread_id)
-    row = await night.store.get_table(match.table_id)
+    row = await night.store.tables.get_table(match.table_id)
     assert row is not None and row.message_id is not None, match
     stored = night.env.backend.get_message(thread.id, row.message_id)
     return Table(night, ResponseMessage(night.env, stored), game, thread)
@@ -60,7 +60,7 @@ async def table_of(night: Night, match: MatchRow, game: str) -> Table:
 
 async def table_of_result(night: Night, match: MatchRow) -> Any:
     """The message of a finished match's table (its result now)."""
-    result = await night.store.get_result(match.result_id)
+    result = await night.store.results.get_result(match.result_id)
     assert result is not None and result["message_id"] is not None
     stored = night.env.backend.get_message(result["channel_id"], result["message_id"])
     return ResponseMessage(night.env, stored)
@@ -77,7 +77,7 @@ async def play_match(
     ``absent`` never presses (the turn clock runs out for them). Presses."""
     table = await table_of(night, match, game)
     for step in range(limit):
-        if table.over or await night.store.get_table(match.table_id) is None:
+        if table.over or await night.store.tables.get_table(match.table_id) is None:
             return step
         who = table.turn
         if who is None or isinstance(who, str):
@@ -157,7 +157,7 @@ async def test_an_eight_player_swiss_sixty_six_to_the_final_standings(game_night
         assert len(first) == 4 and all(m.state == "open" and m.thread_id for m in first)
         assert len({m.thread_id for m in first}) == 4  # a thread per match
         for m in first:  # seated, started, on the event's turn clock, the players pinged
-            live = await night.store.get_table(m.table_id)
+            live = await night.store.tables.get_table(m.table_id)
             assert live is not None and live.phase == "playing"
             assert [s["id"] for s in live.seats] == m.seats
             assert live.deadline is not None and live.deadline - night.clock() <= CLOCK
@@ -202,7 +202,7 @@ async def test_an_eight_player_swiss_sixty_six_to_the_final_standings(game_night
         final = night.env.backend.get_message(hall.id, standings)
         assert says(final.content, "tournament.standings.title", game="Sixty-Six", round=3)
         # every match is a normal finished game: its record and result are stored
-        assert len(await night.store.results(game="sixtysix")) == 12
+        assert len(await night.store.results.all(game="sixtysix")) == 12
         assert [m.result_id is not None for m in played].count(True) == 12
         # the standings as anyone can ask for them
         res = await people[3].slash(hall, "tournament standings")
@@ -228,7 +228,7 @@ async def test_a_six_player_knockout_with_byes_for_the_top_seeds(game_night):
         assert (row.state, row.rounds) == ("running", 3)
         first = await matches(night, 1)
         byes = [m for m in first if m.state == "bye"]
-        seeds = {e.user_id: e.seed for e in await night.store.entrants(1)}
+        seeds = {e.user_id: e.seed for e in await night.store.tournaments.entrants(1)}
         assert sorted(seeds[m.seats[0]] for m in byes) == [1, 2]  # the top seeds
         assert sum(m.state == "open" for m in first) == 2
         round_post = posts(hall, "tournament.round.title", round=1, rounds=3)
@@ -314,7 +314,7 @@ async def test_nine_tables_of_three_fill_an_empty_seat_with_a_computer(game_nigh
         first = await matches(night, 1)
         assert sorted(len(m.seats) for m in first) == [2, 3, 3]
         short = next(m for m in first if len(m.seats) == 2)
-        table = await night.store.get_table(short.table_id)
+        table = await night.store.tables.get_table(short.table_id)
         assert table is not None and [bool(s.get("bot")) for s in table.seats].count(True) == 1
         for m in first:
             await play_match(night, m, "nine")
@@ -350,7 +350,7 @@ async def test_the_host_pairs_a_round_again_before_it_is_played(game_night):
         again = await matches(night, 1)
         assert [m.state for m in again] == ["open", "open"]
         assert dave.id not in {u for m in again for u in m.seats}
-        assert [await night.store.get_table(t) for t in old_tables] == [None, None]
+        assert [await night.store.tables.get_table(t) for t in old_tables] == [None, None]
         assert (await event(night)).round == 1
         assert posts(hall, "tournament.repaired", round=1)
         # a move at one of the new tables: too late to pair again
@@ -393,14 +393,14 @@ async def test_two_processes_finish_a_rounds_last_two_matches_at_once(game_night
                     return await advance(row)
 
                 desk.service.advance = at_once
-                claim = desk.store.claim_round
+                claim = desk.store.tournaments.claim_round
 
                 async def counted(row: TournamentRow, *args: Any, claim: Any = claim, **kw: Any) -> bool:
                     won = await claim(row, *args, **kw)
                     claims.append(won)
                     return won
 
-                desk.store.claim_round = counted
+                desk.store.tournaments.claim_round = counted
             row_a, row_b = await event(night), await event(night)
             # the second seat of each match leaves, one in each process, at once
             await asyncio.gather(
@@ -418,7 +418,7 @@ async def test_two_processes_finish_a_rounds_last_two_matches_at_once(game_night
             assert len(posts(hall, "tournament.round.title", round=2, rounds=2)) == 1
             threads = [t for t in hall.threads if says(t.name, "tournament.thread", round=2)]
             assert len(threads) == 2  # no spare thread left by the loser of the claim
-            tables = [await night.store.get_table(m.table_id) for m in second]
+            tables = [await night.store.tables.get_table(m.table_id) for m in second]
             assert all(t is not None for t in tables)
             # the winners of round 1 meet in round 2
             winners = {m.seats[0] for m in first}
@@ -480,7 +480,7 @@ async def test_a_start_time_and_a_check_in_window(game_night):
         row = await event(night)
         assert (row.state, row.round, row.rounds) == ("running", 1, 3)  # round robin of 4
         erin = night.member("erin")
-        statuses = {e.user_id: e.status for e in await night.store.entrants(1)}
+        statuses = {e.user_id: e.status for e in await night.store.tournaments.entrants(1)}
         assert statuses[erin.id] == "dropped"
         assert erin.id not in {u for m in await matches(night, 1) for u in m.seats}
 
@@ -512,7 +512,7 @@ async def test_bad_values_are_refused_and_change_nothing(game_night):
         assert says(answer(res), "tournament.error.none_here", "ja")
         res = await bob.slash(hall, "tournament standings", id=77)
         assert says(answer(res), "tournament.error.not_found", "ja")
-        assert await night.store.guild_tournaments(night.guild.id) == []
+        assert await night.store.tournaments.guild_tournaments(night.guild.id) == []
         # a role the server names may create them (/config tournament_role)
         role = night.guild.create_role("organisers")
         await night.settings(tournament_role=role.id)

@@ -56,14 +56,14 @@ async def test_an_unwritable_database_backs_the_tournament_sweep_off(game_night,
                                        options="target=1", starts_at="1m")  # fmt: skip
         store = night.store
         tries = 0  # sweeps that went to the database (each reads the live events first)
-        live = store.live_tournaments
+        live = store.tournaments.live_tournaments
 
         async def counted() -> Any:
             nonlocal tries
             tries += 1
             return await live()
 
-        store.live_tournaments = counted
+        store.tournaments.live_tournaments = counted
         caplog.clear()
         async with read_only(night):
             await night.wait(60)  # the start time: from here each sweep must write
@@ -119,8 +119,8 @@ async def test_a_hand_made_rematch_press_under_a_match_result_is_refused(game_ni
             res = await press_from_snapshot(user, night.env, payload, forged)
             assert res.response is not None and res.response.ephemeral, res
             assert says(res.response.content, "tournament.error.no_rematch", lang), res
-        assert await night.store.table_in_channel(done.thread_id) is None  # no lobby
-        assert await night.store.live_tables() == []
+        assert await night.store.tables.table_in_channel(done.thread_id) is None  # no lobby
+        assert await night.store.tables.live_tables() == []
 
 
 # ------------------------------------------- 3: /game end inside a match
@@ -140,11 +140,11 @@ async def test_game_end_in_a_match_is_the_organisers_and_a_double_forfeit(game_n
         await press(alice, signup, 1, "start")
         (match,) = await matches(night, 1)
         thread = next(c for c in hall.threads if c.id == match.thread_id)
-        version = (await night.store.get_table(match.table_id)).version
+        version = (await night.store.tables.get_table(match.table_id)).version
         for user, lang in ((bob, "en"), (carol, "ja"), (night.member("dave"), "en")):  # dave: neither
             res = await user.slash(thread, "game end")
             assert says(answer(res), "tournament.error.end_match", lang, id=1), res
-        live = await night.store.get_table(match.table_id)
+        live = await night.store.tables.get_table(match.table_id)
         assert live is not None and live.version == version  # nothing changed
         assert (await matches(night, 1))[0].state == "open"
         await alice.slash(thread, "game end")  # the host
@@ -200,7 +200,7 @@ async def test_a_join_at_the_moment_the_event_starts_is_exact(game_night):
         bot = night.bot
         other = Desk(bot, bot.tables)  # another process: locks of its own
         store = night.store
-        claim = store.claim_round
+        claim = store.tournaments.claim_round
         told: list[Outcome] = []
         seen = await event(night)  # the sign-up as the other process read it: open
 
@@ -209,13 +209,13 @@ async def test_a_join_at_the_moment_the_event_starts_is_exact(game_night):
                 told.append(await other.service.join(seen, erin.id, "erin"))
             return await claim(row, *args, **kwargs)
 
-        store.claim_round = join_first
+        store.tournaments.claim_round = join_first
         await press(people[0], signup, 1, "start")
-        store.claim_round = claim
+        store.tournaments.claim_round = claim
         assert told, "erin's join did not run during the start"
         first = await matches(night, 1)
         in_round_1 = erin.id in {u for m in first for u in m.seats}
-        statuses = {e.user_id: e.status for e in await store.entrants(1)}
+        statuses = {e.user_id: e.status for e in await store.tournaments.entrants(1)}
         key = told[0].key  # what the Join press answers her (Desk.press)
         if in_round_1:
             assert key == "tournament.ok.joined", key
@@ -241,7 +241,7 @@ async def test_leave_and_join_refused_once_the_start_is_claimed(game_night):
         hall, signup = await signed_up(night, people[0], "claimed", people, rounds=1,
                                        options="target=1")  # fmt: skip
         row = await event(night)
-        assert await night.store.update_tournament(row, state="running")  # the claim, then a crash
+        assert await night.store.tournaments.update_tournament(row, state="running")  # the claim, then a crash
         res = await press(people[1], signup, 1, "leave")
         assert says(answer(res), "tournament.error.leave_started", "ja", id=1), answer(res)
         res = await press(night.member("erin"), signup, 1, "join")
@@ -270,7 +270,7 @@ async def test_times_are_each_readers_own_and_a_call_off_says_what_happened(game
             hall = night.guild.create_text_channel(name)
             signup = await create(night, alice, hall, game="sixtysix", format="swiss",
                                   starts_at="3m", checkin=1)  # fmt: skip
-            row = (await night.store.guild_tournaments(night.guild.id, limit=1))[0]
+            row = (await night.store.tournaments.guild_tournaments(night.guild.id, limit=1))[0]
             assert row.lang == lang and row.starts_at is not None
             stamp = int(row.starts_at)
             assert f"<t:{stamp}:f>" in signup.content and f"<t:{stamp}:R>" in signup.content
@@ -280,7 +280,7 @@ async def test_times_are_each_readers_own_and_a_call_off_says_what_happened(game
                          when=f"<t:{stamp}:f>")  # fmt: skip
             assert len(call) == 1, [m.content for m in hall.history()]
             await night.wait(60)
-            assert (await night.store.get_tournament(row.id)).state == "ended"
+            assert (await night.store.tournaments.get_tournament(row.id)).state == "ended"
             assert posts(hall, "tournament.called_off", lang, id=row.id, min=2)
             shown = night.env.backend.get_message(hall.id, signup.id).content
             assert says(shown, "tournament.ended_unstarted", lang), shown

@@ -48,7 +48,7 @@ async def test_a_table_of_one_is_refused_with_the_sizes_allowed(game_night):
             assert res.response is not None and res.response.ephemeral, res
             assert says(answer(res), "tournament.error.bad_table_size", "ja", value=1, min=2,
                         max=8), answer(res)  # fmt: skip
-        assert await night.store.guild_tournaments(night.guild.id) == []
+        assert await night.store.tournaments.guild_tournaments(night.guild.id) == []
         res = await alice.slash(hall, "tournament create", game="nine", format="swiss",
                                 table_size=2)  # fmt: skip
         assert res.response is not None and not res.response.ephemeral, res
@@ -78,11 +78,11 @@ async def test_a_forged_sign_up_press_from_another_channel_changes_nothing(game_
         for forged in ("ct:1:join", "ct:99999999999999999999:join", "ct:1:leave"):
             res = await press_from_snapshot(dave, night.env, snapshot_with(payload, forged), forged)
             assert privately(res, "tournament.error.stale_button", "ja"), res
-        assert await night.store.entrants(1) == [] and await night.store.entrants(2) == []
+        assert await night.store.tournaments.entrants(1) == [] and await night.store.tournaments.entrants(2) == []
         for m in (first, second):
             assert night.env.backend.get_message(m.channel_id, m.id).content == shown[m.id]
         res = await press(dave, second, 2, "join")  # the real button still works
-        assert [e.user_id for e in await night.store.entrants(2)] == [dave.id]
+        assert [e.user_id for e in await night.store.tournaments.entrants(2)] == [dave.id]
 
 
 # ------------------------------------------ 3: an unwritable database when a round should advance
@@ -112,7 +112,7 @@ async def test_a_round_due_to_advance_on_an_unwritable_database_is_told_once(gam
         await night.settle()
         desk.match_ended = ended
         (match,) = await matches(night, 1)
-        assert match.state == "open" and await night.store.get_table(match.table_id) is None
+        assert match.state == "open" and await night.store.tables.get_table(match.table_id) is None
         caplog.clear()
         async with read_only(night):
             await night.wait(600)
@@ -186,7 +186,7 @@ async def test_a_move_made_while_the_round_is_paired_again_is_not_thrown_away(ga
         live = [m for m in first if m.state == "open"]
         assert live, first
         store, tables = night.store, night.bot.tables
-        claim = store.repair_round
+        claim = store.tournaments.repair_round
         pressed: list[asyncio.Task[Any]] = []
 
         async def with_a_move(*args: Any, **kwargs: Any) -> Any:
@@ -198,15 +198,15 @@ async def test_a_move_made_while_the_round_is_paired_again_is_not_thrown_away(ga
                     await asyncio.sleep(0)
             return await claim(*args, **kwargs)
 
-        store.repair_round = with_a_move
+        store.tournaments.repair_round = with_a_move
         res = await people[0].slash(hall, "tournament repair")
-        store.repair_round = claim
+        store.tournaments.repair_round = claim
         assert pressed, "the card was not played during the repair"
         moved = await pressed[0]
         await night.settle()
         old_tables = [m.table_id for m in first if m.table_id is not None]
-        thrown = [t for t in old_tables if await store.get_table(t) is None
-                  and any(line["origin"] == "press" for line in await store.ledger(t))
+        thrown = [t for t in old_tables if await store.tables.get_table(t) is None
+                  and any(line["origin"] == "press" for line in await store.tables.ledger(t))
                   and not any(m.table_id == t and m.state == "finished" for m in first)]  # fmt: skip
         assert thrown == [], "a move was made at a table the repair closed"
         if says(answer(res), "tournament.ok.repaired", round=1):
@@ -223,7 +223,7 @@ async def test_a_table_closed_by_a_repair_says_the_round_was_paired_again(game_n
         hall, people, first = await kicked_before_repair(night, "closed")
         shown = []
         for m in first:
-            row = await night.store.get_table(m.table_id) if m.table_id else None
+            row = await night.store.tables.get_table(m.table_id) if m.table_id else None
             if row is not None:
                 shown.append((m.thread_id, row.message_id))
         assert shown
@@ -246,11 +246,11 @@ async def test_the_seed_of_a_game_ended_without_a_result_can_be_checked(game_nig
     the seed never appears in public."""
     async with game_night(seeded=True, locales={"bob": "ja"}) as night:
         table = await night.table("nine")
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         seed = row.seed
         (shown,) = re.findall(r"`([0-9a-f]{8})`", table.content)
         await table.command(night.alice, "game end")
-        assert await night.store.get_table(row.id) is None and await night.store.results() == []
+        assert await night.store.tables.get_table(row.id) is None and await night.store.results.all() == []
         button = t("result.btn.fair")
         assert table.shows("seed.result.dice", hash=shown, button=button), table.content
         assert table.over and seed not in table.content
@@ -260,7 +260,7 @@ async def test_the_seed_of_a_game_ended_without_a_result_can_be_checked(game_nig
         assert seed not in table.content
         # a custom id made by hand for a live table tells nothing
         other = await night.table("nine", players=[night.carol, night.dave])
-        (live,) = [r for r in await night.store.live_tables() if r.id != row.id]
+        (live,) = [r for r in await night.store.tables.live_tables() if r.id != row.id]
         forged = f"cr:0:fair:t{live.id}"
         res = await press_from_snapshot(night.carol, night.env,
                                         snapshot_with(snapshot(night.env, other.message), forged),
@@ -277,10 +277,10 @@ async def test_a_game_ended_without_a_result_whose_edit_failed_is_shown_later(ga
     seed's button there — and then leaves it."""
     async with game_night(seeded=True) as night:
         table = await night.table("nine")
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         night.env.inject_error("PATCH", "/channels/*/messages/*", status=500, code=0, times=1)
         await table.command(night.alice, "game end")
-        assert await night.store.get_table(row.id) is None
+        assert await night.store.tables.get_table(row.id) is None
         assert not table.over  # still the live game
         await night.wait(REPAIR_EVERY + 15)
         assert table.over, table.content
@@ -351,7 +351,7 @@ async def test_a_member_who_left_the_server_is_not_paired_again(game_night):
         second = await matches(night, 2)
         assert dave.id not in {u for m in second for u in m.seats}, second
         assert sorted(len(m.seats) for m in second) == [1, 2]
-        statuses = {e.user_id: e.status for e in await night.store.entrants(1)}
+        statuses = {e.user_id: e.status for e in await night.store.tournaments.entrants(1)}
         assert statuses[dave.id] == "left"
         board = night.env.backend.get_message(hall.id, row.standings_message_id).content
         assert says(board, "tournament.standings.left", players=dave.mention), board
@@ -373,7 +373,7 @@ async def test_a_kick_or_drop_before_the_start_speaks_of_no_game(game_night):
         res = await carol.slash(hall, "tournament drop")
         assert says(answer(res), "tournament.ok.dropped_signup", user=carol.mention, id=1)
         assert not says(answer(res), "tournament.ok.dropped", user=carol.mention, id=1)
-        statuses = {e.user_id: e.status for e in await night.store.entrants(1)}
+        statuses = {e.user_id: e.status for e in await night.store.tournaments.entrants(1)}
         assert statuses == {bob.id: "kicked", carol.id: "dropped"}
 
 
@@ -444,7 +444,7 @@ async def test_a_matchs_introduction_comes_before_its_table_and_turn_ping(game_n
         history = sorted(thread.history(), key=lambda m: m.id)
         intro = [i for i, m in enumerate(history) if says(m.content, "tournament.match.ping")]
         assert intro == [0], [m.content for m in history]
-        table = await night.store.get_table(match.table_id)
+        table = await night.store.tables.get_table(match.table_id)
         assert [m.id for m in history].index(table.message_id) > 0
 
 
@@ -488,7 +488,7 @@ async def test_a_match_ending_while_the_round_is_paired_again_does_not_wait_fore
             tables.lock = lock
         assert ended and ended[0].done()
         assert says(answer(res), "tournament.ok.repaired", round=1), answer(res)
-        assert await night.store.get_table(live.table_id) is None
+        assert await night.store.tables.get_table(live.table_id) is None
 
 
 async def test_a_member_who_left_before_the_start_is_not_in_round_1(game_night):

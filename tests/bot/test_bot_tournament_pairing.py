@@ -32,7 +32,7 @@ from test_bot_tournament import (
     table_of,
 )
 
-from bot.store import MatchRow
+from bot.tournament.rows import MatchRow
 
 
 def vary_seeds(night: Any, name: str) -> None:
@@ -45,12 +45,12 @@ def vary_seeds(night: Any, name: str) -> None:
 async def first_mover(night: Any, match: MatchRow) -> int:
     """Who made the first move of a finished match, read from its stored
     record (the moves start with the mover's seat name)."""
-    result = await night.store.get_result(match.result_id)
+    result = await night.store.results.get_result(match.result_id)
     assert result is not None, match
     moves = result["record"]["moves"]
     assert moves, result["record"]
     name = moves[0].split(" ", 1)[0]
-    table = await night.store.get_table(match.table_id) if match.table_id else None
+    table = await night.store.tables.get_table(match.table_id) if match.table_id else None
     seats = result["seats"] or (table.seats if table is not None else [])
     found = [int(s["id"]) for s in seats if s.get("name") == name]
     assert len(found) == 1, (name, seats)
@@ -227,4 +227,4 @@ async def test_a_seated_table_of_every_game_gives_the_first_move_to_first(game_n
         outsider = thread(night, "outsider")
         with pytest.raises(ValueError):
             await open_seated(night, outsider, "nine", seats=seats(*people[:2]), first=people[2].id)
-        assert await night.store.table_in_channel(outsider.id) is None
+        assert await night.store.tables.table_in_channel(outsider.id) is None

@@ -75,7 +75,7 @@ async def test_equal_points_name_the_tiebreak_that_decides(game_night):
         assert (await event(night)).state == "finished"
         played = [m for r in (1, 2) for m in await matches(night, r)]
         points, buchholz, sb = _oracle(played)
-        name = {e.user_id: e.name for e in await night.store.entrants(1)}
+        name = {e.user_id: e.name for e in await night.store.tournaments.entrants(1)}
         key = {u: (points[u], buchholz[u], sb[u]) for u in name}
         # competition ranking: 1 + how many are strictly better
         place = {u: 1 + sum(key[v] > key[u] for v in name) for u in name}
@@ -164,7 +164,7 @@ async def test_a_knockout_bracket_shows_the_games_result_and_the_podium_shares_t
         alt = bracket.description or ""
         assert not re.search(r"[-−]\d", alt), alt  # no negative "score"
         for m in played:
-            result = await night.store.get_result(m.result_id)
+            result = await night.store.results.get_result(m.result_id)
             assert result is not None
             by_id = {int(s["id"]): s["name"] for s in result["seats"]}
             remaining = result["outcome"]["remaining"]

@@ -48,7 +48,7 @@ async def test_a_bad_house_option_teaches_the_syntax(game_night):
         res = await alice.slash(channel, "play", game="nine", options="=5")
         assert refused(res, "error.bad_options", reason=t("rule.option.none", game="Nine"))
         assert not nine.OPTIONS  # the game has none indeed
-        assert await night.store.live_tables() == []  # nothing was opened
+        assert await night.store.tables.live_tables() == []  # nothing was opened
 
 
 async def test_the_seed_in_the_games_own_words(game_night):
@@ -59,7 +59,7 @@ async def test_the_seed_in_the_games_own_words(game_night):
         assert not table.shows("seed.hash.dice", hash=short)
         await table.act("start", by=night.alice)
         assert table.shows("seed.hash.deck", hash=short)
-        (row,) = await night.store.live_tables()
+        (row,) = await night.store.tables.live_tables()
         assert seed_hash(row.seed).startswith(short) and seed_hash(row.seed) not in table.content
         text = await table.ask(night.bob, "game status")  # the same short hash, in bob's language
         assert says(text, "seed.hash.deck", "ja", hash=short), text
@@ -84,7 +84,7 @@ async def test_bluff_counts_lives_lost_in_words_and_best_where_there_is_none(gam
         assert any(says(ln, "result.line", points=t("unit.life_lost", count=1)) for ln in places)
         assert any(says(ln, "result.line_win", points=t("unit.life_lost", count=0)) for ln in places)
         assert not re.search(r" -\d+$", "\n".join(places)), places
-        (result,) = await night.store.results(game="bluff")
+        (result,) = await night.store.results.all(game="bluff")
         loser = next(u for u in (night.alice, night.bob) if result["settlement"][str(u.id)] < 0)
         text = await night.ask(loser, "stats", game="bluff")
         line = next(ln for ln in text.splitlines() if says(ln, "stats.line", game="Bluff dice"))

@@ -90,7 +90,7 @@ async def test_triple_played_to_the_end_through_the_selects(game_night):
         assert table.shows("result.title", game="Yahtzee")
         # a full column's select was hidden on the way
         assert any(len(c) < 3 for c in seen_columns)
-        results = await night.store.results()
+        results = await night.store.results.all()
     assert len(results) == 1
     record = core.Record.from_json(results[0]["record"])
     final = registry.replay(record)

@@ -327,10 +327,15 @@ JOINS_NOT_READ = {
     "bot/__main__.py": "command-line output",
     "bot/deploy.py": "a shard list in the environment",
     "bot/ops.py": "the health check's words for operators",
-    "bot/sandbox.py": "the sandbox's command line",
-    "bot/store.py": "SQL",
-    "bot/store_pg.py": "SQL",
-    "bot/tables.py": "the moves ledger (docs: '; '-separated moves)",
+    "bot/sandbox/process.py": "the sandbox's command line",
+    "bot/db/copy.py": "SQL",
+    "bot/db/core.py": "SQL",
+    "bot/db/postgres.py": "SQL",
+    "bot/db/sqlite.py": "SQL",
+    "bot/results/repo.py": "SQL",
+    "bot/tables/repo.py": "SQL",
+    "bot/tournament/repo.py": "SQL",
+    "bot/tables/service.py": "the moves ledger (docs: '; '-separated moves)",
 }
 
 

@@ -62,7 +62,7 @@ async def _rows(db: str) -> list:
     store = open_store(db)
     await store.open()
     try:
-        return await store.live_tables()
+        return await store.tables.live_tables()
     finally:
         await store.close()
 
@@ -159,7 +159,7 @@ async def test_three_processes_one_killed_and_restarted(new_database):
     store = open_store(db)
     await store.open()
     try:
-        ledger = await store.ledger()
+        ledger = await store.tables.ledger()
     finally:
         await store.close()
     by_table: dict[int, list[dict]] = {}

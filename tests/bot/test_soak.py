@@ -40,22 +40,24 @@ async def test_the_soak_reports_a_planted_bug_with_its_seed(tmp_path, monkeypatc
     import logging
     import re
 
-    from bot import store as sqlite_store
-    from bot.store import SqliteStore
+    from bot.db import sqlite as sqlite_store
+    from bot.tables.repo import TablesRepo
 
-    write = SqliteStore._write_ledger
+    write = TablesRepo._write_ledger
 
     async def losing(self, tx, table_id, version, ledger, now):
         if version != 3:  # the third change of every table is not in the ledger
             await write(self, tx, table_id, version, ledger, now)
 
-    monkeypatch.setattr(SqliteStore, "_write_ledger", losing)
-    update = sqlite_store._update_and_log  # a save writes its line in the same hop
+    monkeypatch.setattr(TablesRepo, "_write_ledger", losing)
+    update = sqlite_store._update_and_insert  # a save writes its line in the same hop
 
-    def losing_update(sql, args, ledger_args):
-        return update(sql, args, ledger_args if ledger_args[1] != 3 else None)
+    def losing_update(sql, args, insert, insert_args):
+        if insert_args[1] == 3:
+            insert = "SELECT ?, ?, ?, ?, ?, ?, ?"  # (the line not written)
+        return update(sql, args, insert, insert_args)
 
-    monkeypatch.setattr(sqlite_store, "_update_and_log", losing_update)
+    monkeypatch.setattr(sqlite_store, "_update_and_insert", losing_update)
     seeds = simsoak.seed_factory
 
     def leaky(session, seed):

@@ -40,7 +40,7 @@ from simcord.results import ResponseMessage
 from simtable import Clock, controls, first_choice, mover_of, press, table_controls
 
 from bot.app import create_bot
-from bot.store import Store
+from bot.storage import Store
 from games import core
 from games.core import Record
 
@@ -242,7 +242,7 @@ async def test_a_database_of_today_keeps_working_after_the_upgrade(tmp_path: Pat
 
 
 async def _old_results_still_there(fx: dict[str, Any], old: OldDiscord, store: Store) -> None:
-    results = await store.results()
+    results = await store.results.all()
     assert [r["game"] for r in results] == [fx["finished"]["game"]]
     assert results[0]["guild_id"] == old.guild.id
     assert set(results[0]["settlement"]) == {str(old.ids[u["id"]]) for u in fx["users"]}
@@ -256,7 +256,7 @@ async def _old_control_plays(t: dict[str, Any], old: OldDiscord, store: Store) -
     p = t["press"]
     game = t["game"]
     table = old.tables[t["table_id"]]
-    before = await store.get_table(t["table_id"])
+    before = await store.tables.get_table(t["table_id"])
     assert before is not None and before.version == t["version"], game
     assert moves_of(before) == t["record"]["moves"] and len(moves_of(before)) == t["moves"]
     assert p["user"] == t["to_move"][0]
@@ -266,12 +266,12 @@ async def _old_control_plays(t: dict[str, Any], old: OldDiscord, store: Store) -
     if p["where"] == "table":
         other = next(m for uid, m in old.members.items() if uid != p["user"])
         assert refused(await press(other, table, choice)), f"{game}: not their turn, yet accepted"
-        assert (await store.get_table(t["table_id"])).version == t["version"]
+        assert (await store.tables.get_table(t["table_id"])).version == t["version"]
     actor = old.handles[p["user"]] if p["where"] == "dm" else old.members[p["user"]]
     shown = table.content
     accepted(await press(actor, message, choice))
     assert table.content != shown, f"{game}: the table message was not edited"
-    after = await store.get_table(t["table_id"])
+    after = await store.tables.get_table(t["table_id"])
     assert after is not None, game
     assert after.version > before.version, game
     assert moves_of(after)[:-1] == moves_of(before), game
@@ -287,11 +287,11 @@ async def _old_lobby_starts(
     carol = old.guild.add_member(env.create_user("carol"))
     table = old.tables[lobby["table_id"]]
     accepted(await carol.click(table, custom_id=lobby["press"]["custom_id"]))
-    row = await store.get_table(lobby["table_id"])
+    row = await store.tables.get_table(lobby["table_id"])
     host = lobby["seats"][0]["id"]
     assert row is not None and [s["id"] for s in row.seats] == [old.ids[host], carol.id]
     accepted(await old.members[host].click(table, label="Start"))
-    row = await store.get_table(lobby["table_id"])
+    row = await store.tables.get_table(lobby["table_id"])
     assert row is not None and row.phase == "playing" and row.seed == lobby["seed"]
     return carol
 
@@ -306,7 +306,7 @@ async def _to_the_end(
         handles.append(carol)  # the lobby game (Nine) has no DMs
     table = old.tables[t["table_id"]]
     assert await play_to_the_end(env, t["game"], table, members, handles) > 0
-    assert await store.get_table(t["table_id"]) is None, t["game"]
+    assert await store.tables.get_table(t["table_id"]) is None, t["game"]
     # the old turn ping (its id was stored with the table) is gone with the game
     for payload in t["messages"]:
         if int(payload["id"]) != t["message_id"]:
@@ -318,7 +318,7 @@ async def _results_continue_the_old_records(
 ) -> None:
     """A result per game; each record replays and goes on from the old one
     (same players and dealer; the old moves, dice and decks come first)."""
-    results = (await store.results())[1:]
+    results = (await store.results.all())[1:]
     assert len(results) == len(fx["tables"])
     for t, r in zip(fx["tables"], results, strict=True):  # finished in this order
         assert r["game"] == t["game"]

@@ -14,7 +14,7 @@ from PIL import Image
 
 from bot import pictures
 from bot.games import plugin
-from bot.render import _base
+from bot.render import _base, _palette
 
 from .views import bench_views, golden_cases, play
 
@@ -53,13 +53,13 @@ def palettes_found(monkeypatch) -> list[tuple[int, int]]:
     """The sizes of the samples each palette is found on from now on (the
     kinds' kept palettes forgotten)."""
     found: list[tuple[int, int]] = []
-    palette_of = _base.palette_of
+    palette_of = _palette.palette_of
 
     def counted(sample, colours=160):
         found.append(sample.size)
         return palette_of(sample, colours)
 
-    monkeypatch.setattr(_base, "palette_of", counted)
+    monkeypatch.setattr(_palette, "palette_of", counted)  # encode() looks it up there
     _base.forget_palettes()
     return found
 
@@ -154,7 +154,7 @@ def test_png_holds_exactly_the_palette_pictures_pixels(monkeypatch):
     img = plugin("nine").table_image(bench_views()["nine"], "en")[0]
     mapped = _base.palette_of(img.resize((128, 58))).map(img)
     for deflate in (_base._deflate, zlib):
-        monkeypatch.setattr(_base, "_deflate", deflate)
+        monkeypatch.setattr(_palette, "_deflate", deflate)  # png() looks it up there
         back = Image.open(io.BytesIO(_base.png(mapped)))
         assert back.mode == "P" and back.size == mapped.size
         assert np.array_equal(np.asarray(back), np.asarray(mapped))
@@ -164,7 +164,7 @@ def test_png_holds_exactly_the_palette_pictures_pixels(monkeypatch):
 def test_a_palettes_pieces_are_bounded(monkeypatch):
     """The pieces a palette keeps (text and sprites mapped over what lay
     under them) stay within PIECES_BYTES; the oldest go first."""
-    monkeypatch.setattr(_base, "PIECES_BYTES", 40_000)
+    monkeypatch.setattr(_palette, "PIECES_BYTES", 40_000)  # Palette.keep_piece reads it there
     _base.forget_palettes()
     pictures.forget_pictures()
     for moves in range(10, 40, 3):  # a game going on: its text and dice move about

@@ -73,7 +73,7 @@ async def test_the_page_is_live_and_on_time(tmp_path: Path, monkeypatch: pytest.
     async def ready(info: dict[str, Any]) -> None:
         alice, channel, preview, env = info["actors"][0], info["table_channel"], info["preview"], info["env"]
         store = info["bot"].tables.store
-        await store.set_guild_setting(info["guild"], "clock.nine", 30)  # /config clock game:nine seconds:30
+        await store.settings.set_guild_setting(info["guild"], "clock.nine", 30)  # /config clock game:nine seconds:30
         await alice.slash(channel, "play", game="nine")
         page = preview._open_page(str(alice.id))
 

@@ -336,7 +336,7 @@ async def tournament_tables(scene: Any) -> None:
 
 async def dave_drops(night: Any, hall: Any) -> None:
     dave = night.member("dave")
-    for match in await night.store.matches(1, round=2):
+    for match in await night.store.tournaments.matches(1, round=2):
         if dave.id in match.seats and match.thread_id:
             thread = next(t for t in hall.threads if t.id == match.thread_id)
             await dave.slash(thread, "tournament drop")
@@ -405,7 +405,7 @@ async def newest_table(night: Any, channel: Any, game: str) -> Any:
 
     from .run import bot_tests
 
-    rows = await night.store.live_tables()
+    rows = await night.store.tables.live_tables()
     row = next(r for r in rows if r.channel_id == channel.id)
     stored = night.env.backend.get_message(channel.id, row.message_id)
     return bot_tests().Table(night, ResponseMessage(night.env, stored), game, channel)
@@ -472,10 +472,10 @@ async def play_round(night: Any, number: int, *, policy: Any = None) -> None:
 
     from .run import bot_tests
 
-    for match in await night.store.matches(1, round=number):
+    for match in await night.store.tournaments.matches(1, round=number):
         if match.state != "open" or match.table_id is None:
             continue
-        row = await night.store.get_table(match.table_id)
+        row = await night.store.tables.get_table(match.table_id)
         if row is None or row.message_id is None:
             continue
         stored = night.env.backend.get_message(row.channel_id, row.message_id)

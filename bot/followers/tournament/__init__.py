@@ -53,7 +53,7 @@ from bot.followers.tournament.repair import Repairs
 from bot.followers.tournament.rounds import PODIUM, Rounds
 from bot.followers.tournament.signup import SignUps, pressed_here
 from bot.followers.tournament.sweep import REPAIR_EVERY, SWEEP_EVERY, Sweep
-from bot.tables import TableService
+from bot.tables.service import TableService
 from bot.tournament.service import TournamentService
 from bot.ui.present import ENDED, NO_CONTEST
 

@@ -12,8 +12,8 @@ import discord
 
 from bot.followers.tournament.part import Part, Shared
 from bot.i18n import t
-from bot.store import TournamentRow
 from bot.tournament import pairing
+from bot.tournament.rows import TournamentRow
 from bot.tournament.service import ACTIVE, two_player
 from games import core, registry
 
@@ -98,7 +98,7 @@ class Board(Part):
         """The sign-up message: what the event is and who is in; the buttons
         while it takes players."""
         lang = row.lang
-        entrants = [e for e in await self.store.entrants(row.id) if e.status in ACTIVE]
+        entrants = [e for e in await self.store.tournaments.entrants(row.id) if e.status in ACTIVE]
         game = t(f"game.{row.game}", lang)
         lines = [
             t("tournament.title", lang, game=game, format=t(f"tournament.format.{row.format}", lang)),
@@ -179,7 +179,7 @@ class Board(Part):
     async def refresh_standings(self, row: TournamentRow) -> bool:
         """The standings message, edited in place (posted the first time);
         whether it shows them. An edit that fails leaves a note
-        (:meth:`bot.store.Store.note_standings_behind`): the sweep edits it
+        (:meth:`bot.tournament.repo.TournamentsRepo.note_standings_behind`): the sweep edits it
         again — after the final round nothing else would."""
         content, files = await self.standings.message(row)
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
@@ -187,7 +187,7 @@ class Board(Part):
             if row.standings_message_id is None:
                 sent = await channel.send(content=content, files=files, allowed_mentions=MENTIONS)
                 row.standings_message_id = sent.id
-                await self.store.set_tournament_message(row.id, standings=sent.id)
+                await self.store.tournaments.set_tournament_message(row.id, standings=sent.id)
             else:
                 await channel.get_partial_message(row.standings_message_id).edit(
                     content=content, attachments=files, allowed_mentions=MENTIONS
@@ -204,7 +204,7 @@ class Board(Part):
         return True
 
     async def note_behind(self, tournament_id: int, behind: bool) -> None:
-        await self.store.note_standings_behind(tournament_id, behind)
+        await self.store.tournaments.note_standings_behind(tournament_id, behind)
         if behind:
             self.behind.add(tournament_id)
         else:

@@ -16,7 +16,7 @@ from bot.followers.tournament.board import MENTIONS
 from bot.followers.tournament.part import Part, Shared
 from bot.i18n import t
 from bot.model import human_seat, is_cpu
-from bot.store import MatchRow, TournamentRow
+from bot.tournament.rows import MatchRow, TournamentRow
 from bot.tournament.service import two_player
 from games import core, registry
 
@@ -51,8 +51,8 @@ class Matches(Part):
             thread_id = await self.make_thread(row, match, names)
             if thread_id is None:
                 return
-            await self.store.set_match_thread(match.id, thread_id)
-            stored = await self.store.get_match(match.id)
+            await self.store.tournaments.set_match_thread(match.id, thread_id)
+            stored = await self.store.tournaments.get_match(match.id)
             made = stored is not None and stored.thread_id == thread_id
             if stored is None or stored.thread_id != thread_id:  # another made one first
                 await self.delete_channel(thread_id)
@@ -61,10 +61,10 @@ class Matches(Part):
                 thread_id = stored.thread_id
             if stored.state != "paired":
                 return  # opened meanwhile
-        existing = await self.store.table_in_channel(thread_id)
+        existing = await self.store.tables.table_in_channel(thread_id)
         if existing is not None:
             if existing.ui.get("tournament", {}).get("match") == match.id:
-                await self.store.open_match(match.id, thread_id=thread_id, table_id=existing.id)
+                await self.store.tournaments.open_match(match.id, thread_id=thread_id, table_id=existing.id)
             return
         if made:  # before the table and the ping of whoever moves first
             await self.introduce(row, match, thread_id)
@@ -78,7 +78,7 @@ class Matches(Part):
         if table is None:
             log.warning("tournament %d: match %d could not be opened", row.id, match.id)
             return
-        if not await self.store.open_match(match.id, thread_id=thread_id, table_id=table.id):
+        if not await self.store.tournaments.open_match(match.id, thread_id=thread_id, table_id=table.id):
             return
         if not made:  # a thread made before (a crash between the two): introduced once, now
             await self.introduce(row, match, thread_id)
@@ -90,7 +90,7 @@ class Matches(Part):
         text = t("tournament.match.ping", lang, players=people, round=match.round,
                  number=match.number, game=t(f"game.{row.game}", lang))  # fmt: skip
         if two_player(row):  # a rematch is said as such (none while a pairing avoids it)
-            met = sorted({m.round for m in await self.store.matches(row.id)
+            met = sorted({m.round for m in await self.store.tournaments.matches(row.id)
                           if m.round < match.round and set(m.seats) == set(match.seats)})  # fmt: skip
             if met:
                 rounds = t("list.sep", lang).join(str(r) for r in met)
@@ -143,7 +143,7 @@ class Matches(Part):
         """``user_id``'s game of the current round is forfeited (they
         dropped out or were kicked); a match not opened yet is recorded as
         their loss."""
-        for match in await self.store.matches(row.id, round=row.round):
+        for match in await self.store.tournaments.matches(row.id, round=row.round):
             if user_id not in match.seats or match.state in ("finished", "bye"):
                 continue
             if match.table_id is None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.followers.standings import Standings
-from bot.tables import TableService
+from bot.tables.service import TableService
 from bot.tournament.service import TournamentService
 
 if TYPE_CHECKING:

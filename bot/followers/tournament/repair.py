@@ -16,7 +16,7 @@ from bot.followers.tournament.matches import Matches
 from bot.followers.tournament.part import Part, Shared
 from bot.followers.tournament.rounds import Rounds
 from bot.i18n import t
-from bot.store import MatchRow, TournamentRow
+from bot.tournament.rows import MatchRow, TournamentRow
 from bot.tournament.service import Outcome
 from bot.ui.present import ENDED, REPAIRED
 
@@ -41,7 +41,7 @@ class Repairs(Part):
         The tables' locks are taken first (in table order), then the
         tournament's, as a match's end takes them (its table's lock, then
         the tournament's, to record it): never the other way round."""
-        current = await self.store.matches(row.id, round=row.round)
+        current = await self.store.tournaments.matches(row.id, round=row.round)
         locked = sorted({m.table_id for m in current if m.table_id is not None})
 
         async def started(match: MatchRow) -> bool:
@@ -49,13 +49,13 @@ class Repairs(Part):
                 return False
             if match.table_id not in locked:  # opened since: not under our locks, so not ours
                 return True
-            return any(line["origin"] == "press" for line in await self.store.ledger(match.table_id))
+            return any(line["origin"] == "press" for line in await self.store.tables.ledger(match.table_id))
 
         async with contextlib.AsyncExitStack() as held:
             for table_id in locked:
                 await held.enter_async_context(self.tables.lock(table_id))
             await held.enter_async_context(self.lock(row.id))
-            fresh = await self.store.get_tournament(row.id)
+            fresh = await self.store.tournaments.get_tournament(row.id)
             if fresh is None:
                 return Outcome("tournament.error.not_running")
             outcome = await self.service.repair(fresh, started)
@@ -81,14 +81,14 @@ class Repairs(Part):
         the matches paired but not opened, record those whose table ended
         unrecorded; whether anything was written."""
         wrote = False
-        for live in await self.store.live_tournaments():
+        for live in await self.store.tournaments.live_tournaments():
             if live.state != "running" or live.round != 0:
                 continue
             # its start was claimed, round 1 never paired (a process died
             # between the two): start it again (round 1 is still a claim)
             try:
                 async with self.lock(live.id):
-                    again = await self.store.get_tournament(live.id)
+                    again = await self.store.tournaments.get_tournament(live.id)
                     if again is not None and again.state == "running" and again.round == 0:
                         log.info("tournament %d: started but not paired: starting it", live.id)
                         await self.rounds.begin(again)
@@ -97,12 +97,12 @@ class Repairs(Part):
                 raise
             except Exception:
                 log.exception("tournament %d: the start failed", live.id)
-        for tournament_id in await self.store.standings_behind():
+        for tournament_id in await self.store.tournaments.standings_behind():
             # a standings edit that failed (the final one: nothing comes after it)
             try:
                 async with self.lock(tournament_id):
                     self.board.behind.add(tournament_id)
-                    row = await self.store.get_tournament(tournament_id)
+                    row = await self.store.tournaments.get_tournament(tournament_id)
                     if row is None or row.standings_message_id is None:
                         await self.board.note_behind(tournament_id, False)
                     else:
@@ -113,13 +113,13 @@ class Repairs(Part):
                 raise
             except Exception:
                 log.exception("tournament %d: its standings could not be repaired", tournament_id)
-        for match in await self.store.stranded_matches():
+        for match in await self.store.tournaments.stranded_matches():
             if match.id in self.matches.opening:
                 continue
             try:
                 async with self.lock(match.tournament_id):
-                    row = await self.store.get_tournament(match.tournament_id)
-                    fresh = await self.store.get_match(match.id)
+                    row = await self.store.tournaments.get_tournament(match.tournament_id)
+                    fresh = await self.store.tournaments.get_match(match.id)
                     if row is None or fresh is None or row.round != fresh.round:
                         continue
                     if fresh.state == "paired":
@@ -130,11 +130,11 @@ class Repairs(Part):
                         continue
                     if fresh.state != "open" or fresh.table_id is None:
                         continue
-                    if await self.store.get_table(fresh.table_id) is not None:
+                    if await self.store.tables.get_table(fresh.table_id) is not None:
                         continue
                     # its table ended with nobody recording it (a crash)
-                    result_id = await self.store.result_of_table(fresh.table_id)
-                    result = None if result_id is None else await self.store.get_result(result_id)
+                    result_id = await self.store.results.result_of_table(fresh.table_id)
+                    result = None if result_id is None else await self.store.results.get_result(result_id)
                     recorded = await self.service.record(row, fresh, result)
                     wrote = True
                 if recorded:

@@ -15,7 +15,7 @@ from bot.followers.tournament.board import Board, when
 from bot.followers.tournament.matches import Matches
 from bot.followers.tournament.part import Part, Shared
 from bot.i18n import t
-from bot.store import TournamentRow
+from bot.tournament.rows import TournamentRow
 from bot.tournament.service import Outcome
 
 log = logging.getLogger("bot.followers.tournament")  # the follower's one logger
@@ -63,7 +63,7 @@ class Rounds(Part):
             await self.open_round(row)
         elif outcome.key == "tournament.error.too_few" and not force:
             # nobody to play with at the start time: the event is called off
-            if await self.store.update_tournament(row, state="ended", finished_at=self.tables.clock()):
+            if await self.store.tournaments.update_tournament(row, state="ended", finished_at=self.tables.clock()):
                 await self.board.refresh_signup(row)
                 await self.board.say(row, t("tournament.called_off", row.lang, id=row.id, **(outcome.args or {})))
         return outcome
@@ -73,7 +73,7 @@ class Rounds(Part):
     async def open_round(self, row: TournamentRow) -> None:
         """Open every paired match of the current round and say who plays
         whom (the byes too)."""
-        matches = await self.store.matches(row.id, round=row.round)
+        matches = await self.store.tournaments.matches(row.id, round=row.round)
         names = await self.standings.names(row)
         lang = row.lang
         lines = [t("tournament.round.title", lang, round=row.round, rounds=row.rounds,
@@ -101,11 +101,11 @@ class Rounds(Part):
         """Record a match's end, once, and go on. ``voided_by``: the
         organiser who ended it with ``/game end`` — nobody scores at it (a
         double forfeit), whatever the game left on the table."""
-        row = await self.store.get_tournament(tournament_id)
-        match = await self.store.get_match(match_id)
+        row = await self.store.tournaments.get_tournament(tournament_id)
+        match = await self.store.tournaments.get_match(match_id)
         if row is None or match is None or match.tournament_id != row.id:
             return  # re-paired meanwhile: that table is no match any more
-        result = await self.store.get_result(result_id) if result_id is not None else None
+        result = await self.store.results.get_result(result_id) if result_id is not None else None
         if not await self.service.record(row, match, result, void=voided_by is not None):
             return  # recorded already (another process, a repair)
         log.info("tournament %d: match %d (round %d) recorded", row.id, match.id, match.round)
@@ -133,7 +133,7 @@ class Rounds(Part):
     async def go_on(self, tournament_id: int) -> None:
         """After a match: the standings redrawn; the next round, or the end."""
         async with self.lock(tournament_id):
-            row = await self.store.get_tournament(tournament_id)
+            row = await self.store.tournaments.get_tournament(tournament_id)
             if row is None or row.state != "running":
                 return
             if await self.service.round_complete(row):

@@ -14,7 +14,7 @@ from bot.followers.tournament.part import Part, Shared
 from bot.followers.tournament.rounds import Rounds
 from bot.i18n import t
 from bot.presses import MAX_ID
-from bot.store import TournamentRow
+from bot.tournament.rows import TournamentRow
 from bot.tournament.service import Outcome
 
 
@@ -37,7 +37,7 @@ class SignUps(Part):
         self.rounds = rounds
 
     async def press(self, interaction: discord.Interaction[Any], tournament_id: int, action: str) -> None:
-        row = await self.store.get_tournament(tournament_id) if tournament_id <= MAX_ID else None
+        row = await self.store.tournaments.get_tournament(tournament_id) if tournament_id <= MAX_ID else None
         if row is None or not pressed_here(interaction, row):
             # a crafted custom id (another channel's event, an id past 64
             # bits): refused as a press on another channel's table is
@@ -45,7 +45,7 @@ class SignUps(Part):
             return
         user = interaction.user
         async with self.lock(row.id):
-            row = await self.store.get_tournament(tournament_id)
+            row = await self.store.tournaments.get_tournament(tournament_id)
             assert row is not None
             if action == "join":
                 outcome = await self.service.join(row, user.id, user.display_name)
@@ -94,6 +94,6 @@ class SignUps(Part):
             return True
         if interaction.guild_id is None:
             return False
-        role = await self.store.guild_setting(interaction.guild_id, "tournament_role")
+        role = await self.store.settings.guild_setting(interaction.guild_id, "tournament_role")
         roles = getattr(interaction.user, "roles", [])
         return role is not None and any(r.id == int(role) for r in roles)

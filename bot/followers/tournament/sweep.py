@@ -55,18 +55,18 @@ class Sweep(Part):
         """One sweep; whether it wrote (a sweep that found nothing to do
         only read: the database may still be unwritable)."""
         wrote = False
-        for row in await self.store.live_tournaments():
+        for row in await self.store.tournaments.live_tournaments():
             try:
                 opens = (row.starts_at or 0) - row.checkin_seconds
                 if row.state == "signup" and row.starts_at is not None and opens <= now:
                     async with self.lock(row.id):
-                        fresh = await self.store.get_tournament(row.id)
+                        fresh = await self.store.tournaments.get_tournament(row.id)
                         if fresh is not None and fresh.state == "signup":
                             await self.rounds.begin(fresh)
                             wrote = True
                 elif row.state == "checkin" and (row.starts_at or 0) <= now:
                     async with self.lock(row.id):
-                        fresh = await self.store.get_tournament(row.id)
+                        fresh = await self.store.tournaments.get_tournament(row.id)
                         if fresh is not None and fresh.state == "checkin":
                             await self.rounds.begin(fresh)
                             wrote = True

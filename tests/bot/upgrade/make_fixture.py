@@ -48,7 +48,7 @@ from simcord.results import ResponseMessage
 
 import bot
 from bot.app import create_bot
-from bot.store import Store
+from bot.storage import Store
 from games import core
 from games.core import SeededSource
 
@@ -232,7 +232,7 @@ async def make(out: Path) -> dict[str, Any]:
                 doc["finished"] = {
                     "game": FINISHED[0],
                     "channel": {"id": channel.id, "name": channel.name},
-                    "results": await app.tables.store.results(),
+                    "results": await app.tables.store.results.all(),
                 }
                 opened = []
                 for game, options in PLAN:
@@ -249,7 +249,7 @@ async def make(out: Path) -> dict[str, Any]:
                 await env.settle()
                 store = app.tables.store
                 for game, options, channel, msg, where, who, choice in opened:
-                    row = await store.table_in_channel(channel.id)
+                    row = await store.tables.table_in_channel(channel.id)
                     assert row is not None and row.message_id == msg.id
                     entry: dict[str, Any] = {
                         "table_id": row.id,

@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot import results, turns
+from bot import turns
 from bot.events import (
     ABANDONED,
     FINISHED,
@@ -43,7 +43,9 @@ from bot.events import (
 from bot.games import plugin
 from bot.i18n import lang_of, t
 from bot.model import is_cpu
-from bot.store import Ledger, Store, TableRow
+from bot.results import build as results
+from bot.storage import Store
+from bot.tables.rows import Ledger, TableRow
 from bot.ui import present
 from bot.ui import secrets as hidden
 from bot.ui.controls import Standing
@@ -96,12 +98,12 @@ class TableService:
         lock across processes (PostgreSQL; nothing on SQLite). Held around a
         press — load, apply, commit and the followers that draw it — so two
         processes never present one table out of order. ``wait``: how long
-        another process may hold it (:class:`bot.store.TableBusy` past it;
+        another process may hold it (:class:`bot.db.core.TableBusy` past it;
         the sweeper's, so one hung process never stops every clock)."""
         lock = self._locks.get(table_id)
         if lock is None:
             lock = self._locks[table_id] = asyncio.Lock()
-        async with lock, self.store.table_lock(table_id, wait=wait):
+        async with lock, self.store.tables.table_lock(table_id, wait=wait):
             yield
 
     # ---------------------------------------------------------------- replies
@@ -135,14 +137,14 @@ class TableService:
         """The server's default house options of ``game`` (``/config options``)."""
         if guild_id is None:
             return {}
-        stored = await self.store.guild_setting(guild_id, f"options.{game}")
+        stored = await self.store.settings.guild_setting(guild_id, f"options.{game}")
         return dict(stored) if isinstance(stored, dict) else {}
 
     async def public_lang(self, interaction: discord.Interaction[Any]) -> str:
         """The language of public messages: the server's setting (``/config``),
         else the server's locale, else English."""
         if interaction.guild_id is not None:
-            chosen = await self.store.guild_setting(interaction.guild_id, "lang")
+            chosen = await self.store.settings.guild_setting(interaction.guild_id, "lang")
             if chosen:
                 return str(chosen)
         guild = interaction.guild
@@ -211,8 +213,8 @@ class TableService:
         gone, self._ends_shown = self._ends_shown, set()
         try:
             await self._write_noted(shown, notes)
-            await self.store.results_shown(sorted(ended))
-            await self.store.ends_shown(sorted(gone))
+            await self.store.results.results_shown(sorted(ended))
+            await self.store.tables.ends_shown(sorted(gone))
         except sqlite3.Error as err:
             self._results_shown |= ended
             self._ends_shown |= gone
@@ -240,9 +242,9 @@ class TableService:
         the caller); what the database would not take is noted again (what
         was noted meanwhile wins) and the error raised."""
         try:
-            await self.store.set_shown(shown)
+            await self.store.tables.set_shown(shown)
             shown = {}
-            await self.store.patch_ui(notes)
+            await self.store.tables.patch_ui(notes)
         except sqlite3.Error:
             for table_id, version in shown.items():
                 self.mark_shown(table_id, version)
@@ -357,7 +359,7 @@ class TableService:
                     "by": by if origin == "command" else None,
                     "at": now,
                 }
-                result_id = await self.store.finish_table(
+                result_id = await self.store.results.finish_table(
                     row, result, ledger=ledger, screen=screen
                 )
                 stored = result_id is not None
@@ -366,7 +368,7 @@ class TableService:
                 if kind == ABANDONED:  # its message shows the end (kept until it does)
                     ended = {"row": dataclasses.asdict(row) | {"version": row.version + 1},
                              "by": by, "at": now}  # fmt: skip
-                stored = await self.store.delete_table(row, ledger=ledger, now=now, screen=ended)
+                stored = await self.store.tables.delete_table(row, ledger=ledger, now=now, screen=ended)
                 if stored:
                     row.version += 1
             else:
@@ -382,7 +384,7 @@ class TableService:
                         row.cpu_due = now  # moved by this process at once; claimed if overdue
                 row.shown = self.shown_version(row)  # noted since the last write: goes along
                 self._apply_notes(row)
-                stored = await self.store.save_table(
+                stored = await self.store.tables.save_table(
                     row, now=now, ledger=ledger, ui_patch=self._ui_changes(before, row)
                 )
                 if stored:
@@ -411,7 +413,7 @@ class TableService:
             wake = turns.wake_time(row)
             if wake is not None and wake < now + turns.RECHECK:
                 # sooner than other processes' sweepers would look: tell them
-                await self.store.announce_due(wake)
+                await self.store.tables.announce_due(wake)
         committed = TableCommitted(
             before=before,
             after=row,
@@ -449,7 +451,7 @@ class TableService:
         if row.version != 0 or row.created_at > self.clock() - UNOPENED_AFTER:
             return False
         try:
-            gone = await self.store.delete_table(row)
+            gone = await self.store.tables.delete_table(row)
         except sqlite3.Error:
             return False
         if gone:
@@ -460,7 +462,7 @@ class TableService:
 
     async def load(self, table_id: int) -> tuple[TableRow, TableRow] | None:
         """The stored row and a snapshot of it as loaded (call under the lock)."""
-        row = await self.store.get_table(table_id)
+        row = await self.store.tables.get_table(table_id)
         if row is None:
             return None
         self._apply_notes(row)

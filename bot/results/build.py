@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot import ratings, seasons
-from bot.store import PlayerResult, Result, Store, TableRow
+from bot.results.rows import PlayerResult, Result
+from bot.storage import Store
+from bot.tables.rows import TableRow
 from bot.ui import present
 from bot.ui.controls import Standing
 from games import registry
@@ -50,11 +52,11 @@ async def build(
     ]
     rated = not has_bots
     if has_bots and row.guild_id is not None:
-        rated = bool(await store.guild_setting(row.guild_id, "bots_rated"))
+        rated = bool(await store.settings.guild_setting(row.guild_id, "bots_rated"))
     rated = rated and not no_contest
     season = None  # the server's season now (bot.seasons); a DM has none
     if row.guild_id is not None:
-        length = seasons.length_of(await store.guild_setting(row.guild_id, "season"))
+        length = seasons.length_of(await store.settings.guild_setting(row.guild_id, "season"))
         season = seasons.season_at(now, length)
     return Result(
         table_id=row.id,

@@ -1,0 +1,208 @@
+"""SQLite's schema: numbered migrations (:mod:`bot.db.schema_postgres` has
+the same steps in PostgreSQL's types: a version number means the same
+schema on both)."""
+
+from __future__ import annotations
+
+# Migration N brings the schema from version N-1 to N. Never edit a released
+# migration: add the next one (and the same step for PostgreSQL in
+# bot/db/schema_postgres.py: a version number means the same schema on both).
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE tables (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        message_id  INTEGER,
+        game        TEXT NOT NULL,
+        phase       TEXT NOT NULL,            -- lobby | playing
+        host_id     INTEGER NOT NULL,
+        seats       TEXT NOT NULL,            -- JSON list of {"id", "name", "bot"}
+        options     TEXT NOT NULL,            -- JSON house options
+        state       TEXT,                     -- JSON engine state (null in the lobby)
+        ui          TEXT NOT NULL DEFAULT '{}',  -- JSON UI state (held dice, log…)
+        seed        TEXT,                     -- secret until the game ends
+        version     INTEGER NOT NULL DEFAULT 0,
+        deadline    REAL,                     -- turn clock (unix seconds), null = none
+        created_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX tables_channel ON tables(channel_id);
+    CREATE INDEX tables_deadline ON tables(deadline) WHERE deadline IS NOT NULL;
+    CREATE TABLE results (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id    INTEGER NOT NULL,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        game        TEXT NOT NULL,
+        record      TEXT NOT NULL,            -- JSON games.core.Record
+        outcome     TEXT NOT NULL,            -- JSON engine outcome
+        settlement  TEXT NOT NULL,            -- JSON user id -> points
+        seed        TEXT,
+        has_bots    INTEGER NOT NULL DEFAULT 0,
+        finished_at REAL NOT NULL
+    );
+    CREATE TABLE result_players (
+        result_id   INTEGER NOT NULL REFERENCES results(id),
+        user_id     INTEGER NOT NULL,
+        guild_id    INTEGER,
+        game        TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        rank        INTEGER NOT NULL,         -- 1 = winner
+        won         INTEGER NOT NULL,
+        points      INTEGER NOT NULL,         -- settlement points (Yahtzee: total)
+        best        INTEGER,                  -- best Yahtzee total / best Six Dice turn / …
+        rated       INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    );
+    CREATE INDEX result_players_game ON result_players(game, guild_id, user_id);
+    CREATE TABLE ratings (
+        game        TEXT NOT NULL,
+        user_id     INTEGER NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        games       INTEGER NOT NULL,
+        PRIMARY KEY (game, user_id)
+    );
+    CREATE TABLE guild_settings (
+        guild_id    INTEGER NOT NULL,
+        key         TEXT NOT NULL,
+        value       TEXT NOT NULL,            -- JSON
+        PRIMARY KEY (guild_id, key)
+    );
+    """,
+    # 2: turn-clock bookkeeping (warned, consecutive timeouts per player)
+    """
+    ALTER TABLE tables ADD COLUMN clock TEXT NOT NULL DEFAULT '{}';
+    """,
+    # 3: the version last shown on the table message (what is on screen);
+    # tables written before it are taken as shown
+    """
+    ALTER TABLE tables ADD COLUMN shown INTEGER NOT NULL DEFAULT -1;
+    UPDATE tables SET shown = version;
+    CREATE INDEX tables_behind ON tables(updated_at) WHERE shown < version;
+    """,
+    # 4: who sat at a finished game and who hosted it (a rematch seats them
+    # again: people by id, computers at their level); null before it
+    """
+    ALTER TABLE results ADD COLUMN seats TEXT;
+    ALTER TABLE results ADD COLUMN host_id INTEGER;
+    """,
+    # 5: history and seasons — where a result's message is (channel_id and
+    # message_id: a link), each result's season (null: seasons off, a DM),
+    # each player's all-time rating after the game (the stats card's trend),
+    # and ratings per server season (fresh each season; all-time goes on)
+    """
+    ALTER TABLE results ADD COLUMN message_id INTEGER;
+    ALTER TABLE results ADD COLUMN season TEXT;
+    ALTER TABLE result_players ADD COLUMN season TEXT;
+    ALTER TABLE result_players ADD COLUMN rating REAL;
+    CREATE INDEX result_players_user ON result_players(user_id, finished_at);
+    CREATE INDEX results_guild ON results(guild_id, finished_at);
+    CREATE TABLE season_ratings (
+        guild_id    INTEGER NOT NULL,
+        season      TEXT NOT NULL,            -- bot.seasons: "2026-11", "2026-Q4"
+        game        TEXT NOT NULL,
+        user_id     INTEGER NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        games       INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, game, user_id)
+    );
+    """,
+    # 6: several processes — the moves ledger (one row per stored version of a
+    # table, written in the same transaction: the oracle of "no move lost or
+    # doubled" and the data of game history), a computer's turn due time
+    # (claimed like a turn clock, so a process dying mid-think loses
+    # nothing) and the lease of whoever claimed a due table
+    """
+    CREATE TABLE moves (
+        table_id    INTEGER NOT NULL,
+        version     INTEGER NOT NULL,         -- the version this change stored
+        actor       TEXT,                     -- the engine name of the mover, if a player
+        move        TEXT NOT NULL,            -- moves in notation, or the lobby action / kind
+        origin      TEXT NOT NULL,            -- press | command | clock | cpu
+        process     TEXT NOT NULL,            -- host:pid of the process that stored it
+        at          REAL NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    ALTER TABLE tables ADD COLUMN cpu_due REAL;
+    ALTER TABLE tables ADD COLUMN lease_owner TEXT;
+    ALTER TABLE tables ADD COLUMN lease_until REAL;
+    CREATE INDEX tables_cpu_due ON tables(cpu_due) WHERE cpu_due IS NOT NULL;
+    """,
+    # 7: a small key/value table for the bot's own bookkeeping (the hash of
+    # the slash commands last synced, per application: synced again only
+    # when the command tree changed)
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # 8: post-game reviews (bot/commands/review.py), computed once per result:
+    # derived from the stored record, so not copied by copy-db; ``engine`` is
+    # the review's version (games.review.VERSION): another version recomputes
+    """
+    CREATE TABLE reviews (
+        result_id   INTEGER PRIMARY KEY,
+        engine      TEXT NOT NULL,
+        review      TEXT NOT NULL,            -- games.review.Review.to_json()
+        created_at  REAL NOT NULL
+    );
+    """,
+    # 9: tournaments (bot/tournament/, docs/tournaments.md): an event, its
+    # players and its matches. A round is claimed by ``round = round + 1``
+    # where the round is still the old one (one process wins) in the
+    # transaction that stores its pairings, before any table is opened
+    """
+    CREATE TABLE tournaments (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        game            TEXT NOT NULL,
+        format          TEXT NOT NULL,        -- swiss | round-robin | knockout
+        rounds          INTEGER NOT NULL,     -- 0: as many as the format needs
+        table_size      INTEGER NOT NULL,
+        options         TEXT NOT NULL,        -- JSON house options
+        clock_seconds   INTEGER,              -- the matches' turn clock (null: the server's)
+        starts_at       REAL,                 -- null: when the host presses Start
+        checkin_seconds INTEGER NOT NULL DEFAULT 0,
+        cpu_fill        INTEGER NOT NULL DEFAULT 0,
+        host_id         INTEGER NOT NULL,
+        lang            TEXT NOT NULL,
+        state           TEXT NOT NULL,        -- signup | checkin | running | finished | ended
+        round           INTEGER NOT NULL DEFAULT 0,
+        message_id      INTEGER,              -- the sign-up message
+        standings_message_id INTEGER,
+        version         INTEGER NOT NULL DEFAULT 0,
+        created_at      REAL NOT NULL,
+        finished_at     REAL
+    );
+    CREATE INDEX tournaments_guild ON tournaments(guild_id, created_at);
+    CREATE TABLE tournament_players (
+        tournament_id   INTEGER NOT NULL REFERENCES tournaments(id),
+        user_id         INTEGER NOT NULL,
+        name            TEXT NOT NULL,
+        rating          REAL,
+        seed            INTEGER,
+        status          TEXT NOT NULL,        -- joined | checked_in | dropped | kicked
+        joined_at       REAL NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_matches (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id   INTEGER NOT NULL REFERENCES tournaments(id),
+        round           INTEGER NOT NULL,
+        number          INTEGER NOT NULL,
+        seats           TEXT NOT NULL,        -- JSON user ids (a computer: negative)
+        thread_id       INTEGER,
+        table_id        INTEGER,
+        result_id       INTEGER,
+        state           TEXT NOT NULL,        -- paired | open | finished | bye
+        points          TEXT,                 -- JSON user id -> tournament points
+        scores          TEXT,                 -- JSON user id -> game score
+        UNIQUE (tournament_id, round, number)
+    );
+    CREATE INDEX tournament_matches_table ON tournament_matches(table_id);
+    """,
+]

@@ -1,0 +1,596 @@
+"""Finished games' storage: the finishing transaction (the table removed,
+the result, its players and their ratings written together), the ratings
+of all time and of each server's seasons, the leaderboards, statistics and
+history read from them, the display names boards show, and the results
+whose message is still to be shown."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from bot.db.core import Conn, Database, dumps
+from bot.results.rows import Result
+from bot.tables.rows import Ledger, TableRow
+
+UNSHOWN = "unshown."  # meta key prefix: a result whose message is not shown yet (+ its id)
+
+#: what ``copy-db`` moves of this concern (:mod:`bot.db.copy`), a result
+#: before its players
+COPIED = {
+    "results": (
+        (
+            "id",
+            "table_id",
+            "guild_id",
+            "channel_id",
+            "game",
+            "record",
+            "outcome",
+            "settlement",
+            "seed",
+            "has_bots",
+            "finished_at",
+            "seats",
+            "host_id",
+            "message_id",
+            "season",
+        ),
+        "id",
+        frozenset({"record", "outcome", "settlement", "seats"}),
+    ),
+    "result_players": (
+        (
+            "result_id",
+            "user_id",
+            "guild_id",
+            "game",
+            "name",
+            "rank",
+            "won",
+            "points",
+            "best",
+            "rated",
+            "finished_at",
+            "season",
+            "rating",
+        ),
+        "result_id, user_id",
+        frozenset(),
+    ),
+    "ratings": (("game", "user_id", "mu", "sigma", "games"), "game, user_id", frozenset()),
+    "season_ratings": (
+        ("guild_id", "season", "game", "user_id", "mu", "sigma", "games"),
+        "guild_id, season, game, user_id",
+        frozenset(),
+    ),
+}
+
+
+async def read_ratings(
+    c: Conn, game: str, user_ids: Sequence[int]
+) -> dict[int, tuple[float, float]]:
+    if not user_ids:
+        return {}
+    marks = ",".join("?" * len(user_ids))
+    rows = await c.fetch(
+        f"SELECT user_id, mu, sigma FROM ratings WHERE game = ? AND user_id IN ({marks})",
+        (game, *user_ids),
+    )
+    return {r[0]: (r[1], r[2]) for r in rows}
+
+
+async def read_season_ratings(
+    c: Conn, guild_id: int, season: str, game: str, user_ids: Sequence[int]
+) -> dict[int, tuple[float, float]]:
+    if not user_ids:
+        return {}
+    marks = ",".join("?" * len(user_ids))
+    rows = await c.fetch(
+        "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ?"
+        f" AND game = ? AND user_id IN ({marks})",
+        (guild_id, season, game, *user_ids),
+    )
+    return {r[0]: (r[1], r[2]) for r in rows}
+
+
+class Finishing(Protocol):
+    """What finishing a game needs of the live tables' storage
+    (:class:`bot.tables.repo.TablesRepo`): the table removed, with its
+    ledger line, inside the finishing transaction."""
+
+    async def remove(self, tx: Conn, row: Any, ledger: Any, now: float) -> bool: ...
+
+
+class ResultsRepo:
+    """The ``results``, ``result_players``, ``ratings`` and
+    ``season_ratings`` tables (and the ``meta`` notes of results not shown)."""
+
+    def __init__(self, db: Database, tables: Finishing) -> None:
+        self.db = db
+        self.tables = tables
+
+    async def finish_table(
+        self,
+        row: TableRow,
+        result: Result,
+        *,
+        ledger: Ledger | None = None,
+        screen: dict[str, Any] | None = None,
+    ) -> int | None:
+        """In one transaction: check the version, store the result, its
+        players and ratings (read and written inside it, so two games sharing
+        a player that finish at once both count), and remove the live table.
+        ``screen``: what the result message is drawn from, kept until it is
+        shown (:meth:`unshown_results`), so a failed edit or a process killed
+        before it still ends with the result on screen. ``None`` = stale."""
+        async with self.db.transaction() as tx:
+            result_id: int | None = None
+            if await self.tables.remove(tx, row, ledger, result.finished_at):
+                result_id = await self._store(tx, result)
+            if result_id is not None and screen is not None:
+                await self.db.put_meta(tx, [(f"{UNSHOWN}{result_id}", dumps(screen))])
+        if result_id is not None:
+            row.version += 1
+        return result_id
+
+    async def unshown_results(self, finished_before: float) -> dict[int, dict[str, Any]]:
+        """The results whose message is not shown yet (result id → what it
+        is drawn from, :meth:`finish_table`'s ``screen``), finished at or
+        before ``finished_before`` (the repair sweep)."""
+        rows = await self.db.meta_prefixed(UNSHOWN)
+        found = {int(key[len(UNSHOWN) :]): json.loads(value) for key, value in rows}
+        return {k: v for k, v in found.items() if float(v.get("at", 0.0)) <= finished_before}
+
+    async def results_shown(self, result_ids: Sequence[int]) -> None:
+        """The messages of these results show them now: nothing to repair."""
+        await self.db.drop_meta([f"{UNSHOWN}{i}" for i in result_ids])
+
+    async def _store(self, tx: Conn, result: Result) -> int:
+        """Inside the finishing transaction: the result, its players and
+        their new ratings (read and written under the game's ratings lock)."""
+        if result.rate is not None:
+            # one lock per game's ratings, not per row: a player's row may
+            # not exist yet, and finishing is rare enough to take turns
+            await self.db.lock_in_transaction(tx, f"chabudai.ratings.{result.game}")
+            ranks = {p.user_id: p.rank for p in result.players}
+            current = await read_ratings(tx, result.game, list(ranks))
+            result.ratings = result.rate(ranks, current)
+            if result.season is not None and result.guild_id is not None:
+                # the season's ratings: fresh (the model's defaults) for a
+                # player's first game of the season, under the same lock
+                now_season = await read_season_ratings(
+                    tx, result.guild_id, result.season, result.game, list(ranks)
+                )
+                result.season_ratings = result.rate(ranks, now_season)
+        settlement = {str(p.user_id): p.points for p in result.players}
+        r = await tx.fetchone(
+            "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
+            " settlement, seed, has_bots, finished_at, seats, host_id, message_id, season)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                result.table_id,
+                result.guild_id,
+                result.channel_id,
+                result.game,
+                dumps(result.record),
+                dumps(result.outcome),
+                dumps(settlement),
+                result.seed,
+                int(result.has_bots),
+                result.finished_at,
+                dumps(result.seats) if result.seats is not None else None,
+                result.host_id,
+                result.message_id,
+                result.season,
+            ),
+        )
+        assert r is not None
+        result_id = int(r[0])
+        await tx.executemany(
+            "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank, won,"
+            " points, best, rated, finished_at, season, rating)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    result_id,
+                    p.user_id,
+                    result.guild_id,
+                    result.game,
+                    p.name,
+                    p.rank,
+                    int(p.won),
+                    p.points,
+                    p.best,
+                    int(not result.has_bots if result.rated is None else result.rated),
+                    result.finished_at,
+                    result.season,
+                    # the displayed all-time rating after this game (mu − 3σ)
+                    (
+                        result.ratings[p.user_id][0] - 3 * result.ratings[p.user_id][1]
+                        if p.user_id in result.ratings
+                        else None
+                    ),
+                )
+                for p in result.players
+            ],
+        )
+        if result.ratings:
+            await tx.executemany(
+                "INSERT INTO ratings (game, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, 1)"
+                " ON CONFLICT (game, user_id) DO UPDATE SET mu = excluded.mu,"
+                " sigma = excluded.sigma, games = ratings.games + 1",
+                [(result.game, uid, mu, sigma) for uid, (mu, sigma) in result.ratings.items()],
+            )
+        if result.season_ratings:
+            await tx.executemany(
+                "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, games)"
+                " VALUES (?, ?, ?, ?, ?, ?, 1)"
+                " ON CONFLICT (guild_id, season, game, user_id) DO UPDATE SET mu = excluded.mu,"
+                " sigma = excluded.sigma, games = season_ratings.games + 1",
+                [
+                    (result.guild_id, result.season, result.game, uid, mu, sigma)
+                    for uid, (mu, sigma) in result.season_ratings.items()
+                ],
+            )
+        return result_id
+
+    async def history(
+        self,
+        *,
+        guild_id: int | None,
+        user_id: int | None = None,
+        game: str | None = None,
+        limit: int = 10,
+    ) -> list[dict[str, Any]]:
+        """The last finished games, newest first: of a server
+        (``guild_id``), and/or with ``user_id`` among the players, of
+        ``game``. Each with where its result message is, its seed, seats,
+        outcome and places (``players``, as :meth:`get_result`)."""
+        where: list[str] = []
+        args: list[Any] = []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            args.append(guild_id)
+        if game is not None:
+            where.append("game = ?")
+            args.append(game)
+        if user_id is not None:
+            where.append("id IN (SELECT result_id FROM result_players WHERE user_id = ?)")
+            args.append(user_id)
+        sql = (
+            "SELECT id, guild_id, channel_id, message_id, game, seed, finished_at, outcome, seats"
+            " FROM results"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + " ORDER BY finished_at DESC, id DESC LIMIT ?"
+        )
+        args.append(limit)
+        async with self.db.reading() as c:
+            rows = await c.fetch(sql, args)
+            ids = [r[0] for r in rows]
+            places: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+            if ids:
+                marks = ",".join("?" * len(ids))
+                for p in await c.fetch(
+                    "SELECT result_id, user_id, name, rank, won, points FROM result_players"
+                    f" WHERE result_id IN ({marks}) ORDER BY rank, name",
+                    ids,
+                ):
+                    places[p[0]].append(
+                        {
+                            "user_id": p[1],
+                            "name": p[2],
+                            "rank": p[3],
+                            "won": bool(p[4]),
+                            "points": p[5],
+                        }
+                    )
+        return [
+            {
+                "id": r[0],
+                "guild_id": r[1],
+                "channel_id": r[2],
+                "message_id": r[3],
+                "game": r[4],
+                "seed": r[5],
+                "finished_at": float(r[6]),
+                "outcome": json.loads(r[7]),
+                "seats": json.loads(r[8]) if r[8] is not None else None,
+                "players": places[r[0]],
+            }
+            for r in rows
+        ]
+
+    async def all(self, *, game: str | None = None) -> list[dict[str, Any]]:
+        """Finished games, oldest first (for tests and tools)."""
+        sql = "SELECT id, game, record, outcome, settlement, seed, has_bots, guild_id FROM results"
+        args: tuple[Any, ...] = ()
+        if game is not None:
+            sql += " WHERE game = ?"
+            args = (game,)
+        async with self.db.reading() as c:
+            rows = await c.fetch(sql + " ORDER BY id", args)
+        return [
+            {
+                "id": r[0],
+                "game": r[1],
+                "record": json.loads(r[2]),
+                "outcome": json.loads(r[3]),
+                "settlement": json.loads(r[4]),
+                "seed": r[5],
+                "has_bots": bool(r[6]),
+                "guild_id": r[7],
+            }
+            for r in rows
+        ]
+
+    async def get_result(self, result_id: int) -> dict[str, Any] | None:
+        """One finished game: its record, outcome, places and where it was
+        played (``None`` if there is no such result)."""
+        async with self.db.reading() as c:
+            r = await c.fetchone(
+                "SELECT id, table_id, guild_id, channel_id, game, record, outcome, settlement,"
+                " seed, has_bots, finished_at, seats, host_id, message_id, season FROM results"
+                " WHERE id = ?",
+                (result_id,),
+            )
+            if r is None:
+                return None
+            players = await c.fetch(
+                "SELECT user_id, name, rank, won, points, best, rated FROM result_players"
+                " WHERE result_id = ? ORDER BY rank, name",
+                (result_id,),
+            )
+        return {
+            "id": r[0],
+            "table_id": r[1],
+            "guild_id": r[2],
+            "channel_id": r[3],
+            "game": r[4],
+            "record": json.loads(r[5]),
+            "outcome": json.loads(r[6]),
+            "settlement": json.loads(r[7]),
+            "seed": r[8],
+            "has_bots": bool(r[9]),
+            "finished_at": float(r[10]),
+            # the seats and host (None for games finished before migration 4)
+            "seats": json.loads(r[11]) if r[11] is not None else None,
+            "host_id": r[12],
+            "message_id": r[13],  # the result message (None before migration 5)
+            "season": r[14],
+            "players": [
+                {
+                    "user_id": p[0],
+                    "name": p[1],
+                    "rank": p[2],
+                    "won": bool(p[3]),
+                    "points": p[4],
+                    "best": p[5],
+                    "rated": bool(p[6]),
+                }
+                for p in players
+            ],
+        }
+
+    async def result_of_table(self, table_id: int) -> int | None:
+        """The stored result of the game played at table ``table_id``, if it finished."""
+        async with self.db.reading() as c:
+            r = await c.fetchone(
+                "SELECT id FROM results WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,)
+            )
+        return None if r is None else int(r[0])
+
+
+class BoardsRepo:
+    """What is read from the finished games: the ratings (all-time and each
+    server season's), leaderboards, statistics and the names boards show."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def ratings(self, game: str, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        async with self.db.reading() as c:
+            return await read_ratings(c, game, user_ids)
+
+    async def leaderboard(
+        self,
+        game: str,
+        *,
+        guild_id: int | None,
+        by: str,
+        limit: int = 10,
+        season: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Top players of ``game`` (``guild_id=None`` = every server).
+
+        ``by``: ``rating`` (mu − 3σ, rated games), ``wins``, ``points`` (sum of
+        settlement) or ``best``. ``season`` (a server's, so with ``guild_id``):
+        only that season's games, and its own ratings. Each row's ``rated``
+        is its rated games (by rating; ``None`` otherwise: bot.ratings.shown).
+        """
+        where = "rp.game = ?"
+        args: list[Any] = [game]
+        if guild_id is not None:
+            where += " AND rp.guild_id = ?"
+            args.append(guild_id)
+        if season is not None:
+            where += " AND rp.season = ?"
+            args.append(season)
+        agg = (
+            "SELECT rp.user_id, MAX(rp.name) AS name, COUNT(*) AS games, SUM(rp.won) AS wins,"
+            " SUM(rp.points) AS points, MAX(rp.best) AS best"
+            f" FROM result_players rp WHERE {where} GROUP BY rp.user_id"
+        )
+        if by == "rating":
+            if season is not None:
+                join = (
+                    " JOIN season_ratings r ON r.guild_id = ? AND r.season = ? AND r.game = ?"
+                    " AND r.user_id = a.user_id"
+                )
+                args += [guild_id, season, game, limit]
+            else:
+                join = " JOIN ratings r ON r.game = ? AND r.user_id = a.user_id"
+                args += [game, limit]
+            sql = (
+                f"SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
+                f" r.mu - 3 * r.sigma AS value, r.games AS rated FROM ({agg}) a{join}"
+                " ORDER BY value DESC, a.wins DESC LIMIT ?"
+            )
+        else:
+            column = {"wins": "wins", "points": "points", "best": "best"}[by]
+            extra = " WHERE best IS NOT NULL" if by == "best" else ""
+            sql = (
+                f"SELECT user_id, name, games, wins, points, best, {column} AS value,"
+                f" NULL AS rated FROM ({agg}) a{extra} ORDER BY value DESC, wins DESC, user_id"
+                " LIMIT ?"
+            )
+            args.append(limit)
+        async with self.db.reading() as c:
+            rows = await c.fetch(sql, args)
+        keys = ("user_id", "name", "games", "wins", "points", "best", "value", "rated")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    async def stats(
+        self,
+        user_id: int,
+        *,
+        game: str | None,
+        guild_id: int | None,
+        season: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Per-game statistics of one player (optionally one game / server /
+        that server's ``season``, whose ratings are the season's own)."""
+        where = "user_id = ?"
+        args: list[Any] = [user_id]
+        if game is not None:
+            where += " AND game = ?"
+            args.append(game)
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            args.append(guild_id)
+        if season is not None:
+            where += " AND season = ?"
+            args.append(season)
+        async with self.db.reading() as c:
+            rows = await c.fetch(
+                "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
+                f" FROM result_players WHERE {where} GROUP BY game ORDER BY game",
+                args,
+            )
+            out = [
+                {"game": g, "games": n, "wins": wins, "points": points, "best": best, "top": top}
+                for g, n, wins, points, best, top in rows
+            ]
+            if out:
+                if season is not None:
+                    rated = await c.fetch(
+                        "SELECT game, mu, sigma FROM season_ratings"
+                        " WHERE user_id = ? AND guild_id = ? AND season = ?",
+                        (user_id, guild_id, season),
+                    )
+                else:
+                    rated = await c.fetch(
+                        "SELECT game, mu, sigma FROM ratings WHERE user_id = ?", (user_id,)
+                    )
+                ratings = {g: (mu, sigma) for g, mu, sigma in rated}
+                for item in out:
+                    if item["game"] in ratings:
+                        mu, sigma = ratings[item["game"]]
+                        item["rating"] = mu - 3 * sigma
+        return out
+
+    async def rated_games(
+        self, user_id: int, *, guild_id: int | None = None, season: str | None = None
+    ) -> dict[str, int]:
+        """How many rated games each of a player's ratings counts, by game
+        (all-time; a server's ``season``'s own with ``guild_id``): below
+        bot.ratings.PROVISIONAL_GAMES the rating is shown provisional."""
+        async with self.db.reading() as c:
+            if season is not None:
+                rows = await c.fetch(
+                    "SELECT game, games FROM season_ratings"
+                    " WHERE user_id = ? AND guild_id = ? AND season = ?",
+                    (user_id, guild_id, season),
+                )
+            else:
+                rows = await c.fetch(
+                    "SELECT game, games FROM ratings WHERE user_id = ?", (user_id,)
+                )
+        return {str(g): int(n) for g, n in rows}
+
+    async def board_counts(
+        self, game: str, *, guild_id: int | None, season: str | None = None
+    ) -> dict[str, int]:
+        """Why a board may be empty: the places in finished games of ``game``
+        (a server's / a season's, as :meth:`leaderboard`) — ``finished``
+        all of them, ``rated`` those of rated games, ``with_bots`` those of
+        games with computer players."""
+        where = "rp.game = ?"
+        args: list[Any] = [game]
+        if guild_id is not None:
+            where += " AND rp.guild_id = ?"
+            args.append(guild_id)
+        if season is not None:
+            where += " AND rp.season = ?"
+            args.append(season)
+        async with self.db.reading() as c:
+            row = await c.fetchone(
+                "SELECT COUNT(*), COALESCE(SUM(rp.rated), 0), COALESCE(SUM(r.has_bots), 0)"
+                f" FROM result_players rp JOIN results r ON r.id = rp.result_id WHERE {where}",
+                args,
+            )
+        assert row is not None
+        return {"finished": int(row[0]), "rated": int(row[1]), "with_bots": int(row[2])}
+
+    async def rating_trend(self, user_id: int, game: str, *, limit: int = 20) -> list[float]:
+        """A player's all-time rating after each of their last rated games
+        of ``game``, oldest first (the stats card's chart)."""
+        async with self.db.reading() as c:
+            rows = await c.fetch(
+                "SELECT rating FROM result_players WHERE user_id = ? AND game = ?"
+                " AND rating IS NOT NULL ORDER BY finished_at DESC, result_id DESC LIMIT ?",
+                (user_id, game, limit),
+            )
+        return [float(r[0]) for r in reversed(rows)]
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons of a server that have finished games, newest first."""
+        async with self.db.reading() as c:
+            rows = await c.fetch(
+                "SELECT DISTINCT season FROM results WHERE guild_id = ? AND season IS NOT NULL"
+                " ORDER BY season DESC",
+                (guild_id,),
+            )
+        return [str(r[0]) for r in rows]
+
+    async def display_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """Each user's display name at their latest finished game that kept
+        its seats (results since migration 4), for boards that name people
+        as they chose (``result_players.name`` is the engine name, "Bob_Smith");
+        users without such a game are left out."""
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        async with self.db.reading() as c:
+            latest = await c.fetch(
+                "SELECT rp.user_id, MAX(r.id) FROM result_players rp"
+                " JOIN results r ON r.id = rp.result_id"
+                f" WHERE rp.user_id IN ({marks}) AND r.seats IS NOT NULL GROUP BY rp.user_id",
+                tuple(ids),
+            )
+            if not latest:
+                return {}
+            results = sorted({int(r[1]) for r in latest})
+            seats = await c.fetch(
+                f"SELECT id, seats FROM results WHERE id IN ({', '.join('?' for _ in results)})",
+                tuple(results),
+            )
+        by_result = {int(r[0]): json.loads(r[1]) for r in seats}
+        out: dict[int, str] = {}
+        for user_id, result_id in latest:
+            for seat in by_result.get(int(result_id), []):
+                if seat.get("id") == int(user_id) and not seat.get("bot"):
+                    out[int(user_id)] = str(seat.get("display") or seat.get("name"))
+        return out
