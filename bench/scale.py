@@ -1,7 +1,7 @@
 """Presses per second on one process + SQLite and on three processes + one
 PostgreSQL, on this machine (issue 15's benchmark).
 
-    python bench/scale.py [--config sqlite1 pg3] [--runs 3] [--duration 30]
+    python bench/scale.py [--config sqlite1 pg1 pg3] [--runs 3] [--duration 30]
                           [--clients 6] [--per-game 4] [--pg postgresql://…]
                           [--rate R] [--against DIR]
 
@@ -311,7 +311,7 @@ async def run_once(
     n: int,
     code: str = "",
 ) -> dict[str, Any]:
-    procs = 1 if config == "sqlite1" else args.procs
+    procs = args.procs if config == "pg3" else 1  # sqlite1, pg1: one process
     with tempfile.TemporaryDirectory(prefix="chabudai-scale-") as tmp:
         logs = Path(tmp)
         if config == "sqlite1":
@@ -557,7 +557,7 @@ def median_line(label: str, rs: list[dict[str, Any]]) -> str:
 async def main_async(args: argparse.Namespace) -> int:
     cluster = None
     server = args.pg or os.environ.get(SERVER_ENV, "")
-    if "pg3" in args.config and not server:
+    if any(c != "sqlite1" for c in args.config) and not server:
         reason = why_not()
         if reason is not None:
             print(f"no PostgreSQL: {reason}")
@@ -605,14 +605,21 @@ async def main_async(args: argparse.Namespace) -> int:
                     parts.append(f"{label} {new[key]:.2f} / {old[key]:.2f} = {new[key] / old[key]:.2f}×")
             print(f"  {config}: " + "; ".join(parts))
     for code in sides:
-        if ("sqlite1", code) in medians and ("pg3", code) in medians:
-            one, three = medians["sqlite1", code], medians["pg3", code]
-            print(
-                f"{Path(code).name if code else 'this'}: pg3 CPU per press with the server"
-                f" {three['total_cpu_ms']:.1f} ms / sqlite1 {one['total_cpu_ms']:.1f} ms ="
-                f" {three['total_cpu_ms'] / one['total_cpu_ms']:.2f}× (target ≤ 1.2×);"
-                f" pg3 / sqlite1 presses/s {three['rate'] / one['rate']:.2f}×"
-            )
+        who = Path(code).name if code else "this"
+        # pg3 / sqlite1 = (pg1 / sqlite1: the database) × (pg3 / pg1: several
+        # processes on one machine — their coordination and their sharing
+        # of its cores)
+        for a, b, target in (("pg3", "sqlite1", " (target ≤ 1.2×)"), ("pg1", "sqlite1", ""),
+                             ("pg3", "pg1", "")):  # fmt: skip
+            if (a, code) in medians and (b, code) in medians:
+                top, bottom = medians[a, code], medians[b, code]
+                print(
+                    f"{who}: {a} CPU per press with the server {top['total_cpu_ms']:.1f} ms"
+                    f" / {b} {bottom['total_cpu_ms']:.1f} ms ="
+                    f" {top['total_cpu_ms'] / bottom['total_cpu_ms']:.2f}×{target};"
+                    f" pictures' CPU {top['picture_ms'] / bottom['picture_ms']:.2f}×;"
+                    f" {a} / {b} presses/s {top['rate'] / bottom['rate']:.2f}×"
+                )
     return 0
 
 
@@ -621,7 +628,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--config", nargs="+", default=["sqlite1", "pg3"],
-                        choices=("sqlite1", "pg3"))  # fmt: skip
+                        choices=("sqlite1", "pg1", "pg3"))  # fmt: skip
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--procs", type=int, default=3, help="processes of pg3")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
