@@ -617,7 +617,9 @@ async def main_async(args: argparse.Namespace) -> int:
                     f"{who}: {a} CPU per press with the server {top['total_cpu_ms']:.1f} ms"
                     f" / {b} {bottom['total_cpu_ms']:.1f} ms ="
                     f" {top['total_cpu_ms'] / bottom['total_cpu_ms']:.2f}×{target};"
-                    f" pictures' CPU {top['picture_ms'] / bottom['picture_ms']:.2f}×;"
+                    f" pictures' CPU {top['picture_ms'] / bottom['picture_ms']:.2f}×"
+                    f" (the same pictures: the machine's contention), the ratio over it"
+                    f" {top['total_cpu_ms'] / bottom['total_cpu_ms'] / (top['picture_ms'] / bottom['picture_ms']):.2f}×;"
                     f" {a} / {b} presses/s {top['rate'] / bottom['rate']:.2f}×"
                 )
     return 0
