@@ -60,7 +60,6 @@ DEFAULT_WORKERS = 2
 DEFAULT_REVIEW_WORKERS = 1
 DEFAULT_MEMORY_MB = 2048
 DEFAULT_NICE = 10
-REVIEW_NICE = 19  # the review workers: the lowest priority, behind the live workers
 LIVE, BACKGROUND = 0, 1  # a job's rank: a worker takes every live job before a background one
 DECISION_SECONDS = 60.0  # the longest a decision or a hint may run in a worker
 BUILD_SECONDS = 900.0  # the longest a table build may run in a worker
@@ -105,6 +104,12 @@ def nice() -> int:
     """How much lower the workers' priority is (``CHABUDAI_AI_NICE``: ``nice``
     steps, 0-19), so the bot's event loop gets a core first."""
     return min(19, max(0, _setting("CHABUDAI_AI_NICE", DEFAULT_NICE)))
+
+
+def review_nice() -> int:
+    """The review workers' ``nice``: 9 steps below the live workers' (19 by
+    default, the lowest), so a live move gets a core before a review."""
+    return min(19, nice() + 9)
 
 
 def memory_mb() -> int:
@@ -413,7 +418,7 @@ def _review_pool() -> _Pool:
     global _REVIEWS
     with _POOL_LOCK:
         if _REVIEWS is None:
-            _REVIEWS = _Pool(review_workers(), memory_mb(), _no_warm_ups, REVIEW_NICE)
+            _REVIEWS = _Pool(review_workers(), memory_mb(), _no_warm_ups, review_nice())
         return _REVIEWS
 
 
