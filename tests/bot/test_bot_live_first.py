@@ -175,3 +175,23 @@ def test_a_place_in_line_reads_as_an_ordinal() -> None:
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"
     ]  # fmt: skip
     assert review_command.ordinal(3, "ja") == "3番目"
+
+
+async def test_a_second_hint_on_the_same_turn_is_answered_from_memory(game_night) -> None:
+    """A hint is computed once per position and asker: asking again on the
+    same turn reads the same answer without a worker's time; the next turn
+    is a new position."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=[night.alice], cpus=["easy"])
+        coach = night.bot.get_cog("Coach")
+        await night.settle()
+        assert table.turn is night.alice, table.content
+        first = await table.command(night.alice, "hint")
+        again = await table.command(night.alice, "hint")
+        assert says(first.response.content, "hint.title", game=t("game.nine"))
+        assert again.response.content == first.response.content
+        assert coach.computed == 1
+        await a_computer_answers(night, table)
+        assert table.turn is night.alice, table.content
+        await table.command(night.alice, "hint")
+        assert coach.computed == 2
