@@ -251,12 +251,14 @@ def main() -> int:
         med = {
             "during": [statistics.median(pct(r["during"], q) for r in rs) for q in (0.5, 0.99)],
             "max": statistics.median(max(r["during"], default=float("nan")) for r in rs),
+            "before": statistics.median(pct(r["before"], 0.99) for r in rs),
             "delivered": statistics.median(r["delivered"] for r in rs),
             "to_last": statistics.median(r["to_last"] for r in rs),
         }
         print(
             f"{name:<12} move latency during the rush p50 {med['during'][0]:.3f} s, "
-            f"p99 {med['during'][1]:.3f} s, max {med['max']:.3f} s; reviews delivered "
+            f"p99 {med['during'][1]:.3f} s, max {med['max']:.3f} s (before it: p99 "
+            f"{med['before']:.3f} s); reviews delivered "
             f"{med['delivered']:.0f}/{args.reviews}, the last after {med['to_last']:.1f} s"
         )
     return 0

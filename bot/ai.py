@@ -12,7 +12,11 @@ or imported there), started on first use, each with its address space capped at
 A game whose AI builds tables (its spec has a ``warm_up``) is pinned to one
 worker, where its builds, decisions and hints all run (its tables live
 there); every other job goes to the first free worker. A worker runs one job
-at a time. A worker that dies (the memory cap, a crash) or runs over its
+at a time. Post-game reviews (:class:`Queued`, :func:`job`) run on workers
+of their own (``CHABUDAI_AI_REVIEW_WORKERS``, default 1, at a lower
+priority), so a rush of reviews never holds up a computer's move or a hint;
+with 0 they share the live workers, each taken only when no live job waits
+(docs/cpu.md "Live play first"). A worker that dies (the memory cap, a crash) or runs over its
 time (:data:`DECISION_SECONDS`, :data:`BUILD_SECONDS`) is killed and
 replaced on the next job; what it had built is forgotten; the job raises
 :class:`AIUnavailable` and the caller plays the game's default move (the turn
@@ -107,9 +111,10 @@ def nice() -> int:
 
 
 def review_nice() -> int:
-    """The review workers' ``nice``: 9 steps below the live workers' (19 by
-    default, the lowest), so a live move gets a core before a review."""
-    return min(19, nice() + 9)
+    """The review workers' ``nice`` (``CHABUDAI_AI_REVIEW_NICE``): by default
+    9 steps below the live workers' (19, the lowest), so a live move gets a
+    core before a review."""
+    return min(19, max(0, _setting("CHABUDAI_AI_REVIEW_NICE", nice() + 9)))
 
 
 def memory_mb() -> int:
