@@ -85,10 +85,12 @@ class Coach(commands.Cog):
     @app_commands.command(name="hint", description="The coach's move for your turn, with numbers")
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        await ask(self.bot, interaction)
+        await ask(self.bot, interaction, self)
 
 
-async def ask(bot: Host, interaction: discord.Interaction[Any]) -> None:
+async def ask(
+    bot: Host, interaction: discord.Interaction[Any], coach: Coach | None = None
+) -> None:
     service = bot.tables
     assert interaction.channel_id is not None
     row = await service.store.tables.table_in_channel(interaction.channel_id)
@@ -118,8 +120,7 @@ async def ask(bot: Host, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
     await ai.prepare(row.game, row.options)
     try:
-        coach = bot.get_cog("Coach")
-        if isinstance(coach, Coach):
+        if coach is not None:
             advice = await coach.advice((row.id, row.version, name), row.game, view, legal)
         else:
             advice = await ai.hint(row.game, view, name, legal)
