@@ -321,21 +321,10 @@ class _Pool:
         limit: float,
         what: str,
         pin: str | None,
+        rank: int = LIVE,
     ) -> tuple[concurrent.futures.Future[Any], int | None]:
-        """Queue a live job; its future, and the worker it is pinned to (if any)."""
-        job, index = self.enqueue(fn, args, limit, what, pin, LIVE)
-        return job.future, index
-
-    def enqueue(
-        self,
-        fn: Callable[..., Any],
-        args: tuple[Any, ...],
-        limit: float,
-        what: str,
-        pin: str | None,
-        rank: int,
-    ) -> tuple[_Job, int | None]:
-        """Queue a job of ``rank``; the job, and the worker it is pinned to (if any)."""
+        """Queue a job of ``rank``; its future, and the worker it is pinned
+        to (if any)."""
         with self.cond:
             if self.closed:
                 raise RuntimeError("the AI workers are shut down")
@@ -351,7 +340,7 @@ class _Pool:
                 slot.queue[rank].append(job)
                 index = slot.index
             self.cond.notify_all()
-        return job, index
+        return job.future, index
 
     def take(self, slot: _Slot) -> _Job | None:
         """The next job for ``slot``: of the highest rank waiting, the older
@@ -369,16 +358,17 @@ class _Pool:
                         return shared.popleft()
                 self.cond.wait()
 
-    def place(self, job: _Job) -> int:
-        """Where ``job`` stands: 0 once a worker has it (or it is over), else
-        its place in line (1: the next its worker takes): the jobs of its
-        rank queued before it, and every live job waiting if it is a
-        background one (those go first)."""
+    def place(self, future: concurrent.futures.Future[Any]) -> int:
+        """Where the job of ``future`` stands: 0 once a worker has it (or it
+        is over), else its place in line (1: the next its worker takes): the
+        jobs of its rank queued before it, and every live job waiting if it
+        is a background one (those go first)."""
         with self.cond:
-            queues = [self.shared[job.rank], *(slot.queue[job.rank] for slot in self.slots)]
-            home = next((q for q in queues if job in q), None)
+            queues = [*self.shared, *(q for slot in self.slots for q in slot.queue)]
+            home = next((q for q in queues if any(j.future is future for j in q)), None)
             if home is None:
                 return 0
+            job = next(j for j in home if j.future is future)
             ahead = sum(1 for other in home if other.seq < job.seq)
             if job.rank == BACKGROUND:
                 ahead += len(self.shared[LIVE]) + sum(len(s.queue[LIVE]) for s in self.slots)
@@ -679,7 +669,7 @@ class Queued:
         self.spec = registry.spec(game)
         self.fn, self.args = fn, args
         self.pool: _Pool | None = None
-        self.job: _Job | None = None
+        self.future: concurrent.futures.Future[Any] | None = None
         self.error: Exception | None = None
         if workers() == 0:
             return  # a thread, started when it is awaited
@@ -687,19 +677,19 @@ class Queued:
         try:
             if review_workers() > 0:
                 self.pool = _review_pool()
-                self.job, _index = self.pool.enqueue(fn, args, limit, what, None, BACKGROUND)
+                self.future, _index = self.pool.submit(fn, args, limit, what, None, BACKGROUND)
             else:
                 self.pool = _pool()
                 pin = _pin(self.spec)
-                self.job, _index = self.pool.enqueue(fn, args, limit, what, pin, BACKGROUND)
+                self.future, _index = self.pool.submit(fn, args, limit, what, pin, BACKGROUND)
         except Exception as err:  # shut down
             self.error = err
 
     def place(self) -> int:
         """0: a worker is on it (or it is over); n: the n-th in line."""
-        if self.pool is None or self.job is None:
+        if self.pool is None or self.future is None:
             return 0
-        return self.pool.place(self.job)
+        return self.pool.place(self.future)
 
     async def result(self) -> Any:
         """The job's value; :class:`AIUnavailable` if the AI cannot answer."""
@@ -708,9 +698,9 @@ class Queued:
     async def _wait(self) -> Any:
         if self.error is not None:
             raise self.error
-        if self.job is None:
+        if self.future is None:
             return await asyncio.to_thread(self.fn, *self.args)
-        return await asyncio.wrap_future(self.job.future)
+        return await asyncio.wrap_future(self.future)
 
 
 async def job(
