@@ -12,7 +12,11 @@ or imported there), started on first use, each with its address space capped at
 A game whose AI builds tables (its spec has a ``warm_up``) is pinned to one
 worker, where its builds, decisions and hints all run (its tables live
 there); every other job goes to the first free worker. A worker runs one job
-at a time. A worker that dies (the memory cap, a crash) or runs over its
+at a time. Post-game reviews (:class:`Queued`, :func:`job`) run on workers
+of their own (``CHABUDAI_AI_REVIEW_WORKERS``, default 1, at a lower
+priority), so a rush of reviews never holds up a computer's move or a hint;
+with 0 they share the live workers, each taken only when no live job waits
+(docs/cpu.md "Live play first"). A worker that dies (the memory cap, a crash) or runs over its
 time (:data:`DECISION_SECONDS`, :data:`BUILD_SECONDS`) is killed and
 replaced on the next job; what it had built is forgotten; the job raises
 :class:`AIUnavailable` and the caller plays the game's default move (the turn
@@ -44,7 +48,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -57,8 +61,10 @@ from games.registry import GameSpec
 log = logging.getLogger(__name__)
 
 DEFAULT_WORKERS = 2
+DEFAULT_REVIEW_WORKERS = 1
 DEFAULT_MEMORY_MB = 2048
 DEFAULT_NICE = 10
+LIVE, BACKGROUND = 0, 1  # a job's rank: a worker takes every live job before a background one
 DECISION_SECONDS = 60.0  # the longest a decision or a hint may run in a worker
 BUILD_SECONDS = 900.0  # the longest a table build may run in a worker
 JOB_SECONDS = 300.0  # the longest another job (a post-game review) may run in a worker
@@ -90,10 +96,25 @@ def workers() -> int:
     return max(0, _setting("CHABUDAI_AI_WORKERS", DEFAULT_WORKERS))
 
 
+def review_workers() -> int:
+    """How many worker processes serve the reviews (``CHABUDAI_AI_REVIEW_WORKERS``,
+    default 1), apart from the live workers: a review never holds up a
+    computer's move or a hint. 0 = the reviews share the live workers, after
+    every live job (docs/cpu.md "Live play first")."""
+    return max(0, _setting("CHABUDAI_AI_REVIEW_WORKERS", DEFAULT_REVIEW_WORKERS))
+
+
 def nice() -> int:
     """How much lower the workers' priority is (``CHABUDAI_AI_NICE``: ``nice``
     steps, 0-19), so the bot's event loop gets a core first."""
     return min(19, max(0, _setting("CHABUDAI_AI_NICE", DEFAULT_NICE)))
+
+
+def review_nice() -> int:
+    """The review workers' ``nice`` (``CHABUDAI_AI_REVIEW_NICE``): by default
+    9 steps below the live workers' (19, the lowest), so a live move gets a
+    core before a review."""
+    return min(19, max(0, _setting("CHABUDAI_AI_REVIEW_NICE", nice() + 9)))
 
 
 def memory_mb() -> int:
@@ -123,6 +144,7 @@ class _Job:
     args: tuple[Any, ...]
     limit: float  # seconds it may run
     what: str  # for the log
+    rank: int = LIVE  # LIVE jobs are taken before BACKGROUND ones
     future: concurrent.futures.Future[Any] = field(default_factory=concurrent.futures.Future)
 
 
@@ -133,7 +155,8 @@ class _Slot:
     def __init__(self, pool: _Pool, index: int) -> None:
         self.pool = pool
         self.index = index
-        self.queue: deque[_Job] = deque()  # the jobs of the games pinned here
+        # the jobs of the games pinned here, one queue a rank (LIVE, BACKGROUND)
+        self.queue: tuple[deque[_Job], deque[_Job]] = (deque(), deque())
         self.pins = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.conn: Connection | None = None
@@ -268,20 +291,22 @@ class _Slot:
 
 class _Pool:
     """The worker processes and their queues: a pinned game's jobs wait in its
-    worker's own queue, the rest in a shared one (the first free worker takes
-    the oldest job it may run)."""
+    worker's own queue, the rest in a shared one; a free worker takes the
+    oldest live job it may run, and a background job (a review) only when no
+    live job waits for it."""
 
     def __init__(
         self,
         size: int,
         memory_mb: int,
         on_lost: Callable[[int, concurrent.futures.Future[Any] | None], None],
+        priority: int | None = None,
     ) -> None:
         self.memory_mb = memory_mb
-        self.nice = nice()
+        self.nice = nice() if priority is None else priority
         self.on_lost = on_lost
         self.cond = threading.Condition()
-        self.shared: deque[_Job] = deque()
+        self.shared: tuple[deque[_Job], deque[_Job]] = (deque(), deque())
         self.pinned: dict[str, _Slot] = {}
         self.closed = False
         self.seq = itertools.count()
@@ -296,48 +321,67 @@ class _Pool:
         limit: float,
         what: str,
         pin: str | None,
+        rank: int = LIVE,
     ) -> tuple[concurrent.futures.Future[Any], int | None]:
-        """Queue a job; its future, and the worker it is pinned to (if any)."""
+        """Queue a job of ``rank``; its future, and the worker it is pinned
+        to (if any)."""
         with self.cond:
             if self.closed:
                 raise RuntimeError("the AI workers are shut down")
-            job = _Job(next(self.seq), fn, args, limit, what)
+            job = _Job(next(self.seq), fn, args, limit, what, rank)
             if pin is None:
-                self.shared.append(job)
+                self.shared[rank].append(job)
                 index = None
             else:
                 slot = self.pinned.get(pin)
                 if slot is None:
                     slot = self.pinned[pin] = min(self.slots, key=lambda s: (s.pins, s.index))
                     slot.pins += 1
-                slot.queue.append(job)
+                slot.queue[rank].append(job)
                 index = slot.index
             self.cond.notify_all()
         return job.future, index
 
     def take(self, slot: _Slot) -> _Job | None:
-        """The next job for ``slot`` (the older of its own and the shared
-        queue's), waiting for one; ``None`` once closed."""
+        """The next job for ``slot``: of the highest rank waiting, the older
+        of its own queue's and the shared queue's; waiting for one; ``None``
+        once closed."""
         with self.cond:
             while True:
                 if self.closed:
                     return None
-                mine = slot.queue[0] if slot.queue else None
-                other = self.shared[0] if self.shared else None
-                if mine is not None and (other is None or mine.seq < other.seq):
-                    return slot.queue.popleft()
-                if other is not None:
-                    return self.shared.popleft()
+                for rank in (LIVE, BACKGROUND):
+                    own, shared = slot.queue[rank], self.shared[rank]
+                    if own and (not shared or own[0].seq < shared[0].seq):
+                        return own.popleft()
+                    if shared:
+                        return shared.popleft()
                 self.cond.wait()
+
+    def place(self, future: concurrent.futures.Future[Any]) -> int:
+        """Where the job of ``future`` stands: 0 once a worker has it (or it
+        is over), else its place in line (1: the next its worker takes): the
+        jobs of its rank queued before it, and every live job waiting if it
+        is a background one (those go first)."""
+        with self.cond:
+            queues = [*self.shared, *(q for slot in self.slots for q in slot.queue)]
+            home = next((q for q in queues if any(j.future is future for j in q)), None)
+            if home is None:
+                return 0
+            job = next(j for j in home if j.future is future)
+            ahead = sum(1 for other in home if other.seq < job.seq)
+            if job.rank == BACKGROUND:
+                ahead += len(self.shared[LIVE]) + sum(len(s.queue[LIVE]) for s in self.slots)
+            return ahead + 1
 
     def close(self, grace: float) -> None:
         """Stop: queued jobs are cancelled, running ones get ``grace`` seconds."""
         with self.cond:
             self.closed = True
-            left = [*self.shared, *(job for slot in self.slots for job in slot.queue)]
-            self.shared.clear()
-            for slot in self.slots:
-                slot.queue.clear()
+            queues = [*self.shared, *(q for slot in self.slots for q in slot.queue)]
+            left = [job for q in queues for job in q]
+            for q in queues:
+                q.clear()
             self.cond.notify_all()
         for job in left:
             job.future.cancel()
@@ -350,6 +394,7 @@ class _Pool:
 
 
 _POOL: _Pool | None = None
+_REVIEWS: _Pool | None = None  # the review workers (CHABUDAI_AI_REVIEW_WORKERS)
 _POOL_LOCK = threading.Lock()
 
 
@@ -359,6 +404,21 @@ def _pool() -> _Pool:
         if _POOL is None:
             _POOL = _Pool(max(1, workers()), memory_mb(), _forget_worker)
         return _POOL
+
+
+def _review_pool() -> _Pool:
+    """The review workers, started with the first review: one shared queue,
+    oldest first, at the lowest priority; they hold no warm-up (a review
+    loads the tables it needs itself, from the disk cache)."""
+    global _REVIEWS
+    with _POOL_LOCK:
+        if _REVIEWS is None:
+            _REVIEWS = _Pool(review_workers(), memory_mb(), _no_warm_ups, review_nice())
+        return _REVIEWS
+
+
+def _no_warm_ups(index: int, running: concurrent.futures.Future[Any] | None) -> None:
+    """A review worker was lost: it held no warm-up to forget."""
 
 
 def _forget_worker(index: int, running: concurrent.futures.Future[Any] | None) -> None:
@@ -383,11 +443,12 @@ def shutdown(grace: float = 2.0) -> None:
     """Stop the workers (a running job gets ``grace`` seconds) and forget
     every warm-up (tests, a mode switch, exit); the next AI job starts new
     workers."""
-    global _POOL
+    global _POOL, _REVIEWS
     with _POOL_LOCK:
-        pool, _POOL = _POOL, None
-    if pool is not None:
-        pool.close(grace)
+        pools, _POOL, _REVIEWS = (_POOL, _REVIEWS), None, None
+    for pool in pools:
+        if pool is not None:
+            pool.close(grace)
     with _LOCK:
         _READY.clear()
         _WHERE.clear()
@@ -397,11 +458,10 @@ atexit.register(shutdown, 0.0)
 
 
 def worker_pids() -> list[int]:
-    """The process ids of the running workers (tests, operators)."""
-    pool = _POOL
-    if pool is None:
-        return []
-    return [slot.pid for slot in pool.slots if slot.pid is not None]
+    """The process ids of the running workers, the review workers' last
+    (tests, operators)."""
+    pools = [pool for pool in (_POOL, _REVIEWS) if pool is not None]
+    return [slot.pid for pool in pools for slot in pool.slots if slot.pid is not None]
 
 
 # --------------------------------------------------------------------------
@@ -514,15 +574,24 @@ async def _ask(
     what: str,
     seconds: float | None = None,
 ) -> Any:
-    """Run an AI job (a worker, or a thread) for at most ``seconds`` in a
+    """Run a live AI job (a worker, or a thread) for at most ``seconds`` in a
     worker (default :data:`DECISION_SECONDS`); any failure is logged and
     raised as :class:`AIUnavailable`."""
-    try:
+
+    async def run() -> Any:
         if workers() == 0:
             return await asyncio.to_thread(fn, *args)
         limit = DECISION_SECONDS if seconds is None else seconds
         future, _index = _pool().submit(fn, args, limit, what, _pin(spec))
         return await asyncio.wrap_future(future)
+
+    return await _answer(spec, run())
+
+
+async def _answer(spec: GameSpec, running: Awaitable[Any]) -> Any:
+    """What an AI job gave; any failure logged and raised as :class:`AIUnavailable`."""
+    try:
+        return await running
     except asyncio.CancelledError:
         raise
     except (WorkerLost, MemoryError) as err:
@@ -583,6 +652,57 @@ async def hint(game: str, view: dict[str, Any], name: str, legal: list[str]) -> 
     return advice
 
 
+class Queued:
+    """A background job (a post-game review) handed to the AI: queued at
+    once for the review workers (or, with ``CHABUDAI_AI_REVIEW_WORKERS=0``,
+    for the live workers after every live job); :meth:`place` says where it
+    stands, :meth:`result` waits for it."""
+
+    def __init__(
+        self,
+        game: str,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        what: str,
+        seconds: float | None = None,
+    ) -> None:
+        self.spec = registry.spec(game)
+        self.fn, self.args = fn, args
+        self.pool: _Pool | None = None
+        self.future: concurrent.futures.Future[Any] | None = None
+        self.error: Exception | None = None
+        if workers() == 0:
+            return  # a thread, started when it is awaited
+        limit = JOB_SECONDS if seconds is None else seconds
+        try:
+            if review_workers() > 0:
+                self.pool = _review_pool()
+                self.future, _index = self.pool.submit(fn, args, limit, what, None, BACKGROUND)
+            else:
+                self.pool = _pool()
+                pin = _pin(self.spec)
+                self.future, _index = self.pool.submit(fn, args, limit, what, pin, BACKGROUND)
+        except Exception as err:  # shut down
+            self.error = err
+
+    def place(self) -> int:
+        """0: a worker is on it (or it is over); n: the n-th in line."""
+        if self.pool is None or self.future is None:
+            return 0
+        return self.pool.place(self.future)
+
+    async def result(self) -> Any:
+        """The job's value; :class:`AIUnavailable` if the AI cannot answer."""
+        return await _answer(self.spec, self._wait())
+
+    async def _wait(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        if self.future is None:
+            return await asyncio.to_thread(self.fn, *self.args)
+        return await asyncio.wrap_future(self.future)
+
+
 async def job(
     game: str,
     fn: Callable[..., Any],
@@ -590,12 +710,12 @@ async def job(
     what: str,
     seconds: float | None = None,
 ) -> Any:
-    """Another pure job of a game's (the post-game review, :mod:`games.review`)
-    where its AI runs: a worker (pinned with its tables) or a thread, for at
-    most ``seconds`` in a worker (default :data:`JOB_SECONDS`).
-    :class:`AIUnavailable` if it cannot answer."""
-    limit = JOB_SECONDS if seconds is None else seconds
-    return await _ask(registry.spec(game), fn, args, what, limit)
+    """Another pure job of a game's (the post-game review, :mod:`games.review`),
+    never before a live one: on the review workers (a thread with
+    ``CHABUDAI_AI_WORKERS=0``), for at most ``seconds`` in a worker (default
+    :data:`JOB_SECONDS`). :class:`AIUnavailable` if it cannot answer.
+    :class:`Queued` is the same with its place in line."""
+    return await Queued(game, fn, args, what, seconds).result()
 
 
 def _trace(err: BaseException) -> str:

@@ -39,6 +39,9 @@ from bot.tables.service import TableService
 from games import core, registry
 from games.core import RuleError, Source
 
+SERVER_TABLES = 200  # tables (lobbies and games) a server may have open at once
+MEMBER_LOBBIES = 3  # lobbies waiting for players one member may host in a server
+
 
 @dataclass
 class Again:
@@ -148,6 +151,8 @@ class Lobby:
         if existing is not None:
             await self.already_here(interaction, existing)
             return
+        if not await self.within_limits(interaction, again):
+            return
         lang = await service.public_lang(interaction)
         user = interaction.user
         row = await service.store.tables.create_table(
@@ -176,6 +181,28 @@ class Lobby:
         if opened is None:  # the database failed after the row was made: not half a lobby
             with contextlib.suppress(sqlite3.Error):
                 await service.store.tables.delete_table(row)  # still version 0: never opened
+
+    async def within_limits(
+        self, interaction: discord.Interaction[Any], again: Again | None
+    ) -> bool:
+        """Whether a new table may open here (docs/bot.md "Limits"): a server
+        has at most :data:`SERVER_TABLES` tables open, a member hosts at most
+        :data:`MEMBER_LOBBIES` lobbies waiting for players in it; if not, the
+        user is told, ephemerally, and nothing is opened. (A tournament's
+        matches are opened by :meth:`open_seated`, never refused: the
+        tournament bounds them.)"""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return True
+        host = again.host_id if again is not None else interaction.user.id
+        tables, lobbies = await self.service.store.tables.open_counts(guild_id, host)
+        if tables >= SERVER_TABLES:
+            await self.service.reply(interaction, "error.server_tables_limit", count=tables)
+            return False
+        if lobbies >= MEMBER_LOBBIES:
+            await self.service.reply(interaction, "error.member_lobbies_limit", count=lobbies)
+            return False
+        return True
 
     async def already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
         """Tell the user the channel has a table (with a link to it)."""

@@ -8,6 +8,7 @@ threads."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import random
 import time
@@ -217,3 +218,27 @@ def test_the_sixdice_tables_come_back_from_the_disk_cache_unchanged(tmp_path):
     assert tablecache.cache_path({"target": 1050}, tmp_path) != tablecache.cache_path(opts, tmp_path)
     assert len(list(tmp_path.glob("sixdice-*.npz"))) == 1
 
+
+
+def test_a_worker_takes_every_live_job_before_a_background_one() -> None:
+    """One worker, busy: a review queued first and a move queued after it;
+    the move runs first (it was the review in arrival order), the review
+    still runs, and while it waits it says its place (behind the move)."""
+    pool = ai._Pool(1, 0, lambda index, running: None, 0)
+    try:
+        busy, _ = pool.submit(time.sleep, (1.0,), 30.0, "a long job", None)
+        for _ in range(3000):  # until the worker has it
+            if busy.running():
+                break
+            time.sleep(0.01)
+        review, _ = pool.submit(os.getpid, (), 30.0, "a review", None, ai.BACKGROUND)
+        move, _ = pool.submit(os.getpid, (), 30.0, "a move", None)
+        order: list[str] = []
+        review.add_done_callback(lambda _f: order.append("review"))
+        move.add_done_callback(lambda _f: order.append("move"))
+        assert pool.place(review) == 2 and pool.place(move) == 1  # the move goes first
+        concurrent.futures.wait([busy, review, move], timeout=30)
+        assert order == ["move", "review"]
+        assert review.result() == move.result() and pool.place(review) == 0
+    finally:
+        pool.close(2.0)

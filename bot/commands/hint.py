@@ -10,7 +10,9 @@ drawn stay valid); the finished game's record then carries ``hints``
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,19 +44,53 @@ def hint_title(game: str, move: str, lang: Any, view: dict[str, Any]) -> str:
     return t("hint.title", lang, game=t(f"game.{game}", lang), move=move_text)
 
 
+KEPT = 256  # hints kept in memory: (table, version, asker) -> advice
+
+
 class Coach(commands.Cog):
-    """``/hint``."""
+    """``/hint``. A hint is a pure function of the asker's view, so each is
+    computed once per position (the table's version) and asker: a second
+    ``/hint`` on the same turn is answered from memory, two at once wait
+    for the same job — one member cannot keep the live AI workers busy by
+    asking again (docs/cpu.md "/hint")."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
+        self.known: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
+        self.asking: dict[tuple[int, int, str], asyncio.Future[dict[str, Any]]] = {}
+        self.computed = 0  # hints asked of the AI (not from memory)
+
+    async def advice(
+        self, key: tuple[int, int, str], game: str, view: dict[str, Any], legal: list[str]
+    ) -> dict[str, Any]:
+        """The hint of ``key``'s position: from memory, else the job already
+        asked, else asked now. :class:`bot.ai.AIUnavailable` if the AI cannot
+        answer (not kept: the next ask tries again)."""
+        known = self.known.get(key)
+        if known is not None:
+            self.known.move_to_end(key)
+            return known
+        running = self.asking.get(key)
+        if running is None:
+            running = asyncio.ensure_future(ai.hint(game, view, key[2], legal))
+            self.asking[key] = running
+            self.computed += 1
+            running.add_done_callback(lambda _done: self.asking.pop(key, None))
+        advice = await asyncio.shield(running)
+        self.known[key] = advice
+        while len(self.known) > KEPT:
+            self.known.popitem(last=False)
+        return advice
 
     @app_commands.command(name="hint", description="The coach's move for your turn, with numbers")
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        await ask(self.bot, interaction)
+        await ask(self.bot, interaction, self)
 
 
-async def ask(bot: Host, interaction: discord.Interaction[Any]) -> None:
+async def ask(
+    bot: Host, interaction: discord.Interaction[Any], coach: Coach | None = None
+) -> None:
     service = bot.tables
     assert interaction.channel_id is not None
     row = await service.store.tables.table_in_channel(interaction.channel_id)
@@ -84,7 +120,10 @@ async def ask(bot: Host, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
     await ai.prepare(row.game, row.options)
     try:
-        advice = await ai.hint(row.game, view, name, legal)
+        if coach is not None:
+            advice = await coach.advice((row.id, row.version, name), row.game, view, legal)
+        else:
+            advice = await ai.hint(row.game, view, name, legal)
     except ai.AIUnavailable:  # logged: the turn clock's default move, without numbers
         move = spec.timeout_move(state, name, legal, [])[0]
         await service.say(interaction, hint_title(row.game, move, interaction.locale, view))

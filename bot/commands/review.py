@@ -68,6 +68,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CACHE = 256  # reviews kept in memory (least recently used out first)
+MEMBER_REVIEWS = 2  # reviews one member may wait for at a time (queued or being computed)
+SERVER_REVIEWS = 10  # reviews of one server's games waiting at a time (docs/review.md "Limits")
 PICTURES = 3  # mistake pictures: the presser's three (Discord allows 10 files)
 
 
@@ -368,6 +370,12 @@ def _files(pictures: list[Picture]) -> list[discord.File]:
     return [discord.File(io.BytesIO(p.png), p.filename, description=p.alt[:1024]) for p in pictures]
 
 
+def ordinal(n: int, lang: Any) -> str:
+    """ "3rd" ("3番目"): a place in line, in the reader's language."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return t(f"review.nth.{suffix}", lang, n=n)
+
+
 def chunks(text: str, limit: int = 2000) -> list[str]:
     """``text`` cut at line ends into messages of at most ``limit`` characters."""
     out: list[str] = []
@@ -392,6 +400,9 @@ class Reviews(commands.Cog):
         self.cache: OrderedDict[int, Review] = OrderedDict()
         self.computed = 0  # reviews computed (not served from the cache)
         self.pending: dict[int, asyncio.Future[Any]] = {}  # reviews being computed
+        self.queued: dict[int, ai.Queued] = {}  # their jobs (where each stands in line)
+        self.waiting: dict[int, set[int]] = {}  # result id -> the members waiting for it
+        self.asked_in: dict[int, int | None] = {}  # result id -> the server it was asked in
         bot.result_actions["review"] = self.on_button
 
     async def on_button(
@@ -429,15 +440,27 @@ class Reviews(commands.Cog):
         if not has_review(stored["game"]):
             await self.bot.tables.reply(interaction, "error.no_review")
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        seats = stored.get("seats") or []
-        bots = {str(s["name"]) for s in seats if s.get("bot")}
-        humans = [p for p in stored["record"]["players"] if p not in bots]
-        try:
-            rv = await self.reviewed(result_id, stored["game"], stored["record"], humans)
-        except ai.AIUnavailable:
-            await interaction.followup.send(t("error.review_failed", lang), ephemeral=True)
+        if not await self.admit(interaction, result_id):
             return
+        user = interaction.user.id
+        self.waiting.setdefault(result_id, set()).add(user)
+        self.asked_in.setdefault(result_id, interaction.guild_id)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            seats = stored.get("seats") or []
+            bots = {str(s["name"]) for s in seats if s.get("bot")}
+            humans = [p for p in stored["record"]["players"] if p not in bots]
+            try:
+                rv = await self.reviewed(result_id, stored["game"], stored["record"], humans)
+            except ai.AIUnavailable:
+                await interaction.followup.send(t("error.review_failed", lang), ephemeral=True)
+                return
+        finally:
+            waiting = self.waiting.get(result_id, set())
+            waiting.discard(user)
+            if not waiting:
+                self.waiting.pop(result_id, None)
+                self.asked_in.pop(result_id, None)
         me = next(
             (
                 str(s["name"])
@@ -457,6 +480,43 @@ class Reviews(commands.Cog):
         await interaction.followup.send(first, files=_files(pictures), ephemeral=True)
         for more in rest:
             await interaction.followup.send(more, ephemeral=True)
+
+    async def admit(self, interaction: discord.Interaction[Any], result_id: int) -> bool:
+        """Whether this press may wait for the review (docs/review.md
+        "Limits"); if not, the presser is told why, ephemerally, and nothing
+        changes. A review already known, or being computed for someone
+        else, costs nothing more: always admitted. A second press by a
+        member already waiting for it says where it stands ("Your review is
+        3rd in line"). A new computation is refused past
+        :data:`MEMBER_REVIEWS` waited for by the presser or
+        :data:`SERVER_REVIEWS` asked in the server, unless the review is
+        stored (a read, no worker)."""
+        if result_id in self.cache:
+            return True
+        user = interaction.user.id
+        if result_id in self.pending or result_id in self.waiting:
+            if user not in self.waiting.get(result_id, ()):
+                return True
+            queued = self.queued.get(result_id)
+            place = queued.place() if queued is not None else 0
+            if place:
+                nth = ordinal(place, interaction.locale)
+                await self.bot.tables.reply(interaction, "review.queue.place", nth=nth)
+            else:
+                await self.bot.tables.reply(interaction, "review.queue.now")
+            return False
+        mine = sum(1 for who in self.waiting.values() if user in who)
+        guild = interaction.guild_id
+        here = sum(1 for g in self.asked_in.values() if guild is not None and g == guild)
+        if mine < MEMBER_REVIEWS and here < SERVER_REVIEWS:
+            return True
+        if await self.bot.tables.store.reviews.get_review(result_id, VERSION) is not None:
+            return True  # stored: read, not computed
+        if mine >= MEMBER_REVIEWS:
+            await self.bot.tables.reply(interaction, "error.review_member_limit", count=mine)
+        else:
+            await self.bot.tables.reply(interaction, "error.review_server_limit", count=here)
+        return False
 
     async def reviewed(
         self, result_id: int, game: str, record: dict[str, Any], humans: list[str]
@@ -487,7 +547,13 @@ class Reviews(commands.Cog):
         store = self.bot.tables.store
         doc = await store.reviews.get_review(result_id, VERSION)
         if doc is None:
-            doc = await ai.job(game, review_json, (record, humans), "a review")
+            queued = self.queued[result_id] = ai.Queued(
+                game, review_json, (record, humans), "a review"
+            )
+            try:
+                doc = await queued.result()
+            finally:
+                self.queued.pop(result_id, None)
             self.computed += 1
             await store.reviews.save_review(result_id, VERSION, doc, now=self.bot.tables.clock())
         return doc

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 MAX_ROUNDS = 20
 MAX_CHECKIN = 120  # minutes
 MAX_AHEAD = 14 * 86400  # a start at most two weeks ahead
+SERVER_TOURNAMENTS = 5  # live tournaments (sign-up, check-in, running) a server may have
 _IN = re.compile(r"\+?(\d{1,4})\s*(m|min|h)?", re.IGNORECASE)
 _AT = re.compile(r"(\d{1,2}):(\d{2})")
 
@@ -165,6 +166,9 @@ class Tournaments(commands.Cog):
             return
         if isinstance(interaction.channel, discord.Thread):
             await self._say(interaction, "tournament.error.in_thread")
+            return
+        if await self.desk.store.tournaments.live_count(interaction.guild_id) >= SERVER_TOURNAMENTS:
+            await self._say(interaction, "tournament.error.too_many", max=SERVER_TOURNAMENTS)
             return
         if game not in registry.names():
             await self._say(interaction, "tournament.error.bad_game")

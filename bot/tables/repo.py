@@ -154,6 +154,17 @@ class TablesRepo:
         """The live tables of one server, oldest first (``/game list``)."""
         return await self._tables("WHERE guild_id = ? ORDER BY created_at, id", (guild_id,))
 
+    async def open_counts(self, guild_id: int, host_id: int) -> tuple[int, int]:
+        """How many tables a server has open (lobbies and games), and how
+        many of its lobbies ``host_id`` hosts (the limits of ``/play``)."""
+        async with self.db.reading() as c:
+            rows = await c.fetch(
+                "SELECT COUNT(*), COALESCE(SUM(CASE WHEN phase = 'lobby' AND host_id = ?"
+                " THEN 1 ELSE 0 END), 0) FROM tables WHERE guild_id = ?",
+                (host_id, guild_id),
+            )
+        return int(rows[0][0]), int(rows[0][1])
+
     async def table_counts(self) -> dict[str, int]:
         """How many tables there are per phase (/metrics), without loading them."""
         async with self.db.reading() as c:

@@ -100,6 +100,16 @@ class TournamentsRepo:
             "WHERE guild_id = ? ORDER BY created_at DESC, id DESC LIMIT ?", (guild_id, limit)
         )
 
+    async def live_count(self, guild_id: int) -> int:
+        """How many of a server's tournaments take sign-ups, check in or run."""
+        async with self.db.reading() as c:
+            rows = await c.fetch(
+                "SELECT COUNT(*) FROM tournaments WHERE guild_id = ?"
+                " AND state IN ('signup', 'checkin', 'running')",
+                (guild_id,),
+            )
+        return int(rows[0][0])
+
     async def live_tournaments(self) -> list[TournamentRow]:
         """Tournaments taking sign-ups, checking in or running, oldest first."""
         return await self._tournaments(

@@ -383,6 +383,10 @@ async def errors(scene: Any) -> None:
     forged = table.custom_ids[0].rsplit(":", 2)[0] + ":m:flip 1 2"
     await old.press(custom_id=forged, by=alice)
     await table.command(eve, "game end")
+    scene.note("bob hosts three lobbies waiting for players and opens a fourth")
+    for _ in range(3):
+        await night.table("yahtzee", players=[bob], start=False)
+    await night.command(bob, "play", game="yahtzee")
 
 
 # ------------------------------------------------------------------ helpers
