@@ -39,7 +39,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ai
+from bot import ai, caches
 from bot.games import plugin
 from bot.i18n import has, lang_of, t
 from bot.pictures import Picture, named, shown_view
@@ -392,6 +392,7 @@ class Reviews(commands.Cog):
         self.cache: OrderedDict[int, Review] = OrderedDict()
         self.computed = 0  # reviews computed (not served from the cache)
         self.pending: dict[int, asyncio.Future[Any]] = {}  # reviews being computed
+        caches.budget("reviews", CACHE, "entries", lambda: (len(self.cache), 0))
         bot.result_actions["review"] = self.on_button
 
     async def on_button(

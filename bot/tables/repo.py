@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from bot import caches
 from bot.db.core import PROCESS, Conn, Database, dumps
 from bot.tables.rows import TABLE_COLS, Ledger, TableRow, decode
 
@@ -21,7 +22,9 @@ log = logging.getLogger("bot.store")
 
 _SHOWN = TABLE_COLS.split(", ").index("shown")  # its place in a row as read
 
-STATES_KEPT = 256  # tables whose state JSON a repository keeps parsed (TablesRepo._states)
+# tables whose state JSON a repository keeps parsed (TablesRepo._states): ~25 KB
+# each at most (a Yahtzee state's text and its parse; docs/operations.md, "Memory")
+STATES_KEPT = 256
 
 # the moves ledger's row (written by :meth:`Database.update_then_insert`)
 LEDGER_INTO = "moves (table_id, version, actor, move, origin, process, at)"
@@ -66,6 +69,7 @@ class TablesRepo:
         self._rows: dict[int, tuple[object, tuple[Any, ...]]] = {}
         self._forgotten = 0  # rows forgotten so far: a read or save it raced keeps nothing
         db.on_let_go = self._let_go
+        caches.budget("tables.states", STATES_KEPT, "entries", lambda: (len(self._states), 0))
 
     def _let_go(self, table_id: int) -> None:
         self._rows.pop(table_id, None)
