@@ -862,6 +862,13 @@ async def main(cfg: dict[str, Any]) -> None:
     else:
         if not os.environ.get("CHABUDAI_BENCH_DEFAULT_GC"):
             tune_gc()
+    try:  # and the allocator (older checkouts: glibc's defaults)
+        from bot.__main__ import tune_malloc
+    except ImportError:
+        pass
+    else:
+        if not os.environ.get("CHABUDAI_BENCH_DEFAULT_MALLOC"):
+            tune_malloc()
     bot.cpu_delay = float(cfg.get("cpu_delay", 0.0))
     watch = ClockWatch(bot.tables, stream)
     reader = asyncio.StreamReader()
@@ -954,6 +961,12 @@ async def main(cfg: dict[str, Any]) -> None:
         await asyncio.gather(*background, return_exceptions=True)
         await bot.tables.flush()
         rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        try:  # what each cache holds at the end (older checkouts: not said)
+            from bot.caches import report as kept
+        except ImportError:
+            held: dict[str, Any] = {}
+        else:
+            held = kept()
         out(
             {
                 "done": {
@@ -977,6 +990,7 @@ async def main(cfg: dict[str, Any]) -> None:
                     "requests": dict(requests),
                     "fired": watch.fired,
                     "rss_kb": rss_kb,
+                    "caches": held,
                     "cpu_s_window": cpu_window,
                     "main_cpu_s_window": main_window,
                     "lock_waits": counts.lock_waits,

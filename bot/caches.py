@@ -13,10 +13,7 @@ it). :func:`report` says what each holds now (bench/scale.py prints it).
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -137,36 +134,6 @@ def sized(name: str, bound: int, size: Callable[[Any], int] = image_bytes) -> Ca
         return cast(F, kept)
 
     return wrap
-
-
-TRIM_EVERY = 10.0  # seconds between two :func:`trim` calls that do something
-
-
-class _Trim:
-    """glibc's ``malloc_trim``, if this is glibc."""
-
-    def __init__(self) -> None:
-        self.last = float("-inf")
-        try:
-            self.fn: Any = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-        except (OSError, AttributeError):
-            self.fn = None
-
-
-_trim = _Trim()
-
-
-def trim(now: float | None = None) -> bool:
-    """Give the pages the allocator holds free back to the system (glibc's
-    ``malloc_trim``: a picture's megabytes, freed between two pictures, stay
-    mapped in a thread's arena otherwise), at most every :data:`TRIM_EVERY`
-    seconds (the turn-clock sweeper calls it each second). Whether it ran."""
-    now = time.monotonic() if now is None else now
-    if _trim.fn is None or now - _trim.last < TRIM_EVERY:
-        return False
-    _trim.last = now
-    _trim.fn(0)
-    return True
 
 
 def report() -> dict[str, dict[str, int | str]]:
