@@ -58,7 +58,7 @@ def bowl() -> Image.Image:
     return b.shrink(img, (size + 12, size + 12))
 
 
-@caches.sized("render.sixdice_backgrounds", 3 << 20)
+@caches.sized("render.sixdice_backgrounds", 6 << 20)
 def _background(height: int) -> Image.Image:
     """The table with the empty bowl on it (copied for every picture)."""
     img = b.canvas(height, rgb=True)

@@ -95,7 +95,7 @@ def _layout(
     return names, rules, y
 
 
-@caches.sized("render.yahtzee_sheets", 4 << 20)
+@caches.sized("render.yahtzee_sheets", 8 << 20)
 def _sheets(
     lang: str, width: int, height: int, tops: tuple[int, ...], ncol: int, label_w: int
 ) -> Image.Image:
