@@ -451,6 +451,8 @@ class TablesRepo:
         n = await tx.execute(
             "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
         )
-        if n == 1 and ledger is not None:
-            await self._write_ledger(tx, row.id, row.version + 1, ledger, now)
+        if n == 1:
+            self._states.pop(row.id, None)  # a removed table's state is never loaded again
+            if ledger is not None:
+                await self._write_ledger(tx, row.id, row.version + 1, ledger, now)
         return n == 1
