@@ -63,7 +63,7 @@ def suit_shape(
         d.polygon([(cx, cy - r * 0.2), (cx + r * 0.7, cy + h), (cx - r * 0.7, cy + h)], fill=colour)
 
 
-@caches.sized("render.card_faces", 4 << 20)
+@caches.sized("render.card_faces", 5 << 20)
 def face(card: str, width: int, dim: bool = False) -> Image.Image:
     """An RGBA card face, ``width`` px wide (height = 1.4 × width)."""
     f = 3

@@ -172,7 +172,7 @@ _kept_palettes: dict[str, Palette] = {}
 _palettes_lock = threading.Lock()
 
 PIECES_BYTES = 4 << 20  # a palette's mapped pieces (text and sprites on what lay under them)…
-PIECES_ALL = 4 << 20  # …and all palettes' together
+PIECES_ALL = 8 << 20  # …and all palettes' together
 LOOKUP_BYTES = 64**3 * 2  # Pillow's lookup of a palette's nearest entries, once filled
 LAYER_BYTES = 2 * 600 * 800  # a kept layer at most: its entries and how far off (an L image)
 FILL_OFF = 6  # a line or fill mapped further off than this gets its own colour

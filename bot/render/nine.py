@@ -52,7 +52,7 @@ def card(value: int, up: bool) -> Image.Image:
     return b.shrink(img, (CARD_W, CARD_H))
 
 
-@caches.sized("render.nine_rows", 4 << 20)
+@caches.sized("render.nine_rows", 9 << 20)
 def cards_row(up: tuple[bool, ...]) -> Image.Image:
     """A player's row of cards 1–9 (``up``: each face up or down), one
     sprite: the cards side by side, as each would be pasted."""
