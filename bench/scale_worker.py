@@ -760,7 +760,31 @@ def real_timers(env: simcord.Env) -> None:
     env._schedule_timer = schedule_timer  # type: ignore[method-assign]
 
 
-async def pruning(env: simcord.Env, stop: asyncio.Event) -> None:
+class Forgetting:
+    """What SimCord records for tests to look at — every HTTP request (its
+    JSON copied), every request and gateway event in its transcript, every
+    uploaded picture's bytes on its CDN — dropped as the run goes (the
+    requests counted first, while ``active``): kept, they grow with the
+    presses (~65 KB a press, most of a process's RSS after a minute at
+    full speed), so the RSS a run reports would measure how fast the bot
+    was, not what it keeps. Nothing here reads them back."""
+
+    def __init__(self, env: simcord.Env) -> None:
+        self.backend = env.backend
+        self.active = False
+        self.requests: Counter[str] = Counter()
+
+    def drain(self) -> None:
+        backend = self.backend
+        entries = backend.http_requests[:]
+        del backend.http_requests[: len(entries)]
+        if self.active:
+            self.requests.update(route(e.method, e.path, e.json) for e in entries)
+        backend.transcript.clear()
+        backend.cdn._blobs.clear()
+
+
+async def pruning(env: simcord.Env, stop: asyncio.Event, forgetting: Forgetting) -> None:
     """SimCord keeps a record of every callback the bot schedules and drops
     the cancelled ones when the world settles; a world that never settles
     (clients pressing all the time) keeps them all — every cancelled
@@ -769,7 +793,8 @@ async def pruning(env: simcord.Env, stop: asyncio.Event) -> None:
     slower with time (on PostgreSQL most of a process's CPU after a few
     seconds). So the worker drops them as settling would, every 0.2 s, and
     the records compare by identity (what ``remove`` looks for) instead of
-    field by field."""
+    field by field. What SimCord records for tests is dropped as often
+    (:class:`Forgetting`)."""
     from simcord._runtime import _CallbackRecord
     from simcord._settlement import _active_callbacks
 
@@ -778,6 +803,7 @@ async def pruning(env: simcord.Env, stop: asyncio.Event) -> None:
     while not stop.is_set():
         await asyncio.sleep(0.2)
         _active_callbacks(env._settlement_state())
+        forgetting.drain()
 
 
 async def sweeping(bot: Any, stop: asyncio.Event) -> None:
@@ -836,6 +862,13 @@ async def main(cfg: dict[str, Any]) -> None:
     else:
         if not os.environ.get("CHABUDAI_BENCH_DEFAULT_GC"):
             tune_gc()
+    try:  # and the allocator (older checkouts: glibc's defaults)
+        from bot.__main__ import tune_malloc
+    except ImportError:
+        pass
+    else:
+        if not os.environ.get("CHABUDAI_BENCH_DEFAULT_MALLOC"):
+            tune_malloc()
     bot.cpu_delay = float(cfg.get("cpu_delay", 0.0))
     watch = ClockWatch(bot.tables, stream)
     reader = asyncio.StreamReader()
@@ -878,7 +911,8 @@ async def main(cfg: dict[str, Any]) -> None:
         stop = asyncio.Event()
         tick = asyncio.create_task(sweeping(bot, stop))
         clocks = int(cfg["clocks"])
-        background = [tick, asyncio.create_task(pruning(env, stop))]
+        forgetting = Forgetting(env)
+        background = [tick, asyncio.create_task(pruning(env, stop, forgetting))]
         if clocks:
             background.append(asyncio.create_task(
                 clock_tables(driver, mine, int(cfg["clock_seconds"]), stats, stop)
@@ -902,23 +936,21 @@ async def main(cfg: dict[str, Any]) -> None:
 
             profiler = cProfile.Profile()
             profiler.enable()
+        forgetting.drain()  # the warm-up's requests: not counted
         stats.measuring = True
-        counts.active = True
+        counts.active = forgetting.active = True
         t0 = time.perf_counter()
         cpu0 = time.process_time()
         main0 = time.thread_time()  # the event loop's thread alone
         queued_before = len(driver.queued)
-        requests_before = len(env.backend.http_requests)
         await asyncio.wait([stopper], timeout=duration if duration > 0 else None)
         elapsed = time.perf_counter() - t0
         cpu_window = time.process_time() - cpu0
         main_window = time.thread_time() - main0
+        forgetting.drain()
         stats.measuring = False
-        counts.active = False
-        requests = Counter(
-            route(entry.method, entry.path, entry.json)
-            for entry in env.backend.http_requests[requests_before:]
-        )
+        counts.active = forgetting.active = False
+        requests = forgetting.requests
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(f"{cfg['profile']}.w{index}")  # one per process
@@ -929,6 +961,12 @@ async def main(cfg: dict[str, Any]) -> None:
         await asyncio.gather(*background, return_exceptions=True)
         await bot.tables.flush()
         rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        try:  # what each cache holds at the end (older checkouts: not said)
+            from bot.caches import report as kept
+        except ImportError:
+            held: dict[str, Any] = {}
+        else:
+            held = kept()
         out(
             {
                 "done": {
@@ -952,6 +990,7 @@ async def main(cfg: dict[str, Any]) -> None:
                     "requests": dict(requests),
                     "fired": watch.fired,
                     "rss_kb": rss_kb,
+                    "caches": held,
                     "cpu_s_window": cpu_window,
                     "main_cpu_s_window": main_window,
                     "lock_waits": counts.lock_waits,

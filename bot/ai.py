@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from bot import ai_worker
+from bot import ai_worker, caches
 from bot.tables.rows import TableRow
 from games import registry
 from games.registry import GameSpec
@@ -76,6 +76,7 @@ _WORKER_MAIN = "from bot.ai_worker import main; main()"
 
 _LOCK = threading.Lock()
 _READY: dict[str, Ready[None]] = {}  # warm-up key -> its build, least recently used first
+caches.budget("ai.warm_ups", TABLES, "entries", lambda: (len(_READY), 0))
 _WHERE: dict[str, int] = {}  # warm-up key -> the worker that built it
 
 

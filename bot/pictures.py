@@ -43,6 +43,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from bot import caches
 from bot.games import plugin
 from bot.i18n import t
 from bot.render import Picture
@@ -120,15 +121,25 @@ def shown_view(
     return named(view, names)
 
 
-KEPT = 64  # table and hand pictures kept (a few KB to 35 KB each)
+KEPT = 64  # table and hand pictures kept (a few KB to 35 KB each)…
+KEPT_BYTES = 2 << 20  # …and their bytes and keys at most
 _kept: OrderedDict[str, Picture | None] = OrderedDict()
+_kept_size = [0]  # the bytes of _kept's pictures and keys
 _kept_lock = threading.Lock()  # pictures are drawn on worker threads
+
+
+def _weight(key: str, picture: Picture | None) -> int:
+    return len(key) + (0 if picture is None else len(picture.png) + len(picture.alt)) + 200
+
+
+caches.budget("pictures", KEPT_BYTES, "bytes", lambda: (len(_kept), _kept_size[0]))
 
 
 def forget_pictures() -> None:
     """Forget the kept pictures (the next of each is drawn again)."""
     with _kept_lock:
         _kept.clear()
+        _kept_size[0] = 0
 
 
 def _kept_or_drawn(what: list[Any], draw: Callable[[], Picture | None]) -> Picture | None:
@@ -144,9 +155,12 @@ def _kept_or_drawn(what: list[Any], draw: Callable[[], Picture | None]) -> Pictu
             return _kept[key]
     picture = draw()
     with _kept_lock:
+        if key in _kept:  # drawn meanwhile on another thread
+            return _kept[key]
         _kept[key] = picture
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+        _kept_size[0] += _weight(key, picture)
+        while len(_kept) > KEPT or _kept_size[0] > KEPT_BYTES:
+            _kept_size[0] -= _weight(*_kept.popitem(last=False))
     return picture
 
 

@@ -18,7 +18,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 
+from bot import caches
 from bot.events import ABANDONED, CANCELLED
 from bot.games import plugin
 from bot.games.base import CONFIRMED, DISMISS
@@ -37,6 +39,7 @@ log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 MEMBER_TTL = 300.0  # seconds a server membership, once checked, is trusted
+MEMBERS_KEPT = 4096  # memberships kept checked (~0.2 KB each); the oldest asked again
 
 
 class Presses:
@@ -45,7 +48,9 @@ class Presses:
     def __init__(self, service: TableService, lobby: Lobby) -> None:
         self.service = service
         self.lobby = lobby
-        self._members: dict[tuple[int, int], float] = {}  # (server, user) → known until
+        # (server, user) → known until
+        self._members: LRUCache[tuple[int, int], float] = LRUCache(maxsize=MEMBERS_KEPT)
+        caches.budget("presses.members", MEMBERS_KEPT, "entries", lambda: (len(self._members), 0))
         # wraps every press (the operations endpoint times and counts them)
         self.around_press: Callable[[Awaitable[None]], Awaitable[None]] | None = None
 

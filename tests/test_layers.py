@@ -49,6 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "bot.ratings",
             "bot.seasons",
             "bot.deploy",
+            "bot.caches",
         ),
     ),
     ("helpers", ("bot.model", "bot.turns", "bot.tournament", "bot.tournament.pairing",

@@ -39,7 +39,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ai
+from bot import ai, caches
 from bot.games import plugin
 from bot.i18n import has, lang_of, t
 from bot.pictures import Picture, named, shown_view
@@ -403,6 +403,7 @@ class Reviews(commands.Cog):
         self.queued: dict[int, ai.Queued] = {}  # their jobs (where each stands in line)
         self.waiting: dict[int, set[int]] = {}  # result id -> the members waiting for it
         self.asked_in: dict[int, int | None] = {}  # result id -> the server it was asked in
+        caches.budget("reviews", CACHE, "entries", lambda: (len(self.cache), 0))
         bot.result_actions["review"] = self.on_button
 
     async def on_button(

@@ -24,6 +24,7 @@ from typing import Any
 
 import asyncpg
 
+from bot import caches
 from bot.db.core import Conn, Database, StoreError, TableBusy
 from bot.db.schema_postgres import MIGRATIONS
 
@@ -80,6 +81,9 @@ def dollars(sql: str) -> str:
     inside a literal)."""
     numbers = iter(range(1, sql.count("?") + 1))
     return re.sub(r"\?", lambda _m: f"${next(numbers)}", sql)
+
+
+caches.lru("db.placeholders", dollars)  # the store's statements: ~0.5 KB each
 
 
 @contextmanager

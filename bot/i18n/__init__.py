@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from bot import caches
 from games.core import RuleError
 
 LANGS = ("en", "ja")
@@ -23,12 +24,15 @@ _PLACEHOLDER = re.compile(r"\{(\w+)(?::[^}]*)?\}")
 _COMMAND = re.compile(r"\{(cmd|opt)\[([^\]]+)\]\}")  # {cmd[game end]}, {opt[play options]}
 
 
-@cache
+@lru_cache(maxsize=8)  # the languages shipped (2): ~0.5 MB each, parsed
 def catalogue(lang: str) -> dict[str, str]:
     """The catalogue of one language (``key → template``)."""
     with open(_DIR / f"{lang}.json", encoding="utf-8") as f:
         data: dict[str, str] = json.load(f)
     return data
+
+
+caches.lru("i18n.catalogues", catalogue)
 
 
 def add_entries(lang: str, entries: dict[str, str]) -> None:

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.render._palette import (
     FIT,
+    LAYERS_KEPT,
     SAMPLE,
     Misfit,
     Palette,
@@ -184,7 +185,7 @@ class _OnPalette:
             mapped = pal.map(rgb)
             off = _off(np.asarray(mapped.convert("RGB")), np.asarray(rgb))
             got = (np.array(mapped, np.uint8), Image.fromarray(off), img)
-            if len(pal.layers) >= 8:  # a renderer's few kept layers (Six Dice: a height each)
+            if len(pal.layers) >= LAYERS_KEPT:  # a renderer's few (Six Dice: a height each)
                 pal.layers.clear()
             pal.layers[id(img)] = got
         pixels, errors, _img = got

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot import caches
 from bot.render import _base as b
 
 # Four-colour deck: black spades, red hearts, blue diamonds, green clubs.
@@ -62,7 +63,7 @@ def suit_shape(
         d.polygon([(cx, cy - r * 0.2), (cx + r * 0.7, cy + h), (cx - r * 0.7, cy + h)], fill=colour)
 
 
-@lru_cache(maxsize=256)
+@caches.sized("render.card_faces", 5 << 20)
 def face(card: str, width: int, dim: bool = False) -> Image.Image:
     """An RGBA card face, ``width`` px wide (height = 1.4 × width)."""
     f = 3
@@ -107,7 +108,7 @@ def face(card: str, width: int, dim: bool = False) -> Image.Image:
     return out
 
 
-@lru_cache(maxsize=32)
+@caches.sized("render.card_backs", 1 << 20)
 def back(width: int) -> Image.Image:
     """A card back: indigo with a lattice."""
     f = 3
@@ -164,3 +165,7 @@ def suit_icon(suit: str, size: int, light: bool = False) -> Image.Image:
     d.rounded_rectangle((0, 0, W - 1, W - 1), 6 * f, fill=(250, 246, 236, 255))
     suit_shape(d, suit, W / 2, W / 2, size * f * 0.8, SUIT_COLOURS[suit] + (255,))
     return b.shrink(img, (size + 8, size + 8))
+
+
+caches.lru("render.card_backs_turned", back_turned)
+caches.lru("render.suit_icons", suit_icon)

@@ -3,10 +3,9 @@ crisp edges at any size, cached by (face, size, style, angle)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageDraw
 
+from bot import caches
 from bot.render._base import GOLD, KEY_COLOURS, Color, paste
 
 SS = 4  # supersampling factor
@@ -37,7 +36,7 @@ STYLES: dict[str, tuple[Color, Color, Color, Color | None]] = {
 }
 
 
-@lru_cache(maxsize=512)
+@caches.sized("render.dice", 4 << 20)
 def die(face: int, size: int, style: str = "normal", angle: int = 0) -> Image.Image:
     """An RGBA sprite of one die showing ``face``, ``size`` px square (before
     rotation by ``angle`` degrees, which enlarges the sprite)."""

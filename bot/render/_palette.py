@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from bot import caches
 from bot.render._theme import KEY_COLOURS, TABLE
 
 _deflate: ModuleType
@@ -138,13 +139,14 @@ class Palette:
         return self.offs[rgb]
 
     def keep_piece(self, key: Any, got: _Piece) -> None:
-        """Keep a piece (the oldest go past :data:`PIECES_BYTES`)."""
+        """Keep a piece (this palette's oldest go past :data:`PIECES_BYTES`,
+        or while all palettes' pieces weigh more than :data:`PIECES_ALL`)."""
         with self.lock:
             if key in self.pieces:
                 return
             self.pieces[key] = got
             self.pieces_size += got[3]
-            while self.pieces_size > PIECES_BYTES and self.pieces:
+            while self.pieces and (self.pieces_size > PIECES_BYTES or _pieces_all() > PIECES_ALL):
                 self.pieces_size -= self.pieces.pop(next(iter(self.pieces)))[3]
 
 
@@ -169,7 +171,10 @@ def palette_of(sample: Image.Image, colours: int = 160) -> Palette:
 _kept_palettes: dict[str, Palette] = {}
 _palettes_lock = threading.Lock()
 
-PIECES_BYTES = 4 << 20  # a palette's mapped pieces (text and sprites on what lay under them)
+PIECES_BYTES = 4 << 20  # a palette's mapped pieces (text and sprites on what lay under them)…
+PIECES_ALL = 8 << 20  # …and all palettes' together
+LOOKUP_BYTES = 64**3 * 2  # Pillow's lookup of a palette's nearest entries, once filled
+LAYER_BYTES = 2 * 600 * 800  # a kept layer at most: its entries and how far off (an L image)
 FILL_OFF = 6  # a line or fill mapped further off than this gets its own colour
 
 
@@ -263,3 +268,32 @@ def forget_palettes() -> None:
     """Forget every kind's kept palette (each is found again)."""
     with _palettes_lock:
         _kept_palettes.clear()
+
+
+def _pieces_all() -> int:
+    """The bytes all kept palettes' pieces weigh (read without their locks)."""
+    return sum(p.pieces_size for p in list(_kept_palettes.values()))
+
+
+def _palettes_held() -> tuple[int, int]:
+    with _palettes_lock:
+        palettes = list(_kept_palettes.values())
+    return len(palettes), sum(
+        LOOKUP_BYTES + p.sample.width * p.sample.height * 3 for p in palettes
+    )
+
+
+def _layers_held() -> tuple[int, int]:
+    with _palettes_lock:
+        palettes = list(_kept_palettes.values())
+    layers = [got for p in palettes for got in list(p.layers.values())]
+    return len(layers), sum(pixels.nbytes + errors.width * errors.height for pixels, errors, _ in layers)
+
+
+# a palette a kind of picture (each game's table, hand and result pictures)
+PALETTE_KINDS = 3 * 5
+LAYERS_KEPT = 8  # layers a palette keeps (a renderer's few: Six Dice, a height each)
+caches.budget("render.palettes", PALETTE_KINDS, "entries", _palettes_held)
+caches.budget("render.palette_pieces", PIECES_ALL, "bytes", lambda: (
+    sum(len(p.pieces) for p in list(_kept_palettes.values())), _pieces_all()))
+caches.budget("render.palette_layers", PALETTE_KINDS * LAYERS_KEPT, "entries", _layers_held)

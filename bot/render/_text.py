@@ -10,12 +10,13 @@ import struct
 import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import caches
 from bot.render._theme import NO_NAME
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -141,12 +142,12 @@ def _has_emoji(text: str) -> bool:
     return _emoji_on[0] and not text.isascii() and _any_emoji(text)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=8192)  # ~0.2 KB an entry (a name and a bool)
 def _any_emoji(text: str) -> bool:
     return any(_is_emoji(ch) for ch in text)
 
 
-@cache
+@lru_cache(maxsize=1)
 def _emoji_font() -> ImageFont.FreeTypeFont:
     assert EMOJI_FONT_PATH is not None
     return ImageFont.truetype(str(EMOJI_FONT_PATH), EMOJI_NATIVE)
@@ -156,7 +157,7 @@ def _emoji_width(run: str, size: int) -> int:
     return math.ceil(_emoji_font().getlength(run) * size / _EMOJI_BOX)
 
 
-@lru_cache(maxsize=1024)
+@caches.sized("render.emoji", 2 << 20)
 def _emoji_image(run: str, size: int) -> Image.Image:
     """A run of emoji in colour (RGBA), ``size`` px high."""
     big = _emoji_font()
@@ -166,7 +167,7 @@ def _emoji_image(run: str, size: int) -> Image.Image:
     return img.resize((max(1, _emoji_width(run, size)), size), Image.Resampling.LANCZOS)
 
 
-@cache
+@lru_cache(maxsize=64)  # the sizes the pictures use (about 25)
 def font(size: int) -> ImageFont.FreeTypeFont:
     """The shipped Japanese + Latin font (IPAex Gothic) at ``size`` px."""
     return ImageFont.truetype(str(FONT_PATH), size)
@@ -186,7 +187,7 @@ def safe_text(text: str) -> str:
     return _safe_text(text, _emoji_on[0])
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)  # ~0.3 KB an entry (a name twice)
 def _safe_text(text: str, with_emoji: bool) -> str:
     out: list[str] = []
     after_emoji = False
@@ -212,7 +213,7 @@ def text_width(text: str, size: int) -> int:
     return _text_width(text, size, _has_emoji(text))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=8192)  # ~0.2 KB an entry (a label and its width)
 def _text_width(text: str, size: int, with_emoji: bool) -> int:
     if not with_emoji:
         return int(font(size).getlength(text))
@@ -255,7 +256,7 @@ def who(view: Mapping[str, Any], player: str) -> str:
     return str(names.get(player) or player)
 
 
-@lru_cache(maxsize=8192)
+@caches.sized("render.text_masks", 4 << 20, lambda got: caches.image_bytes(got[0]) + 100)
 def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
     """``text`` rasterised once as an anti-aliased mask, with its offset from
     the anchor point (glyph rendering is the slowest part of a picture)."""
@@ -272,3 +273,10 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Im
         stroke_fill=255,
     )
     return mask, left, top
+
+
+caches.lru("render.emoji_checks", _any_emoji)
+caches.lru("render.emoji_font", _emoji_font)
+caches.lru("render.fonts", font)
+caches.lru("render.safe_names", _safe_text)
+caches.lru("render.text_widths", _text_width)

@@ -11,6 +11,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot import caches
 from bot.render import _base as b
 from bot.render._dice import paste_die
 from bot.render._strings import alt, colon, comma, marked_name, seat_mark, tr
@@ -286,3 +287,7 @@ def hand(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
         text = tr(lang, "not_seen")
         b.draw_text(d, (b.WIDTH - 20, 112), text, b.BODY, b.INK_DIM, anchor="rm")
     return img, alt([tr(lang, "bluff") + ("." if lang == "en" else "。"), text], lang)
+
+
+caches.lru("render.bluff_cup", cup)
+caches.lru("render.bluff_small_cup", small_cup)

@@ -3,11 +3,11 @@ who is finished and how."""
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image
 
+from bot import caches
 from bot.render import _base as b
 from bot.render._dice import paste_die
 from bot.render._strings import alt, colon, comma, seat_mark, tr
@@ -23,7 +23,7 @@ STATUS_COLOURS: dict[str, b.Color] = {
 }
 
 
-@cache
+@caches.sized("render.nine_cards", 1 << 20)  # 18 at most (7 KB each)
 def card(value: int, up: bool) -> Image.Image:
     """A Nine card: the value on cream, or the back (face down)."""
     f = 3
@@ -52,7 +52,7 @@ def card(value: int, up: bool) -> Image.Image:
     return b.shrink(img, (CARD_W, CARD_H))
 
 
-@lru_cache(maxsize=128)
+@caches.sized("render.nine_rows", 9 << 20)
 def cards_row(up: tuple[bool, ...]) -> Image.Image:
     """A player's row of cards 1–9 (``up``: each face up or down), one
     sprite: the cards side by side, as each would be pasted."""

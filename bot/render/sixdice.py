@@ -11,6 +11,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot import caches
 from bot.render import _base as b
 from bot.render._dice import paste_die
 from bot.render._strings import alt, colon, marked_name, seat_mark, tr
@@ -57,7 +58,7 @@ def bowl() -> Image.Image:
     return b.shrink(img, (size + 12, size + 12))
 
 
-@lru_cache(maxsize=8)
+@caches.sized("render.sixdice_backgrounds", 6 << 20)
 def _background(height: int) -> Image.Image:
     """The table with the empty bowl on it (copied for every picture)."""
     img = b.canvas(height, rgb=True)
@@ -98,7 +99,7 @@ def _stamp(img: Image.Image, text: str, colour: b.Color, whose: str = "") -> Non
     b.paste(img, layer, at)
 
 
-@lru_cache(maxsize=32)
+@caches.sized("render.sixdice_stamps", 3 << 20)
 def _stamp_layer(text: str, colour: b.Color, whose: str, _emoji: bool) -> Image.Image:
     """The stamp, tilted (kept: the same stamp stays on the table a while)."""
     size = 64 if len(text) <= 5 else 44
@@ -301,3 +302,6 @@ def _alt(
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)
+
+
+caches.lru("render.sixdice_bowl", bowl)

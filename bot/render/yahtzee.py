@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot import caches
 from bot.i18n import t
 from bot.render import _base as b
 from bot.render._dice import blank_die, paste_die
@@ -94,7 +95,7 @@ def _layout(
     return names, rules, y
 
 
-@lru_cache(maxsize=16)
+@caches.sized("render.yahtzee_sheets", 8 << 20)
 def _sheets(
     lang: str, width: int, height: int, tops: tuple[int, ...], ncol: int, label_w: int
 ) -> Image.Image:
@@ -395,3 +396,6 @@ def _alt(view: dict[str, Any], lang: str) -> str:
             + (";" if lang == "en" else "。")
         )
     return alt(parts, lang)
+
+
+caches.lru("render.yahtzee_labels", label_width)

@@ -7,10 +7,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cachetools import LRUCache
+
+from bot import caches
 from bot.db.core import Database, dumps
 
 # the channel on which processes tell each other of a server setting changed
 SETTINGS_CHANNEL = "chabudai_settings"
+# server settings kept once read (~0.3 KB each): the servers playing now, not every server
+SETTINGS_KEPT = 4096
 
 #: what ``copy-db`` moves of this concern (:mod:`bot.db.copy`)
 COPIED = {
@@ -25,7 +30,9 @@ class SettingsRepo:
         self.db = db
         # guild settings change rarely and are read on every move (turn
         # clocks): kept here once read, replaced when written
-        self._settings: dict[tuple[int, str], Any] = {}
+        # (the most recently read :data:`SETTINGS_KEPT`: one a server and key)
+        self._settings: LRUCache[tuple[int, str], Any] = LRUCache(maxsize=SETTINGS_KEPT)
+        caches.budget("settings", SETTINGS_KEPT, "entries", lambda: (len(self._settings), 0))
 
     async def listen(self) -> None:
         """Hear the other processes' changes (at open; PostgreSQL ``LISTEN``)."""

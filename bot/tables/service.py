@@ -75,7 +75,9 @@ class TableService:
         self.seed_factory = seed_factory or (lambda: secrets.token_hex(16))
         self.source_factory = source_factory
         self.bus = bus or Bus()
-        self._locks: dict[int, asyncio.Lock] = {}
+        # a table's lock in this process and how many hold or wait for it:
+        # dropped when none does (only the tables being pressed have one)
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         # Bookkeeping noted after a commit — the version shown on a table's
         # message, keys of its UI state such as its turn ping's id — goes to
         # the store with the table's next save, or in one statement per
@@ -100,11 +102,18 @@ class TableService:
         processes never present one table out of order. ``wait``: how long
         another process may hold it (:class:`bot.db.core.TableBusy` past it;
         the sweeper's, so one hung process never stops every clock)."""
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
-        async with lock, self.store.tables.table_lock(table_id, wait=wait):
-            yield
+        entry = self._locks.get(table_id)
+        if entry is None:
+            entry = self._locks[table_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock, self.store.tables.table_lock(table_id, wait=wait):
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0] and self._locks.get(table_id) is entry:
+                del self._locks[table_id]
 
     # ---------------------------------------------------------------- replies
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
-import networkx as nx
-
 from bot.tournament.rules import Match, Table, _met, _totals
 
 
@@ -61,6 +59,10 @@ def _min_cost_matching(nodes: list[int], cost: Callable[[int, int], Cost]) -> li
     ``(a, b)`` with ``a`` earlier in ``nodes``."""
     if not nodes:
         return []
+    # imported here, on a tournament's first Swiss round: networkx weighs
+    # ~13 MB of RSS once imported, for this one call (docs/operations.md, "Memory")
+    import networkx as nx
+
     edges = [(a, b, cost(a, b)) for i, a in enumerate(nodes) for b in nodes[i + 1 :]]
     parts = len(edges[0][2])
     pairs = len(nodes) // 2
