@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ai
+from bot import ai, caches
 from bot.games import plugin
 from bot.i18n import t
 from games import registry
@@ -59,6 +59,7 @@ class Coach(commands.Cog):
         self.known: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
         self.asking: dict[tuple[int, int, str], asyncio.Future[dict[str, Any]]] = {}
         self.computed = 0  # hints asked of the AI (not from memory)
+        caches.budget("hints", KEPT, "entries", lambda: (len(self.known), 0))
 
     async def advice(
         self, key: tuple[int, int, str], game: str, view: dict[str, Any], legal: list[str]
