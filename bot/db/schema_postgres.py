@@ -222,6 +222,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX board_totals_best ON board_totals(game, guild_id, season, best DESC, wins DESC,
         user_id) WHERE best IS NOT NULL;
     CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
+    CREATE INDEX ratings_user ON ratings(user_id, game);
     INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
         SELECT game, 0, '', user_id, MAX(name), COUNT(*), SUM(won), SUM(points), MAX(best),
         MAX(points) FROM result_players GROUP BY game, user_id;

@@ -213,7 +213,8 @@ MIGRATIONS: list[str] = [
     # points in one game) and name (the greatest, as MAX(name) read it).
     # ``board_counts``: the places of a scope (why a board is empty) and
     # which seasons a server has games in. Sorted indexes for each board,
-    # the ratings by ordinal (mu - 3 sigma). Both back-filled from the results.
+    # the ratings by ordinal (mu - 3 sigma) and by player (/stats: it read
+    # every rating of the game). Both tables back-filled from the results.
     """
     CREATE TABLE board_totals (
         game        TEXT NOT NULL,
@@ -243,6 +244,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX board_totals_best ON board_totals(game, guild_id, season, best DESC, wins DESC,
         user_id) WHERE best IS NOT NULL;
     CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
+    CREATE INDEX ratings_user ON ratings(user_id, game);
     INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
         SELECT game, 0, '', user_id, MAX(name), COUNT(*), SUM(won), SUM(points), MAX(best),
         MAX(points) FROM result_players GROUP BY game, user_id;

@@ -511,10 +511,12 @@ class BoardsRepo:
             else:
                 column = {"wins": "wins", "points": "points", "best": "best"}[by]
                 extra = " AND best IS NOT NULL" if by == "best" else ""
+                # the order of the board's index (by wins: wins, then the user)
+                then = "" if by == "wins" else ", wins DESC"
                 rows = await c.fetch(
                     f"SELECT user_id, name, games, wins, points, best, {column} AS value,"
                     " NULL AS rated FROM board_totals WHERE game = ? AND guild_id = ?"
-                    f" AND season = ?{extra} ORDER BY {column} DESC, wins DESC, user_id LIMIT ?",
+                    f" AND season = ?{extra} ORDER BY {column} DESC{then}, user_id LIMIT ?",
                     (game, *scope, limit),
                 )
         keys = ("user_id", "name", "games", "wins", "points", "best", "value", "rated")
