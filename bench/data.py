@@ -247,6 +247,109 @@ async def admin(url: str, sql: str) -> None:
         await conn.close()
 
 
+#: the hot queries' plans (``--explain``: printed at the largest size), as
+#: the repositories send them; guild 0 / season '' = every server's totals
+PLANS: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "board global wins": (
+        "SELECT user_id, name, games, wins, points, best, wins AS value, NULL AS rated"
+        " FROM board_totals WHERE game = ? AND guild_id = ? AND season = ?"
+        " ORDER BY wins DESC, user_id LIMIT ?",
+        ("nine", 0, "", 10),
+    ),
+    "board global points": (
+        "SELECT user_id, name, games, wins, points, best, points AS value, NULL AS rated"
+        " FROM board_totals WHERE game = ? AND guild_id = ? AND season = ?"
+        " ORDER BY points DESC, wins DESC, user_id LIMIT ?",
+        ("nine", 0, "", 10),
+    ),
+    "board global best": (
+        "SELECT user_id, name, games, wins, points, best, best AS value, NULL AS rated"
+        " FROM board_totals WHERE game = ? AND guild_id = ? AND season = ? AND best IS NOT NULL"
+        " ORDER BY best DESC, wins DESC, user_id LIMIT ?",
+        ("yahtzee", 0, "", 10),
+    ),
+    "board global rating: the 10th ordinal": (
+        "SELECT r.mu - 3 * r.sigma FROM ratings r CROSS JOIN board_totals a WHERE r.game = ?"
+        " AND a.game = r.game AND a.guild_id = ? AND a.season = ? AND a.user_id = r.user_id"
+        " ORDER BY r.mu - 3 * r.sigma DESC LIMIT 1 OFFSET ?",
+        ("nine", 0, "", 9),
+    ),
+    "board global rating: the rows down to it": (
+        "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
+        " r.mu - 3 * r.sigma AS value, r.games AS rated FROM ratings r CROSS JOIN board_totals a"
+        " WHERE r.game = ? AND a.game = r.game AND a.guild_id = ? AND a.season = ?"
+        " AND a.user_id = r.user_id AND r.mu - 3 * r.sigma >= ?"
+        " ORDER BY value DESC, a.wins DESC, a.user_id LIMIT ?",
+        ("nine", 0, "", 5.0, 10),
+    ),
+    "board server rating": (
+        "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
+        " r.mu - 3 * r.sigma AS value, r.games AS rated FROM board_totals a CROSS JOIN ratings r"
+        " WHERE a.game = ? AND a.guild_id = ? AND a.season = ? AND r.game = a.game"
+        " AND r.user_id = a.user_id ORDER BY value DESC, a.wins DESC, a.user_id LIMIT ?",
+        ("nine", 5, "", 10),
+    ),
+    "board season rating": (
+        "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
+        " r.mu - 3 * r.sigma AS value, r.games AS rated FROM board_totals a"
+        " CROSS JOIN season_ratings r WHERE a.game = ? AND a.guild_id = ? AND a.season = ?"
+        " AND r.guild_id = a.guild_id AND r.season = a.season AND r.game = a.game"
+        " AND r.user_id = a.user_id ORDER BY value DESC, a.wins DESC, a.user_id LIMIT ?",
+        ("nine", 5, "2026-01", 10),
+    ),
+    "stats": (
+        "SELECT game, games, wins, points, best, top FROM board_totals WHERE game IN"
+        " (SELECT game FROM board_counts WHERE guild_id = ? AND season = ?) AND guild_id = ?"
+        " AND season = ? AND user_id = ? ORDER BY game",
+        (0, "", 0, "", 1_000_005),
+    ),
+    "stats: the ratings, rated_games": (
+        "SELECT game, mu, sigma FROM ratings WHERE user_id = ?",
+        (1_000_005,),
+    ),
+    "board_counts": (
+        "SELECT finished, rated, with_bots FROM board_counts"
+        " WHERE guild_id = ? AND season = ? AND game = ?",
+        (0, "", "nine"),
+    ),
+    "seasons (autocomplete)": (
+        "SELECT DISTINCT season FROM board_counts WHERE guild_id = ? AND season <> ?"
+        " ORDER BY season DESC",
+        (5, ""),
+    ),
+    "history server": (
+        "SELECT id FROM results WHERE guild_id = ? ORDER BY finished_at DESC, id DESC LIMIT ?",
+        (5, 10),
+    ),
+    "history server user": (
+        "SELECT id FROM results WHERE guild_id = ? AND id IN"
+        " (SELECT result_id FROM result_players WHERE user_id = ?)"
+        " ORDER BY finished_at DESC, id DESC LIMIT ?",
+        (5, 1_000_005, 10),
+    ),
+    "history DM user": (
+        "SELECT id FROM results WHERE id IN (SELECT result_id FROM result_players WHERE"
+        " user_id = ?) ORDER BY finished_at DESC, id DESC LIMIT ?",
+        (1_000_005, 10),
+    ),
+}
+
+
+async def explain(store: Store) -> None:
+    """The plans of :data:`PLANS` (placeholders as the store sends them)."""
+    async with store.db.reading() as c:
+        for name, (sql, args) in PLANS.items():
+            if store.is_postgres:
+                rows = await c.fetch("EXPLAIN " + sql, args)
+                lines = [str(r[0]) for r in rows]
+            else:
+                rows = await c.fetch("EXPLAIN QUERY PLAN " + sql, args)
+                lines = [str(r[3]) for r in rows]
+            print(f"-- {name}")
+            for line in lines:
+                print(f"    {line}")
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -379,7 +482,9 @@ async def finish_times(store: Store, h: History, reps: int) -> list[float]:
     return out
 
 
-async def one_size(target: str, size: int, pg: bool) -> dict[str, tuple[float, float, int]]:
+async def one_size(
+    target: str, size: int, pg: bool, plans: bool = False
+) -> dict[str, tuple[float, float, int]]:
     h = History(size)
     db = open_database(target)
     everything = (schema_postgres if pg else schema_sqlite).MIGRATIONS
@@ -408,6 +513,8 @@ async def one_size(target: str, size: int, pg: bool) -> dict[str, tuple[float, f
         ms = await finish_times(store, h, 60)
         found["finish_table"] = (statistics.median(ms), pct(ms, 0.99), len(ms))
         found["(migrate, s)"] = (migrated, migrated, 1)
+        if plans:
+            await explain(store)
         return found
     finally:
         await store.close()
@@ -433,7 +540,8 @@ async def main_async(args: argparse.Namespace) -> int:
                     target = with_database(url, name)
                 else:
                     target = str(Path(tmp) / f"data{n}.db")
-                table[size] = await one_size(target, size, args.pg)
+                last = args.explain and n == len(sizes) - 1
+                table[size] = await one_size(target, size, args.pg, last)
                 report(table)
     finally:
         if cluster is not None:
@@ -460,6 +568,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1e4,1e5,1e6", help="player results, comma-separated")
     parser.add_argument("--pg", action="store_true", help="a throwaway PostgreSQL, not SQLite")
+    parser.add_argument(
+        "--explain", action="store_true", help="the hot queries' plans at the largest size"
+    )
     return asyncio.run(main_async(parser.parse_args()))
 
 
