@@ -64,7 +64,6 @@ class History:
             by_server.setdefault(g, []).append(1_000_000 + i)
         self.members = by_server
         self.result_ids: list[int] = []
-        self.results_of: dict[int, tuple[int | None, str]] = {}
         self.seasons_of: dict[int, set[str]] = {}
         self.tournaments: list[tuple[int, int]] = []  # (id, guild)
         self.reviewed: list[int] = []
@@ -125,7 +124,6 @@ async def fill(store: Store, h: History) -> None:
                 )
             )
             h.result_ids.append(result_id)
-            h.results_of[result_id] = (guild, game)
             if guild is not None and season is not None:
                 h.seasons_of.setdefault(guild, set()).add(season)
             for rank, (u, p) in enumerate(zip(users, points, strict=True), start=1):
