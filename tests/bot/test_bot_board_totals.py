@@ -347,3 +347,73 @@ async def test_copy_db_carries_the_kept_boards(new_database):
     finally:
         await source.close()
         await copy.close()
+
+
+async def test_the_upgrade_fixture_keeps_its_boards(tmp_path):
+    """The database an earlier main wrote (tests/bot/upgrade/, schema 2, a
+    finished Bluff game) migrates to today's and its boards, counts and
+    statistics read what its rows say (read here with plain sqlite3)."""
+    import shutil
+    import sqlite3
+    from pathlib import Path
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(Path(__file__).parent / "upgrade" / "chabudai.sqlite3", path)
+    with sqlite3.connect(path) as con:
+        assert con.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] < 10
+        places = con.execute(
+            "SELECT rp.guild_id, rp.game, rp.user_id, rp.name, rp.won, rp.points, rp.best,"
+            " rp.rated, r.has_bots FROM result_players rp JOIN results r ON r.id = rp.result_id"
+        ).fetchall()
+        rated = {
+            (g, u): (mu, sigma, n)
+            for g, u, mu, sigma, n in con.execute(
+                "SELECT game, user_id, mu, sigma, games FROM ratings"
+            )
+        }
+    assert places
+    store = await opened(path)
+    try:
+        for guild in {None, *(p[0] for p in places)}:
+            for game in {p[1] for p in places}:
+                mine = [p for p in places if p[1] == game and guild in (None, p[0])]
+                users = sorted({p[2] for p in mine})
+                want = {
+                    u: {
+                        "user_id": u,
+                        "name": max(p[3] for p in mine if p[2] == u),
+                        "games": sum(1 for p in mine if p[2] == u),
+                        "wins": sum(p[4] for p in mine if p[2] == u),
+                        "points": sum(p[5] for p in mine if p[2] == u),
+                        "best": max(
+                            (p[6] for p in mine if p[2] == u and p[6] is not None), default=None
+                        ),
+                    }
+                    for u in users
+                }
+                wins = sorted(want.values(), key=lambda r: (-r["wins"], r["user_id"]))
+                assert await store.boards.leaderboard(game, guild_id=guild, by="wins") == [
+                    {**r, "value": r["wins"], "rated": None} for r in wins
+                ]
+                by_rating = sorted(
+                    (
+                        {
+                            **r,
+                            "value": rated[game, u][0] - 3 * rated[game, u][1],
+                            "rated": rated[game, u][2],
+                        }
+                        for u, r in want.items()
+                        if (game, u) in rated
+                    ),
+                    key=lambda r: (-r["value"], -r["wins"], r["user_id"]),
+                )
+                assert (
+                    await store.boards.leaderboard(game, guild_id=guild, by="rating") == by_rating
+                )
+                assert await store.boards.board_counts(game, guild_id=guild) == {
+                    "finished": len(mine),
+                    "rated": sum(p[7] for p in mine),
+                    "with_bots": sum(p[8] for p in mine),
+                }
+    finally:
+        await store.close()
