@@ -481,7 +481,7 @@ async def finish_times(store: Store, h: History, reps: int) -> list[float]:
 
 
 async def one_size(
-    target: str, size: int, pg: bool, plans: bool = False
+    target: str, size: int, pg: bool, plans: bool = False, finishes: int = 60
 ) -> dict[str, tuple[float, float, int]]:
     h = History(size)
     db = open_database(target)
@@ -508,7 +508,7 @@ async def one_size(
         for name, call in queries(store, h).items():
             ms = await timed(call)
             found[name] = (statistics.median(ms), pct(ms, 0.99), len(ms))
-        ms = await finish_times(store, h, 60)
+        ms = await finish_times(store, h, finishes)
         found["finish_table"] = (statistics.median(ms), pct(ms, 0.99), len(ms))
         found["(migrate, s)"] = (migrated, migrated, 1)
         if plans:
@@ -539,7 +539,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 else:
                     target = str(Path(tmp) / f"data{n}.db")
                 last = args.explain and n == len(sizes) - 1
-                table[size] = await one_size(target, size, args.pg, last)
+                table[size] = await one_size(target, size, args.pg, last, args.finishes)
                 report(table)
     finally:
         if cluster is not None:
@@ -566,6 +566,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1e4,1e5,1e6", help="player results, comma-separated")
     parser.add_argument("--pg", action="store_true", help="a throwaway PostgreSQL, not SQLite")
+    parser.add_argument("--finishes", type=int, default=60, help="games finished, timed")
     parser.add_argument(
         "--explain", action="store_true", help="the hot queries' plans at the largest size"
     )
