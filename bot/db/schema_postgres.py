@@ -216,13 +216,6 @@ MIGRATIONS: list[str] = [
         with_bots   BIGINT NOT NULL,
         PRIMARY KEY (guild_id, season, game)
     );
-    CREATE INDEX board_totals_wins ON board_totals(game, guild_id, season, wins DESC, user_id);
-    CREATE INDEX board_totals_points
-        ON board_totals(game, guild_id, season, points DESC, wins DESC, user_id);
-    CREATE INDEX board_totals_best ON board_totals(game, guild_id, season, best DESC, wins DESC,
-        user_id) WHERE best IS NOT NULL;
-    CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
-    CREATE INDEX ratings_user ON ratings(user_id, game);
     INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
         SELECT game, 0, '', user_id, MAX(name), COUNT(*), SUM(won), SUM(points), MAX(best),
         MAX(points) FROM result_players GROUP BY game, user_id;
@@ -249,5 +242,13 @@ MIGRATIONS: list[str] = [
         SELECT DISTINCT guild_id, season, game, 0, 0, 0 FROM results
         WHERE guild_id IS NOT NULL AND season IS NOT NULL
         ON CONFLICT (guild_id, season, game) DO NOTHING;
+    -- the indexes after the rows: built once, not row by row
+    CREATE INDEX board_totals_wins ON board_totals(game, guild_id, season, wins DESC, user_id);
+    CREATE INDEX board_totals_points
+        ON board_totals(game, guild_id, season, points DESC, wins DESC, user_id);
+    CREATE INDEX board_totals_best ON board_totals(game, guild_id, season, best DESC, wins DESC,
+        user_id) WHERE best IS NOT NULL;
+    CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
+    CREATE INDEX ratings_user ON ratings(user_id, game);
     """,
 ]

@@ -550,20 +550,24 @@ class BoardsRepo:
                 f" AND r.user_id = a.user_id{order}",
                 (game, guild_id, season, limit),
             )
+        # every server's: the ratings' index by ordinal gives the first
+        # ``limit``; those tied with the last of them (by ordinal) are read
+        # too and all ordered as the other boards. The scope is written in
+        # (constants): PostgreSQL's plan kept for the statement then still
+        # starts from that index
         joined = (
             " FROM ratings r CROSS JOIN board_totals a WHERE r.game = ? AND a.game = r.game"
-            " AND a.guild_id = ? AND a.season = ? AND a.user_id = r.user_id"
+            f" AND a.guild_id = {EVERYWHERE} AND a.season = '{ALL_SEASONS}'"
+            " AND a.user_id = r.user_id"
         )
-        floor = await c.fetchone(
-            f"SELECT r.mu - 3 * r.sigma{joined} ORDER BY r.mu - 3 * r.sigma DESC LIMIT 1 OFFSET ?",
-            (game, guild_id, season, max(0, limit - 1)),
+        top = await c.fetch(
+            f"{cols}{joined} ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?", (game, limit)
         )
-        if floor is None:  # fewer players than the board's places
-            return await c.fetch(f"{cols}{joined}{order}", (game, guild_id, season, limit))
-        return await c.fetch(
-            f"{cols}{joined} AND r.mu - 3 * r.sigma >= ?{order}",
-            (game, guild_id, season, floor[0], limit),
-        )
+        if len(top) == limit:
+            floor = top[-1][6]
+            tied = await c.fetch(f"{cols}{joined} AND r.mu - 3 * r.sigma = ?", (game, floor))
+            top = [r for r in top if r[6] > floor] + list(tied)
+        return sorted(top, key=lambda r: (-r[6], -r[3], r[0]))[:limit]
 
     async def _leaderboard_of_rows(
         self, c: Conn, game: str, guild_id: int | None, by: str, limit: int, season: str | None
