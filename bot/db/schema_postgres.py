@@ -243,12 +243,11 @@ MIGRATIONS: list[str] = [
         WHERE guild_id IS NOT NULL AND season IS NOT NULL
         ON CONFLICT (guild_id, season, game) DO NOTHING;
     -- the indexes after the rows: built once, not row by row
-    CREATE INDEX board_totals_wins ON board_totals(game, guild_id, season, wins DESC, user_id);
-    CREATE INDEX board_totals_points
-        ON board_totals(game, guild_id, season, points DESC, wins DESC, user_id);
-    CREATE INDEX board_totals_best ON board_totals(game, guild_id, season, best DESC, wins DESC,
-        user_id) WHERE best IS NOT NULL;
+    CREATE INDEX board_totals_wins ON board_totals(game, wins DESC, user_id) WHERE guild_id = 0;
+    CREATE INDEX board_totals_points ON board_totals(game, points DESC, wins DESC, user_id)
+        WHERE guild_id = 0;
+    CREATE INDEX board_totals_best ON board_totals(game, best DESC, wins DESC, user_id)
+        WHERE guild_id = 0 AND best IS NOT NULL;
     CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
-    CREATE INDEX ratings_user ON ratings(user_id, game);
     """,
 ]

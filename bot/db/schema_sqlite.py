@@ -212,11 +212,11 @@ MIGRATIONS: list[str] = [
     # game and player: games, wins, points (their sum), best, top (the most
     # points in one game) and name (the greatest, as MAX(name) read it).
     # ``board_counts``: the places of a scope (why a board is empty) and
-    # which seasons a server has games in. Sorted indexes for each board,
-    # the ratings by ordinal (mu - 3 sigma) and by player (/stats: it read
-    # every rating of the game). Both tables back-filled from the results;
-    # WITHOUT ROWID: the rows live in their key's b-tree (one b-tree less
-    # to write when a game finishes).
+    # which seasons a server has games in. Sorted indexes for each board of
+    # every server (a server's and a season's players are few: read by the
+    # key and sorted), the ratings by ordinal (mu - 3 sigma). Both tables
+    # back-filled from the results; WITHOUT ROWID: the rows live in their
+    # key's b-tree (one b-tree less to write when a game finishes).
     """
     CREATE TABLE board_totals (
         game        TEXT NOT NULL,
@@ -267,12 +267,11 @@ MIGRATIONS: list[str] = [
         WHERE guild_id IS NOT NULL AND season IS NOT NULL
         ON CONFLICT (guild_id, season, game) DO NOTHING;
     -- the indexes after the rows: built once, not row by row
-    CREATE INDEX board_totals_wins ON board_totals(game, guild_id, season, wins DESC, user_id);
-    CREATE INDEX board_totals_points
-        ON board_totals(game, guild_id, season, points DESC, wins DESC, user_id);
-    CREATE INDEX board_totals_best ON board_totals(game, guild_id, season, best DESC, wins DESC,
-        user_id) WHERE best IS NOT NULL;
+    CREATE INDEX board_totals_wins ON board_totals(game, wins DESC, user_id) WHERE guild_id = 0;
+    CREATE INDEX board_totals_points ON board_totals(game, points DESC, wins DESC, user_id)
+        WHERE guild_id = 0;
+    CREATE INDEX board_totals_best ON board_totals(game, best DESC, wins DESC, user_id)
+        WHERE guild_id = 0 AND best IS NOT NULL;
     CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
-    CREATE INDEX ratings_user ON ratings(user_id, game);
     """,
 ]

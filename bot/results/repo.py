@@ -146,7 +146,12 @@ async def _players_ratings(
             f"SELECT {columns} FROM season_ratings WHERE user_id = ? AND guild_id = ? AND season = ?",
             (user_id, guild_id, season),
         )
-    return await c.fetch(f"SELECT {columns} FROM ratings WHERE user_id = ?", (user_id,))
+    # by the ratings' key: the games any result was finished in, then the player
+    return await c.fetch(
+        f"SELECT {columns} FROM ratings WHERE game IN (SELECT game FROM board_counts"
+        f" WHERE guild_id = {EVERYWHERE} AND season = '{ALL_SEASONS}') AND user_id = ?",
+        (user_id,),
+    )
 
 
 class Finishing(Protocol):
@@ -513,11 +518,17 @@ class BoardsRepo:
                 extra = " AND best IS NOT NULL" if by == "best" else ""
                 # the order of the board's index (by wins: wins, then the user)
                 then = "" if by == "wins" else ", wins DESC"
+                if scope == (EVERYWHERE, ALL_SEASONS):  # written in: its index is partial
+                    where = f"guild_id = {EVERYWHERE} AND season = '{ALL_SEASONS}'"
+                    args: tuple[Any, ...] = (game, limit)
+                else:  # a server's, a season's: by the key, then sorted
+                    where = "guild_id = ? AND season = ?"
+                    args = (game, *scope, limit)
                 rows = await c.fetch(
                     f"SELECT user_id, name, games, wins, points, best, {column} AS value,"
-                    " NULL AS rated FROM board_totals WHERE game = ? AND guild_id = ?"
-                    f" AND season = ?{extra} ORDER BY {column} DESC{then}, user_id LIMIT ?",
-                    (game, *scope, limit),
+                    f" NULL AS rated FROM board_totals WHERE game = ? AND {where}{extra}"
+                    f" ORDER BY {column} DESC{then}, user_id LIMIT ?",
+                    args,
                 )
         keys = ("user_id", "name", "games", "wins", "points", "best", "value", "rated")
         return [dict(zip(keys, r, strict=True)) for r in rows]
