@@ -562,7 +562,7 @@ def report(table: dict[int, dict[str, tuple[float, float, int]]]) -> None:
     names = list(table[sizes[0]])
     head = "| query | " + " | ".join(f"{s:.0e} p50 / p99 ms" for s in sizes)
     grow = len(sizes) > 2
-    span = f"{sizes[1]:.0e}→{sizes[-1]:.0e}"
+    span = f"{sizes[1]:.0e}→{sizes[-1]:.0e}" if grow else ""
     print(head + (f" | p50, p99 {span} |" if grow else " |"))
     print("|---" * (len(sizes) + 1 + int(grow)) + "|")
     for name in names:
