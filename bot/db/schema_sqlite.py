@@ -275,6 +275,6 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
     -- the boards no longer read the places by game and server: one index
     -- less to write for each place of a finished game
-    DROP INDEX result_players_game;
+    DROP INDEX IF EXISTS result_players_game;
     """,
 ]
