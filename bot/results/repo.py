@@ -539,7 +539,7 @@ class BoardsRepo:
         """A board by rating from the kept totals: a season's by its own
         ratings; a server's all-time ratings of its players (their totals
         first: few rows); every server's from the ratings by ordinal (their
-        index), down to the ``limit``-th player's ordinal, then ordered as
+        index): the first ``limit`` and those tied with the last, ordered as
         the other boards (value, wins, user) — flat however long the history."""
         guild_id, season = scope
         cols = (
@@ -574,7 +574,7 @@ class BoardsRepo:
         top = await c.fetch(
             f"{cols}{joined} ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?", (game, limit)
         )
-        if len(top) == limit:
+        if top and len(top) == limit:
             floor = top[-1][6]
             tied = await c.fetch(f"{cols}{joined} AND r.mu - 3 * r.sigma = ?", (game, floor))
             top = [r for r in top if r[6] > floor] + list(tied)
