@@ -192,4 +192,65 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX tournament_matches_table ON tournament_matches(table_id);
     """,
+    # 10: boards that cost the same after years of games (SQLite's migration 10)
+    """
+    CREATE TABLE board_totals (
+        game        TEXT NOT NULL,
+        guild_id    BIGINT NOT NULL,
+        season      TEXT NOT NULL,
+        user_id     BIGINT NOT NULL,
+        name        TEXT NOT NULL,
+        games       BIGINT NOT NULL,
+        wins        BIGINT NOT NULL,
+        points      BIGINT NOT NULL,
+        best        INTEGER,
+        top         INTEGER NOT NULL,
+        PRIMARY KEY (game, guild_id, season, user_id)
+    );
+    CREATE TABLE board_counts (
+        guild_id    BIGINT NOT NULL,
+        season      TEXT NOT NULL,
+        game        TEXT NOT NULL,
+        finished    BIGINT NOT NULL,
+        rated       BIGINT NOT NULL,
+        with_bots   BIGINT NOT NULL,
+        PRIMARY KEY (guild_id, season, game)
+    );
+    INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
+        SELECT game, 0, '', user_id, MAX(name), COUNT(*), SUM(won), SUM(points), MAX(best),
+        MAX(points) FROM result_players GROUP BY game, user_id;
+    INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
+        SELECT game, guild_id, '', user_id, MAX(name), COUNT(*), SUM(won), SUM(points), MAX(best),
+        MAX(points) FROM result_players WHERE guild_id IS NOT NULL GROUP BY game, guild_id, user_id;
+    INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
+        SELECT game, guild_id, season, user_id, MAX(name), COUNT(*), SUM(won), SUM(points),
+        MAX(best), MAX(points) FROM result_players WHERE guild_id IS NOT NULL
+        AND season IS NOT NULL GROUP BY game, guild_id, season, user_id;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT 0, '', rp.game, COUNT(*), SUM(rp.rated), SUM(r.has_bots)
+        FROM result_players rp JOIN results r ON r.id = rp.result_id GROUP BY rp.game;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT rp.guild_id, '', rp.game, COUNT(*), SUM(rp.rated), SUM(r.has_bots)
+        FROM result_players rp JOIN results r ON r.id = rp.result_id
+        WHERE rp.guild_id IS NOT NULL GROUP BY rp.guild_id, rp.game;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT rp.guild_id, rp.season, rp.game, COUNT(*), SUM(rp.rated), SUM(r.has_bots)
+        FROM result_players rp JOIN results r ON r.id = rp.result_id
+        WHERE rp.guild_id IS NOT NULL AND rp.season IS NOT NULL
+        GROUP BY rp.guild_id, rp.season, rp.game;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT DISTINCT guild_id, season, game, 0, 0, 0 FROM results
+        WHERE guild_id IS NOT NULL AND season IS NOT NULL
+        ON CONFLICT (guild_id, season, game) DO NOTHING;
+    -- the indexes after the rows: built once, not row by row
+    CREATE INDEX board_totals_wins ON board_totals(game, wins DESC, user_id) WHERE guild_id = 0;
+    CREATE INDEX board_totals_points ON board_totals(game, points DESC, wins DESC, user_id)
+        WHERE guild_id = 0;
+    CREATE INDEX board_totals_best ON board_totals(game, best DESC, wins DESC, user_id)
+        WHERE guild_id = 0 AND best IS NOT NULL;
+    CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
+    -- the boards no longer read the places by game and server: one index
+    -- less to write for each place of a finished game
+    DROP INDEX IF EXISTS result_players_game;
+    """,
 ]

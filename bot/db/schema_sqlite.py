@@ -205,4 +205,76 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX tournament_matches_table ON tournament_matches(table_id);
     """,
+    # 10: boards that cost the same after years of games (issue 35). The
+    # totals every board and /stats read, kept by the finishing transaction
+    # (bot/results/repo.py) for three scopes — every server (guild_id 0,
+    # season ''), a server (season ''), a server's season — one row per
+    # game and player: games, wins, points (their sum), best, top (the most
+    # points in one game) and name (the greatest, as MAX(name) read it).
+    # ``board_counts``: the places of a scope (why a board is empty) and
+    # which seasons a server has games in. Sorted indexes for each board of
+    # every server (a server's and a season's players are few: read by the
+    # key and sorted), the ratings by ordinal (mu - 3 sigma). Both tables
+    # back-filled from the results; WITHOUT ROWID: the rows live in their
+    # key's b-tree (one b-tree less to write when a game finishes).
+    """
+    CREATE TABLE board_totals (
+        game        TEXT NOT NULL,
+        guild_id    INTEGER NOT NULL,         -- 0: every server (and direct messages)
+        season      TEXT NOT NULL,            -- '': every season
+        user_id     INTEGER NOT NULL,
+        name        TEXT NOT NULL,
+        games       INTEGER NOT NULL,
+        wins        INTEGER NOT NULL,
+        points      INTEGER NOT NULL,
+        best        INTEGER,
+        top         INTEGER NOT NULL,
+        PRIMARY KEY (game, guild_id, season, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE board_counts (
+        guild_id    INTEGER NOT NULL,
+        season      TEXT NOT NULL,
+        game        TEXT NOT NULL,
+        finished    INTEGER NOT NULL,         -- places in finished games
+        rated       INTEGER NOT NULL,         -- ... of rated games
+        with_bots   INTEGER NOT NULL,         -- ... of games with computers
+        PRIMARY KEY (guild_id, season, game)
+    ) WITHOUT ROWID;
+    INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
+        SELECT game, 0, '', user_id, MAX(name), COUNT(*), SUM(won), SUM(points), MAX(best),
+        MAX(points) FROM result_players GROUP BY game, user_id;
+    INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
+        SELECT game, guild_id, '', user_id, MAX(name), COUNT(*), SUM(won), SUM(points), MAX(best),
+        MAX(points) FROM result_players WHERE guild_id IS NOT NULL GROUP BY game, guild_id, user_id;
+    INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins, points, best, top)
+        SELECT game, guild_id, season, user_id, MAX(name), COUNT(*), SUM(won), SUM(points),
+        MAX(best), MAX(points) FROM result_players WHERE guild_id IS NOT NULL
+        AND season IS NOT NULL GROUP BY game, guild_id, season, user_id;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT 0, '', rp.game, COUNT(*), SUM(rp.rated), SUM(r.has_bots)
+        FROM result_players rp JOIN results r ON r.id = rp.result_id GROUP BY rp.game;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT rp.guild_id, '', rp.game, COUNT(*), SUM(rp.rated), SUM(r.has_bots)
+        FROM result_players rp JOIN results r ON r.id = rp.result_id
+        WHERE rp.guild_id IS NOT NULL GROUP BY rp.guild_id, rp.game;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT rp.guild_id, rp.season, rp.game, COUNT(*), SUM(rp.rated), SUM(r.has_bots)
+        FROM result_players rp JOIN results r ON r.id = rp.result_id
+        WHERE rp.guild_id IS NOT NULL AND rp.season IS NOT NULL
+        GROUP BY rp.guild_id, rp.season, rp.game;
+    INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)
+        SELECT DISTINCT guild_id, season, game, 0, 0, 0 FROM results
+        WHERE guild_id IS NOT NULL AND season IS NOT NULL
+        ON CONFLICT (guild_id, season, game) DO NOTHING;
+    -- the indexes after the rows: built once, not row by row
+    CREATE INDEX board_totals_wins ON board_totals(game, wins DESC, user_id) WHERE guild_id = 0;
+    CREATE INDEX board_totals_points ON board_totals(game, points DESC, wins DESC, user_id)
+        WHERE guild_id = 0;
+    CREATE INDEX board_totals_best ON board_totals(game, best DESC, wins DESC, user_id)
+        WHERE guild_id = 0 AND best IS NOT NULL;
+    CREATE INDEX ratings_ordinal ON ratings(game, (mu - 3 * sigma));
+    -- the boards no longer read the places by game and server: one index
+    -- less to write for each place of a finished game
+    DROP INDEX IF EXISTS result_players_game;
+    """,
 ]

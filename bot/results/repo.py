@@ -65,7 +65,40 @@ COPIED = {
         "guild_id, season, game, user_id",
         frozenset(),
     ),
+    # the boards' totals (migration 10): copied as they are, not rebuilt
+    "board_totals": (
+        ("game", "guild_id", "season", "user_id", "name", "games", "wins", "points", "best", "top"),
+        "game, guild_id, season, user_id",
+        frozenset(),
+    ),
+    "board_counts": (
+        ("guild_id", "season", "game", "finished", "rated", "with_bots"),
+        "guild_id, season, game",
+        frozenset(),
+    ),
 }
+
+EVERYWHERE = 0  # board_totals / board_counts: the scope of every server's games
+ALL_SEASONS = ""  # ... and of every season's
+
+
+def scopes(guild_id: int | None, season: str | None) -> list[tuple[int, str]]:
+    """The boards' scopes a game of ``guild_id`` in ``season`` counts in:
+    every server's, its server's, its server season's."""
+    out = [(EVERYWHERE, ALL_SEASONS)]
+    if guild_id is not None:
+        out.append((guild_id, ALL_SEASONS))
+        if season is not None:
+            out.append((guild_id, season))
+    return out
+
+
+def scope_of(guild_id: int | None, season: str | None) -> tuple[int, str] | None:
+    """The kept scope a board of ``guild_id`` / ``season`` reads (``None``:
+    a season of every server, which no command asks for: read from the rows)."""
+    if guild_id is None:
+        return None if season is not None else (EVERYWHERE, ALL_SEASONS)
+    return (guild_id, ALL_SEASONS if season is None else season)
 
 
 def equal(prefix: str, **columns: Any) -> tuple[str, list[Any]]:
@@ -113,7 +146,12 @@ async def _players_ratings(
             f"SELECT {columns} FROM season_ratings WHERE user_id = ? AND guild_id = ? AND season = ?",
             (user_id, guild_id, season),
         )
-    return await c.fetch(f"SELECT {columns} FROM ratings WHERE user_id = ?", (user_id,))
+    # by the ratings' key: the games any result was finished in, then the player
+    return await c.fetch(
+        f"SELECT {columns} FROM ratings WHERE game IN (SELECT game FROM board_counts"
+        f" WHERE guild_id = {EVERYWHERE} AND season = '{ALL_SEASONS}') AND user_id = ?",
+        (user_id,),
+    )
 
 
 class Finishing(Protocol):
@@ -237,6 +275,7 @@ class ResultsRepo:
                 for p in result.players
             ],
         )
+        await self._count(tx, result)
         if result.ratings:
             await tx.executemany(
                 "INSERT INTO ratings (game, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, 1)"
@@ -256,6 +295,44 @@ class ResultsRepo:
                 ],
             )
         return result_id
+
+    async def _count(self, tx: Conn, result: Result) -> None:
+        """Inside the finishing transaction: the game's places added to the
+        boards' totals of each scope it counts in (migration 10), in key
+        order (two games finishing at once lock the rows in one order)."""
+        rated = int(not result.has_bots if result.rated is None else result.rated)
+        places = sorted(
+            (result.game, guild, season, p.user_id, p.name, int(p.won), p.points, p.best, p.points)
+            for guild, season in scopes(result.guild_id, result.season)
+            for p in result.players
+        )
+        if places:
+            await tx.executemany(
+                "INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins,"
+                " points, best, top) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)"
+                " ON CONFLICT (game, guild_id, season, user_id) DO UPDATE SET"
+                " name = CASE WHEN excluded.name > board_totals.name THEN excluded.name"
+                " ELSE board_totals.name END, games = board_totals.games + 1,"
+                " wins = board_totals.wins + excluded.wins,"
+                " points = board_totals.points + excluded.points,"
+                " best = CASE WHEN board_totals.best IS NULL OR excluded.best > board_totals.best"
+                " THEN excluded.best ELSE board_totals.best END,"
+                " top = CASE WHEN excluded.top > board_totals.top THEN excluded.top"
+                " ELSE board_totals.top END",
+                places,
+            )
+        n = len(result.players)
+        await tx.executemany(
+            "INSERT INTO board_counts (guild_id, season, game, finished, rated, with_bots)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, season, game) DO UPDATE SET"
+            " finished = board_counts.finished + excluded.finished,"
+            " rated = board_counts.rated + excluded.rated,"
+            " with_bots = board_counts.with_bots + excluded.with_bots",
+            sorted(
+                (guild, season, result.game, n, n * rated, n * int(result.has_bots))
+                for guild, season in scopes(result.guild_id, result.season)
+            ),
+        )
 
     async def history(
         self,
@@ -430,40 +507,100 @@ class BoardsRepo:
         only that season's games, and its own ratings. Each row's ``rated``
         is its rated games (by rating; ``None`` otherwise: bot.ratings.shown).
         """
+        scope = scope_of(guild_id, season)
+        async with self.db.reading() as c:
+            if scope is None:
+                rows = await self._leaderboard_of_rows(c, game, guild_id, by, limit, season)
+            elif by == "rating":
+                rows = await self._rating_board(c, game, scope, limit)
+            else:
+                column = {"wins": "wins", "points": "points", "best": "best"}[by]
+                extra = " AND best IS NOT NULL" if by == "best" else ""
+                # the order of the board's index (by wins: wins, then the user)
+                then = "" if by == "wins" else ", wins DESC"
+                if scope == (EVERYWHERE, ALL_SEASONS):  # written in: its index is partial
+                    where = f"guild_id = {EVERYWHERE} AND season = '{ALL_SEASONS}'"
+                    args: tuple[Any, ...] = (game, limit)
+                else:  # a server's, a season's: by the key, then sorted
+                    where = "guild_id = ? AND season = ?"
+                    args = (game, *scope, limit)
+                rows = await c.fetch(
+                    f"SELECT user_id, name, games, wins, points, best, {column} AS value,"
+                    f" NULL AS rated FROM board_totals WHERE game = ? AND {where}{extra}"
+                    f" ORDER BY {column} DESC{then}, user_id LIMIT ?",
+                    args,
+                )
+        keys = ("user_id", "name", "games", "wins", "points", "best", "value", "rated")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    async def _rating_board(
+        self, c: Conn, game: str, scope: tuple[int, str], limit: int
+    ) -> list[Sequence[Any]]:
+        """A board by rating from the kept totals: a season's by its own
+        ratings; a server's all-time ratings of its players (their totals
+        first: few rows); every server's from the ratings by ordinal (their
+        index): the first ``limit`` and those tied with the last, ordered as
+        the other boards (value, wins, user) — flat however long the history."""
+        guild_id, season = scope
+        cols = (
+            "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
+            " r.mu - 3 * r.sigma AS value, r.games AS rated"
+        )
+        order = " ORDER BY value DESC, a.wins DESC, a.user_id LIMIT ?"
+        if season != ALL_SEASONS:
+            return await c.fetch(
+                f"{cols} FROM board_totals a CROSS JOIN season_ratings r"
+                " WHERE a.game = ? AND a.guild_id = ? AND a.season = ? AND r.guild_id = a.guild_id"
+                f" AND r.season = a.season AND r.game = a.game AND r.user_id = a.user_id{order}",
+                (game, guild_id, season, limit),
+            )
+        if guild_id != EVERYWHERE:
+            return await c.fetch(
+                f"{cols} FROM board_totals a CROSS JOIN ratings r"
+                " WHERE a.game = ? AND a.guild_id = ? AND a.season = ? AND r.game = a.game"
+                f" AND r.user_id = a.user_id{order}",
+                (game, guild_id, season, limit),
+            )
+        # every server's: the ratings' index by ordinal gives the first
+        # ``limit``; those tied with the last of them (by ordinal) are read
+        # too and all ordered as the other boards. The scope is written in
+        # (constants): PostgreSQL's plan kept for the statement then still
+        # starts from that index
+        joined = (
+            " FROM ratings r CROSS JOIN board_totals a WHERE r.game = ? AND a.game = r.game"
+            f" AND a.guild_id = {EVERYWHERE} AND a.season = '{ALL_SEASONS}'"
+            " AND a.user_id = r.user_id"
+        )
+        top = await c.fetch(
+            f"{cols}{joined} ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?", (game, limit)
+        )
+        if top and len(top) == limit:
+            floor = top[-1][6]
+            tied = await c.fetch(f"{cols}{joined} AND r.mu - 3 * r.sigma = ?", (game, floor))
+            top = [r for r in top if r[6] > floor] + list(tied)
+        return sorted(top, key=lambda r: (-r[6], -r[3], r[0]))[:limit]
+
+    async def _leaderboard_of_rows(
+        self, c: Conn, game: str, guild_id: int | None, by: str, limit: int, season: str | None
+    ) -> list[Sequence[Any]]:
+        """A board no kept total holds (a season of every server: no command
+        asks for one), read from the result rows."""
         where, args = equal("rp.", game=game, guild_id=guild_id, season=season)
         agg = (
             "SELECT rp.user_id, MAX(rp.name) AS name, COUNT(*) AS games, SUM(rp.won) AS wins,"
             " SUM(rp.points) AS points, MAX(rp.best) AS best"
             f" FROM result_players rp WHERE {where} GROUP BY rp.user_id"
         )
-        if by == "rating":
-            if season is not None:
-                join = (
-                    " JOIN season_ratings r ON r.guild_id = ? AND r.season = ? AND r.game = ?"
-                    " AND r.user_id = a.user_id"
-                )
-                args += [guild_id, season, game, limit]
-            else:
-                join = " JOIN ratings r ON r.game = ? AND r.user_id = a.user_id"
-                args += [game, limit]
-            sql = (
-                f"SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-                f" r.mu - 3 * r.sigma AS value, r.games AS rated FROM ({agg}) a{join}"
-                " ORDER BY value DESC, a.wins DESC LIMIT ?"
-            )
-        else:
-            column = {"wins": "wins", "points": "points", "best": "best"}[by]
-            extra = " WHERE best IS NOT NULL" if by == "best" else ""
-            sql = (
-                f"SELECT user_id, name, games, wins, points, best, {column} AS value,"
-                f" NULL AS rated FROM ({agg}) a{extra} ORDER BY value DESC, wins DESC, user_id"
-                " LIMIT ?"
-            )
-            args.append(limit)
-        async with self.db.reading() as c:
-            rows = await c.fetch(sql, args)
-        keys = ("user_id", "name", "games", "wins", "points", "best", "value", "rated")
-        return [dict(zip(keys, r, strict=True)) for r in rows]
+        if by == "rating":  # a season's ratings are a server's: none of every server
+            return []
+        column = {"wins": "wins", "points": "points", "best": "best"}[by]
+        extra = " WHERE best IS NOT NULL" if by == "best" else ""
+        sql = (
+            f"SELECT user_id, name, games, wins, points, best, {column} AS value,"
+            f" NULL AS rated FROM ({agg}) a{extra} ORDER BY value DESC, wins DESC, user_id"
+            " LIMIT ?"
+        )
+        return await c.fetch(sql, [*args, limit])
 
     async def stats(
         self,
@@ -475,13 +612,30 @@ class BoardsRepo:
     ) -> list[dict[str, Any]]:
         """Per-game statistics of one player (optionally one game / server /
         that server's ``season``, whose ratings are the season's own)."""
-        where, args = equal("", user_id=user_id, game=game, guild_id=guild_id, season=season)
+        scope = scope_of(guild_id, season)
         async with self.db.reading() as c:
-            rows = await c.fetch(
-                "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
-                f" FROM result_players WHERE {where} GROUP BY game ORDER BY game",
-                args,
-            )
+            if scope is None:  # a season of every server: no command asks for it
+                where, args = equal("", user_id=user_id, game=game, season=season)
+                rows = await c.fetch(
+                    "SELECT game, COUNT(*), SUM(won), SUM(points), MAX(best), MAX(points)"
+                    f" FROM result_players WHERE {where} GROUP BY game ORDER BY game",
+                    args,
+                )
+            else:  # the kept totals, by their key (the games: those with any result)
+                games = (
+                    "game = ?"
+                    if game is not None
+                    else "game IN (SELECT game FROM board_counts WHERE guild_id = ? AND season = ?)"
+                )
+                rows = await c.fetch(
+                    "SELECT game, games, wins, points, best, top FROM board_totals"
+                    f" WHERE {games} AND guild_id = ? AND season = ? AND user_id = ? ORDER BY game",
+                    (
+                        *((game,) if game is not None else (EVERYWHERE, ALL_SEASONS)),
+                        *scope,
+                        user_id,
+                    ),
+                )
             out = [
                 {"game": g, "games": n, "wins": wins, "points": points, "best": best, "top": top}
                 for g, n, wins, points, best, top in rows
@@ -512,14 +666,22 @@ class BoardsRepo:
         (a server's / a season's, as :meth:`leaderboard`) — ``finished``
         all of them, ``rated`` those of rated games, ``with_bots`` those of
         games with computer players."""
-        where, args = equal("rp.", game=game, guild_id=guild_id, season=season)
+        scope = scope_of(guild_id, season)
         async with self.db.reading() as c:
-            row = await c.fetchone(
-                "SELECT COUNT(*), COALESCE(SUM(rp.rated), 0), COALESCE(SUM(r.has_bots), 0)"
-                f" FROM result_players rp JOIN results r ON r.id = rp.result_id WHERE {where}",
-                args,
-            )
-        assert row is not None
+            if scope is None:  # a season of every server: no command asks for it
+                where, args = equal("rp.", game=game, season=season)
+                row = await c.fetchone(
+                    "SELECT COUNT(*), COALESCE(SUM(rp.rated), 0), COALESCE(SUM(r.has_bots), 0)"
+                    f" FROM result_players rp JOIN results r ON r.id = rp.result_id WHERE {where}",
+                    args,
+                )
+            else:
+                row = await c.fetchone(
+                    "SELECT finished, rated, with_bots FROM board_counts"
+                    " WHERE guild_id = ? AND season = ? AND game = ?",
+                    (*scope, game),
+                )
+        row = row or (0, 0, 0)
         return {"finished": int(row[0]), "rated": int(row[1]), "with_bots": int(row[2])}
 
     async def rating_trend(self, user_id: int, game: str, *, limit: int = 20) -> list[float]:
@@ -537,9 +699,9 @@ class BoardsRepo:
         """The seasons of a server that have finished games, newest first."""
         async with self.db.reading() as c:
             rows = await c.fetch(
-                "SELECT DISTINCT season FROM results WHERE guild_id = ? AND season IS NOT NULL"
+                "SELECT DISTINCT season FROM board_counts WHERE guild_id = ? AND season <> ?"
                 " ORDER BY season DESC",
-                (guild_id,),
+                (guild_id, ALL_SEASONS),
             )
         return [str(r[0]) for r in rows]
 
