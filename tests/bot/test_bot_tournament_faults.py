@@ -170,8 +170,8 @@ async def a_press(tables: Any, table_id: int) -> bool:
 
 def waiting_for(tables: Any, table_id: int) -> bool:
     """Whether someone in this process waits for the table's lock."""
-    lock = tables._locks.get(table_id)
-    return lock is not None and bool(getattr(lock, "_waiters", None))
+    entry = tables._locks.get(table_id)  # (its asyncio.Lock, how many use it)
+    return entry is not None and bool(getattr(entry[0], "_waiters", None))
 
 
 async def test_a_move_made_while_the_round_is_paired_again_is_not_thrown_away(game_night):
