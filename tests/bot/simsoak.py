@@ -120,6 +120,8 @@ ACTIONABLE: tuple[re.Pattern[str], ...] = (
     # the sweeper on a read-only or full database (once, then a reminder)
     re.compile(r"^the database cannot be written \(.+\): .*make the database writable"),
     re.compile(r"^the database still cannot be written after \d+ s \(.+\)"),
+    # the sweeper while the database server is away (PostgreSQL restarting)
+    re.compile(r"^the database server cannot be reached \(.+\): .*check that the database server"),
 )
 NONE_MENTION = re.compile(r"<(?:@[!&]?|#)None>")
 
