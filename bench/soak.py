@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import re
 import sys
 import tempfile
@@ -129,17 +130,20 @@ async def kill_game(
                     break
             if channel != session.fixed.id:
                 run.problem(f"the worlds differ: channel {channel} then {session.fixed.id}")
-            row = await session.store.tables.table_in_channel(session.fixed.id)
-            if row is None:
-                tables = await session.store.tables.ledger()
-                run.table_id = tables[-1]["table_id"] if tables else None
-            else:
-                run.table_id = row.id
-                await adopt(session, row.id)
+            async with soak.server_turn():  # (--procs: not while another process has the server away)
+                row = await session.store.tables.table_in_channel(session.fixed.id)
+                if row is None:
+                    tables = await session.store.tables.ledger()
+                    run.table_id = tables[-1]["table_id"] if tables else None
+                else:
+                    run.table_id = row.id
+                    await adopt(session, row.id)
+            if row is not None:
                 await soak.play_game(session, rest, channel=session.fixed, table_id=row.id, run=run)
-            ended = await soak.check_game(session, run, logs.records)
-            for what in await soak.check_session(session):
-                run.problem(f"at the session's end, {what}")
+            async with soak.server_turn():
+                ended = await soak.check_game(session, run, logs.records)
+                for what in await soak.check_session(session):
+                    run.problem(f"at the session's end, {what}")
             soak.record(tally, run, ended)
             run.faults["kill9"] += killed
     return run, ended
@@ -336,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.procs:
         args.jobs = args.procs
+        os.environ[soak.PROCS_ENV] = str(args.procs)  # (the children take turns with the server)
     started = None
     if args.pg_server:
         soak.SERVER = server_of(args.pg_server)

@@ -51,10 +51,12 @@ docs/stranded.md, "The chaos soak".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
 import logging
+import os
 import random
 import re
 import sqlite3
@@ -127,8 +129,35 @@ KINDS = (*WEIGHTS, *PG_WEIGHTS, "kill9")
 BACK_WITHIN = 5.0
 # the server of a --pg soak (tests/bot/pgcluster.py's Cluster), set by bench/soak.py
 SERVER: Any = None
+# set (by bench/soak.py --procs) when several processes share the server
+PROCS_ENV = "CHABUDAI_SOAK_PROCS"
 # seconds from each server's return until the bot was back to work (measured)
 RECOVERIES: list[float] = []
+
+
+@contextlib.asynccontextmanager
+async def server_turn(exclusive: bool = False) -> Any:
+    """--procs: the soak's processes share one server. A driver's step (its
+    presses and reads) holds this lock shared; a server fault holds it
+    alone, so the other processes' drivers wait while the server is away
+    (their bots' connections die all the same, and must come back), and a
+    driver never fails on its own reads. A no-op without a server."""
+    path = None if SERVER is None or SERVER.dir is None else SERVER.dir / "soak.lock"
+    if path is not None and os.environ.get(PROCS_ENV) is None:
+        path = None  # one process: nobody to wait for
+    if path is None:
+        yield
+        return
+    import fcntl
+
+    with open(path, "a+") as fh:
+        # waited for in a thread: the loop runs on meanwhile (a connection
+        # the server dropped is seen closed, as in a process never stalled)
+        await asyncio.to_thread(fcntl.flock, fh, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 # An ERROR line the soak accepts: one that names a reason a person can act
 # on (its cause and what to do); any other ERROR under these faults is a bug.
@@ -410,12 +439,20 @@ async def world(db: Path, seed: int, *, at: float | None = None, shift: int = 0)
             scale_worker.shift_snowflakes(env, shift)
         session.seed_make = seed_factory(session, seed)
         holder.append(session)
+        turn: Any = server_turn()  # (the bot's start and stop: never while the server is away)
+        await turn.__aenter__()
         try:
             async with runner as env:
+                await turn.__aexit__(None, None, None)
+                turn = None
                 clock.env = env
                 yield session
+                turn = server_turn()
+                await turn.__aenter__()
         finally:
             await harness.close()
+            if turn is not None:
+                await turn.__aexit__(None, None, None)
 
 
 # ------------------------------------------------------------ one game
@@ -569,7 +606,8 @@ class Player:
                 if left is not None and left.version > 0:
                     run.problem("a /play on a read-only database left a lobby")
         elif kind in PG_WEIGHTS:
-            await self.server_fault(kind)
+            async with server_turn(exclusive=True):
+                await self.server_fault(kind)
         elif kind == "restart":
             await self.s.restart()
         elif kind == "clock_jump":
@@ -974,27 +1012,35 @@ async def play_game(session: Session, p: Plan, *, on_press: Any = None, channel:
         run = GameRun(p, channel)
     run.table_id = table_id if table_id is not None else run.table_id
     player = Player(session, run)
-    if table_id is None and not await open_game(session, run):
-        return run
+    async with server_turn():
+        if table_id is None and not await open_game(session, run):
+            return run
     faults = list(p.faults)
     for step in range(PRESSES):
-        await player.note_state()
+        async with server_turn():
+            await player.note_state()
         answer_fails = False
         while faults and faults[0][0] <= step:
             _, kind = faults.pop(0)
             if kind == "lost_channel" and run.expect_unrated:
                 continue
-            answer_fails = await player.fault(kind) or answer_fails
+            if kind in PG_WEIGHTS:
+                answer_fails = await player.fault(kind) or answer_fails
+            else:
+                async with server_turn():
+                    answer_fails = await player.fault(kind) or answer_fails
             player.answer_fails = answer_fails
         if run.expect_unrated:  # nobody sees the channel: the clock decides
             player.clear()
-            if await player.row() is None:
-                break
-            await session.env.advance_time(registry.spec(p.game).turn_seconds + 5)
+            async with server_turn():
+                if await player.row() is None:
+                    break
+                await session.env.advance_time(registry.spec(p.game).turn_seconds + 5)
             continue
         before = run.presses
         try:
-            going = await player.step(answer_fails=answer_fails)
+            async with server_turn():
+                going = await player.step(answer_fails=answer_fails)
         except Exception as err:  # noqa: BLE001  (the driver's own failure: reported, not raised)
             run.problem(
                 f"the soak's driver failed at step {step}: {type(err).__name__}: {str(err)[:120]}"
@@ -1209,10 +1255,11 @@ async def play_session(db: Path, seed: int, indices: list[int], *, mix: Mix = Mi
                 p.kill_after = None
                 first = len(logs.records)
                 run = await play_game(session, p)
-                ended = await check_game(session, run, logs.records[first:])
-                if i == indices[-1]:  # the session's end: its ratings (the last game's record)
-                    for what in await check_session(session):
-                        run.problem(f"at the session's end, {what}")
+                async with server_turn():
+                    ended = await check_game(session, run, logs.records[first:])
+                    if i == indices[-1]:  # the session's end: its ratings (the last game's record)
+                        for what in await check_session(session):
+                            run.problem(f"at the session's end, {what}")
                 record(tally, run, ended)
                 if on_game is not None:
                     on_game(run, ended)
@@ -1236,19 +1283,20 @@ def record(tally: Tally, run: GameRun, ended: str) -> None:
 
 async def new_database(workdir: Path, n: int) -> Any:
     """Session ``n``'s database: a SQLite file in ``workdir``, or on the
-    --pg soak's server a schema of its own (the URL)."""
+    --pg soak's server a database of its own (the URL; not a schema: the
+    table locks are the database's, and table 1 of two sessions would share one)."""
     if SERVER is None:
         return workdir / f"soak-{n}.sqlite3"
     import asyncpg
-    from pgcluster import with_schema
+    from pgcluster import with_database
 
-    schema = f"soak_{workdir.name.replace('-', '_')}_{n}".lower()
+    name = f"soak_{workdir.name.replace('-', '_')}_{n}".lower()
     admin = await asyncpg.connect(SERVER.url)
     try:
-        await admin.execute(f"CREATE SCHEMA {schema}")
+        await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
-    return with_schema(SERVER.url, schema)
+    return with_database(SERVER.url, name)
 
 
 async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: B008
