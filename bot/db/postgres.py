@@ -186,6 +186,11 @@ class PostgresDatabase(Database):
     def is_open(self) -> bool:
         return self._pool is not None
 
+    @property
+    def listening(self) -> bool:
+        """Whether the notices' connection is up (not lost with the server)."""
+        return self._lost_at is None
+
     async def open(self) -> None:
         with _errors():
             # min_size 0: no connection floor restored in the background

@@ -686,15 +686,17 @@ class Player:
         await self.back_to_work()
 
     async def back_to_work(self) -> None:
-        """Real seconds until the bot reads its table and its sweeps go
-        through again (SimCord's time moving meanwhile); a violation past
+        """Real seconds until the bot reads its table, its sweeps go through
+        and its notices come again (SimCord's time moving meanwhile); a violation past
         :data:`BACK_WITHIN`."""
         started = time.monotonic()
         sweeper = self.s.bot.sweeper
         while True:
             try:
                 await self.s.store.tables.table_in_channel(self.run.channel.id)
-                ok = sweeper.backoff.since is None
+                # its sweeps go through, and it hears the others again (LISTEN:
+                # another process's "ask" for a table this one keeps locked)
+                ok = sweeper.backoff.since is None and getattr(self.s.store.db, "listening", True)
             except sqlite3.Error:
                 ok = False
             if ok:
@@ -1313,7 +1315,9 @@ async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: 
         nonlocal n
         if batch:
             n += 1
-            await play_session(await new_database(workdir, n), seed, list(batch), mix=mix,
+            async with server_turn():
+                db = await new_database(workdir, n)
+            await play_session(db, seed, list(batch), mix=mix,
                                tally=tally, on_game=on_game)  # fmt: skip
             batch.clear()
 
@@ -1322,7 +1326,9 @@ async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: 
         if p.kill_after is not None and kill is not None:
             await flush()
             n += 1
-            await kill(p, await new_database(workdir, n), tally)
+            async with server_turn():
+                db = await new_database(workdir, n)
+            await kill(p, db, tally)
             continue
         batch.append(i)
         if (i + 1) % SESSION == 0:
