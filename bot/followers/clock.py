@@ -112,12 +112,12 @@ class Backoff:
                                " disk space or make the database writable", err, self.what)  # fmt: skip
         else:
             wait = min(BACKOFF_MAX, max(BACKOFF, 2 * (now - self.since)))
-        if unreachable:
-            wait = UNREACHABLE_EVERY
             if now - self.reminded_at >= REMIND_EVERY:
                 self.reminded_at = now
                 self.log.error("the database still cannot be written after %.0f s (%s): %s are"
                                " waiting", now - self.since, err, self.what)  # fmt: skip
+        if unreachable:
+            wait = UNREACHABLE_EVERY
         self.retry_at = now + wait
 
     def worked(self, now: float) -> None:
