@@ -377,6 +377,14 @@ class Session:
         self.closed.add(name)
 
     async def restart(self) -> None:
+        # PostgreSQL: SimCord's restart leaves the old bot's store open (a
+        # real process's sessions die with it); its kept table locks are let
+        # go when the new one asks — heard only once its notices are back
+        # after a server fault (a live process hears again within a second)
+        db = self.store.db
+        started = time.monotonic()
+        while not getattr(db, "listening", True) and time.monotonic() - started < BACK_WITHIN:
+            await self.env.advance_time(0.25)
         bot = self.harness.bot()
         bot.cpu_delay = 0.0
         await self.env.restart_bot(bot)
