@@ -673,9 +673,14 @@ class Player:
                             and res.response.ephemeral
                             and not self.says(res, "error.db_unavailable")
                             and refusal(res.response.content) is None
+                            # (a "sure?" prompt, from the row kept with the
+                            # lock: it saves nothing until confirmed)
+                            and not any(":y:" in str(c.get("custom_id", ""))
+                                        for c in walk(res.response.components or []))
                         ):
                             run.problem("a press while the database server was away was not told"
-                                        " 'cannot save right now'")  # fmt: skip
+                                        " 'cannot save right now' but"
+                                        f" {str(res.response.content)[:80]!r}")  # fmt: skip
                 who = self.s.members[self.side.choice(PEOPLE)]
                 res = await who.slash(run.channel, "game status")
                 if not res.acknowledged:
