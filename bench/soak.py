@@ -6,6 +6,16 @@ version in the default test run: tests/bot/test_soak.py).
     python bench/soak.py --games 1000 --seed 1
     python bench/soak.py --seed 1 --start 40 --games 5   # replay a session
     python bench/soak.py --games 1000 --seed 1 --jobs 2  # sessions in 2 processes
+    python bench/soak.py --pg --procs 3 --games 300      # on PostgreSQL, its server failing
+
+``--pg`` (issue 35): every session on its own schema of one throwaway
+PostgreSQL server (tests/bot/pgcluster.py, durable: synchronous_commit on),
+and the server's faults drawn too: restarted (``pg_ctl restart -m fast`` and
+``-m immediate``), stopped for a press and a command, every backend
+terminated; each time the bot must be back to work within 5 s of the
+server's return (the seconds are printed). ``--procs N``: N processes play
+their sessions at once on that one server (each server fault hits all of
+them), the kill -9 games as before (another process finishes the game).
 
 Prints games/s, the faults injected by kind, and every violation with the
 command that plays its session again. Exit status 1 if there was any.
@@ -25,6 +35,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import re
 import sys
 import tempfile
@@ -49,8 +60,11 @@ TRACEBACK = re.compile(r"Traceback|Ignoring exception|Task exception was never r
 
 async def child(cfg: dict[str, Any]) -> None:
     """Play a kill -9 game until killed, one JSON line a press."""
+    if cfg.get("server"):
+        soak.SERVER = server_of(cfg["server"])
     p = soak.plan(cfg["seed"], cfg["index"], mix_of(parse(cfg["mix"].split())))
-    async with soak.world(Path(cfg["db"]), cfg["seed"], at=WORLD_AT, shift=1) as session:
+    db = cfg["db"] if "://" in cfg["db"] else Path(cfg["db"])
+    async with soak.world(db, cfg["seed"], at=WORLD_AT, shift=1) as session:
         for name in cfg["closed"]:
             session.close_dms(name)
         session.game_index = p.index
@@ -75,7 +89,7 @@ async def kill_game(
     a new bot in a world built the same way finishes the game."""
     closed = ["bob"] if p.index % 100 == 99 else []
     cfg = {"seed": p.seed, "index": p.index, "db": str(db), "closed": closed,
-           "mix": mix.options()}  # fmt: skip
+           "mix": mix.options(), "server": server_doc()}  # fmt: skip
     with tempfile.NamedTemporaryFile("w+", prefix="soak-child-", suffix=".log") as errlog:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(cfg),
@@ -116,17 +130,20 @@ async def kill_game(
                     break
             if channel != session.fixed.id:
                 run.problem(f"the worlds differ: channel {channel} then {session.fixed.id}")
-            row = await session.store.tables.table_in_channel(session.fixed.id)
-            if row is None:
-                tables = await session.store.tables.ledger()
-                run.table_id = tables[-1]["table_id"] if tables else None
-            else:
-                run.table_id = row.id
-                await adopt(session, row.id)
+            async with soak.server_turn():  # (--procs: not while another process has the server away)
+                row = await session.store.tables.table_in_channel(session.fixed.id)
+                if row is None:
+                    tables = await session.store.tables.ledger()
+                    run.table_id = tables[-1]["table_id"] if tables else None
+                else:
+                    run.table_id = row.id
+                    await adopt(session, row.id)
+            if row is not None:
                 await soak.play_game(session, rest, channel=session.fixed, table_id=row.id, run=run)
-            ended = await soak.check_game(session, run, logs.records)
-            for what in await soak.check_session(session):
-                run.problem(f"at the session's end, {what}")
+            async with soak.server_turn():
+                ended = await soak.check_game(session, run, logs.records)
+                for what in await soak.check_session(session):
+                    run.problem(f"at the session's end, {what}")
             soak.record(tally, run, ended)
             run.faults["kill9"] += killed
     return run, ended
@@ -149,6 +166,33 @@ async def adopt(session: soak.Session, table_id: int) -> None:
     await session.env.settle()
 
 
+# ------------------------------------------------------------ PostgreSQL
+
+
+def server_doc() -> str | None:
+    """The --pg soak's server, for a child process (its data directory,
+    options and URL: the child restarts the same server)."""
+    s = soak.SERVER
+    return None if s is None else json.dumps({"dir": str(s.dir), "url": s.url, "options": s.options})
+
+
+def server_of(doc: str) -> Any:
+    from pgcluster import Cluster
+
+    d = json.loads(doc)
+    server = Cluster(durable=True)
+    server.dir, server.url, server.options = Path(d["dir"]), d["url"], d["options"]
+    return server
+
+
+def recovery(seconds: list[float]) -> str:
+    if not seconds:
+        return "the server's returns: none measured"
+    s = sorted(seconds)
+    return (f"back to work after the server's return ({len(s)} times): median {s[len(s) // 2]:.2f} s,"
+            f" max {s[-1]:.2f} s")  # fmt: skip
+
+
 # ------------------------------------------------------------ main
 
 
@@ -168,6 +212,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--verbose", action="store_true", help="a line per game")
     parser.add_argument("--log", help="append a JSON line per game to this file")
     parser.add_argument("--summary", help="print the figures of a --log file (a run cut short)")
+    parser.add_argument(
+        "--pg", action="store_true", help="on a throwaway PostgreSQL server, its faults drawn too"
+    )
+    parser.add_argument(
+        "--procs", type=int, default=0, help="--pg: processes at once on the one server (--jobs)"
+    )
+    parser.add_argument("--pg-server", help=argparse.SUPPRESS)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -200,7 +251,7 @@ def mix_of(args: argparse.Namespace) -> soak.Mix:
     kinds = tuple(k for k in args.kinds.split(",") if k) or None
     skip = tuple(tuple(x.split(":", 1)) for x in args.skip.split(",") if x)
     counts = tuple(int(n) for n in args.counts.split(",") if n) or soak.Mix.counts
-    return soak.Mix(kinds, skip, counts)  # type: ignore[arg-type]
+    return soak.Mix(kinds, skip, counts, pg=bool(getattr(args, "pg", False)))  # type: ignore[arg-type]
 
 
 async def jobs(args: argparse.Namespace) -> soak.Tally:
@@ -219,6 +270,8 @@ async def jobs(args: argparse.Namespace) -> soak.Tally:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--seed", str(args.seed),
                    "--start", str(lo), "--games", str(hi - lo), "--json"]  # fmt: skip
             cmd += mix_of(args).options().split()
+            if soak.SERVER is not None:
+                cmd += ["--pg-server", server_doc() or ""]
             if args.log:
                 cmd += ["--log", args.log]
             proc = await asyncio.create_subprocess_exec(
@@ -241,6 +294,7 @@ async def jobs(args: argparse.Namespace) -> soak.Tally:
                 doc["games"], doc["finished"], doc["unrated"], doc["live"], doc["presses"]
             )
             part.faults.update(doc["faults"])
+            soak.RECOVERIES.extend(doc.get("recoveries", []))
             part.violations = [soak.Violation(**v) for v in doc["violations"]]
             tally.add(part)
             if args.verbose:
@@ -284,21 +338,42 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary:
         print(summary(Path(args.summary)).report())
         return 0
-    if args.jobs > 1:
-        tally = asyncio.run(jobs(args))
-    else:
-        tally = asyncio.run(run(args))
+    if args.procs:
+        args.jobs = args.procs
+        os.environ[soak.PROCS_ENV] = str(args.procs)  # (the children take turns with the server)
+    started = None
+    if args.pg_server:
+        soak.SERVER = server_of(args.pg_server)
+    elif args.pg:
+        from pgcluster import Cluster, why_not
+
+        if (reason := why_not()) is not None:
+            print(f"--pg: {reason}", file=sys.stderr)
+            return 2
+        started = soak.SERVER = Cluster(durable=True)
+        started.start()
+    try:
+        if args.jobs > 1:
+            tally = asyncio.run(jobs(args))
+        else:
+            tally = asyncio.run(run(args))
+    finally:
+        if started is not None:
+            started.stop()
     if args.json:
         print(json.dumps({
             "games": tally.games, "finished": tally.finished, "unrated": tally.unrated,
             "live": tally.live, "presses": tally.presses, "faults": dict(tally.faults),
             "violations": [vars(v) for v in tally.violations],
+            "recoveries": soak.RECOVERIES,
         }))  # fmt: skip
         return 0
     print(f"python bench/soak.py --games {args.games} --seed {args.seed}"
           + (f" --start {args.start}" if args.start else "") + mix_of(args).options()
-          + (f" --jobs {args.jobs}" if args.jobs > 1 else ""))  # fmt: skip
+          + (f" --procs {args.procs}" if args.procs else f" --jobs {args.jobs}" if args.jobs > 1 else ""))  # fmt: skip
     print(tally.report())
+    if args.pg:
+        print(recovery(soak.RECOVERIES))
     return 1 if tally.violations else 0
 
 

@@ -73,7 +73,11 @@ class NotEmpty(RuntimeError):
 class StoreError(sqlite3.Error):
     """A database failure, whichever the backend: PostgreSQL's are raised as
     this, SQLite's are ``sqlite3.Error`` already, so ``except sqlite3.Error``
-    (or ``except StoreError`` for PostgreSQL alone) keeps working."""
+    (or ``except StoreError`` for PostgreSQL alone) keeps working.
+    ``unreachable``: the database server could not be reached or went away
+    (it is restarting, stopped, or ended the session), not a refused write."""
+
+    unreachable = False
 
 
 class TableBusy(Exception):
@@ -238,14 +242,23 @@ class Database(abc.ABC):
         """Table locks kept after use (PostgreSQL) past their time let go;
         the sweeper calls it every second."""
 
+    def keep_listening(self) -> None:  # noqa: B027 (SQLite listens to nothing)
+        """The notices' connection (PostgreSQL), lost when the server went
+        away, connected and listened on again (one try; the sweeper calls
+        it every second)."""
+
     async def notify(self, channel: str, payload: str) -> None:
         """Tell every process listening on ``channel`` (PostgreSQL
         ``NOTIFY``); SQLite has no other processes to tell."""
         return None
 
-    async def listen(self, channel: str, heard: Callable[[str], None]) -> None:
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], *, missed: Callable[[], None] | None = None
+    ) -> None:
         """Call ``heard(payload)`` for every :meth:`notify` on ``channel`` of
-        any process (PostgreSQL ``LISTEN``); nothing on SQLite."""
+        any process (PostgreSQL ``LISTEN``); nothing on SQLite. ``missed()``:
+        the notices came again after a lost connection (the server restarted),
+        so some may have been missed meanwhile."""
         return None
 
     # ------------------------------------------------------------ migrations

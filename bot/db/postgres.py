@@ -75,6 +75,18 @@ class _Kept:
     asked: bool = False  # another process asked for it
 
 
+# the server could not be reached or went away: it stopped or restarts, or
+# ended the session (pg_terminate_backend, a shutdown); the connection is lost
+UNREACHABLE = (
+    OSError,
+    asyncpg.InterfaceError,  # (ConnectionDoesNotExistError: closed mid-operation)
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+)
+
+
 @functools.lru_cache(maxsize=512)
 def dollars(sql: str) -> str:
     """``?`` placeholders as PostgreSQL's ``$1, $2…`` (our SQL has no ``?``
@@ -87,12 +99,24 @@ caches.lru("db.placeholders", dollars)  # the store's statements: ~0.5 KB each
 
 
 @contextmanager
-def _errors() -> Iterator[None]:
-    """asyncpg's failures (and a lost server) as :class:`StoreError`."""
+def _errors(conn: asyncpg.Connection | None = None) -> Iterator[None]:
+    """asyncpg's failures (and a lost server) as :class:`StoreError`. A
+    connection whose backend ended mid-statement (``pg_terminate_backend``,
+    a shutdown) can leave asyncpg's protocol half-way (``InternalClientError:
+    cannot switch to state…``): ``conn`` is closed then, so that the pool
+    never hands it out again."""
     try:
         yield
+    except asyncpg.InternalClientError as err:
+        if conn is not None:
+            conn.terminate()
+        store_error = StoreError(f"{type(err).__name__}: {err}")
+        store_error.unreachable = True
+        raise store_error from err
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as err:
-        raise StoreError(f"{type(err).__name__}: {err}") from err
+        store_error = StoreError(f"{type(err).__name__}: {err}")
+        store_error.unreachable = isinstance(err, UNREACHABLE)
+        raise store_error from err
 
 
 class _PgConn(Conn):
@@ -100,18 +124,18 @@ class _PgConn(Conn):
         self.conn = conn
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        with _errors():
+        with _errors(self.conn):
             return list(await self.conn.fetch(dollars(sql), *args))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        with _errors():
+        with _errors(self.conn):
             status = await self.conn.execute(dollars(sql), *args)
         # "UPDATE 1", "DELETE 0", "INSERT 0 1", "CREATE TABLE"
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        with _errors():
+        with _errors(self.conn):
             await self.conn.executemany(dollars(sql), rows)
 
 
@@ -142,6 +166,13 @@ class PostgresDatabase(Database):
         self._lock_conns: list[asyncpg.Connection | None] = [None] * LOCK_CONNECTIONS
         self._lock_guards = [asyncio.Lock() for _ in range(LOCK_CONNECTIONS)]
         self._listen_conn: asyncpg.Connection | None = None  # LISTEN for due times
+        # what is listened to (every channel again on a new connection after
+        # a lost one), what is called once the notices come again (the
+        # notices sent meanwhile were missed), the task that reconnects
+        self._listeners: list[tuple[str, Callable[[Any, int, str, str], None]]] = []
+        self._missed: list[Callable[[], None]] = []
+        self._relistening: asyncio.Task[None] | None = None
+        self._lost_at: float | None = None  # the notices lost since (time.monotonic())
         # table locks held by this process (in use, or kept after use), the
         # most recently used last; tables other processes asked for lately
         # (until when: time.monotonic()); unlocks under way
@@ -159,10 +190,18 @@ class PostgresDatabase(Database):
     def is_open(self) -> bool:
         return self._pool is not None
 
+    @property
+    def listening(self) -> bool:
+        """Whether the notices' connection is up (not lost with the server)."""
+        return self._lost_at is None
+
     async def open(self) -> None:
         with _errors():
+            # min_size 0: no connection floor restored in the background
+            # (asyncpg retries it every second with a traceback while the
+            # server is down); a connection lost is made again when needed
             self._pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=POOL_SIZE, reset=_session_kept
+                self.url, min_size=0, max_size=POOL_SIZE, reset=_session_kept
             )
         try:
             await self.prepare_schema()
@@ -173,11 +212,20 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         self._kept.clear()
+        self._listeners.clear()
+        self._missed.clear()
+        if self._relistening is not None:
+            self._relistening.cancel()
+            self._relistening = None
         for task in list(self._unlocking):
             task.cancel()
+        self._lost_at = None
         for conn in (*self._lock_conns, self._listen_conn):
             if conn is not None and not conn.is_closed():
-                await conn.close()
+                try:
+                    await conn.close()
+                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError):
+                    conn.terminate()  # the server is gone already (its sessions with it)
         self._lock_conns = [None] * LOCK_CONNECTIONS
         self._listen_conn = None
         if self._pool is not None:
@@ -404,18 +452,82 @@ class PostgresDatabase(Database):
         async with self.writing() as c:
             await c.execute("SELECT pg_notify(?, ?)", (channel, payload))
 
-    async def listen(self, channel: str, heard: Callable[[str], None]) -> None:
+    async def listen(
+        self,
+        channel: str,
+        heard: Callable[[str], None],
+        *,
+        missed: Callable[[], None] | None = None,
+    ) -> None:
         def hear(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
             heard(payload)
 
+        if missed is not None:
+            self._missed.append(missed)
         await self._listen(channel, hear)
 
     async def _listen(self, channel: str, heard: Callable[[Any, int, str, str], None]) -> None:
-        """``LISTEN`` on the connection kept for notices."""
+        """``LISTEN`` on the connection kept for notices (and again on a new
+        one whenever it is lost: :meth:`_relisten`)."""
+        self._listeners.append((channel, heard))
+        if self._lost_at is not None:
+            return  # listened to on the new connection when it comes
         with _errors():
             if self._listen_conn is None or self._listen_conn.is_closed():
-                self._listen_conn = await asyncpg.connect(self.url)
+                self._listen_conn = await self._listen_connection()
             await self._listen_conn.add_listener(channel, heard)
+
+    async def _listen_connection(self) -> asyncpg.Connection:
+        conn = await asyncpg.connect(self.url)
+        conn.add_termination_listener(self._listen_lost)
+        return conn
+
+    def _listen_lost(self, conn: asyncpg.Connection) -> None:
+        """The LISTEN connection closed (the server restarted or stopped, its
+        backend was terminated): said once; connected again at once if the
+        server answers, else at the next :meth:`keep_listening`."""
+        if conn is not self._listen_conn or self._pool is None:
+            return  # closed by :meth:`close`, or an older one
+        self._listen_conn = None
+        self._lost_at = time.monotonic()
+        log.warning("the database's notices were lost (its connection closed): listening"
+                    " again as soon as the server answers")  # fmt: skip
+        self.keep_listening()
+
+    def keep_listening(self) -> None:
+        # one try a call (the sweeper's, every second) while the notices are
+        # lost; a task, so that the sweep does not wait for it
+        if self._lost_at is None or self._pool is None:
+            return
+        if self._relistening is None or self._relistening.done():
+            self._relistening = asyncio.get_running_loop().create_task(self._relisten())
+
+    async def _relisten(self) -> None:
+        """Connect again and ``LISTEN`` on every channel again, then tell the
+        listeners that notices were missed (what they kept may be stale);
+        nothing said if the server does not answer yet (said when lost, and
+        once when back)."""
+        try:
+            conn = await self._listen_connection()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError):
+            return
+        try:
+            for channel, heard in list(self._listeners):
+                await conn.add_listener(channel, heard)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError):
+            conn.terminate()
+            return
+        if self._pool is None or self._lost_at is None:
+            conn.terminate()
+            return
+        self._listen_conn = conn
+        lost, self._lost_at = self._lost_at, None
+        log.warning("the database's notices come again (after %.1f s)", time.monotonic() - lost)
+        for missed in list(self._missed):
+            try:
+                missed()
+            except Exception:
+                log.exception("a listener's catch-up after lost notices failed")
 
     async def lock_in_transaction(self, tx: Conn, name: str) -> None:
         await tx.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (name,))

@@ -66,6 +66,10 @@ LOCK_WAIT = 5.0
 # waits BACKOFF seconds, doubling up to BACKOFF_MAX, before it tries again;
 # it says so once, then every REMIND_EVERY seconds until writes work again.
 BACKOFF, BACKOFF_MAX = 5.0, 60.0
+# The database server cannot be reached (PostgreSQL restarting or stopped): it
+# is tried again every UNREACHABLE_EVERY seconds (a failed connection costs
+# nothing), so that the clocks go on within seconds of its return.
+UNREACHABLE_EVERY = 2.0
 REMIND_EVERY = 300.0
 MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
@@ -95,17 +99,25 @@ class Backoff:
     def failed(self, now: float, err: sqlite3.Error) -> None:
         """A sweep could not write: wait longer each time, and tell the
         operator once (then every :data:`REMIND_EVERY` seconds), not per sweep."""
+        unreachable = getattr(err, "unreachable", False)
         if self.since is None:
             self.since = self.reminded_at = now
             wait = BACKOFF
-            self.log.error("the database cannot be written (%s): %s wait until it can; free disk"
-                           " space or make the database writable", err, self.what)  # fmt: skip
+            if unreachable:
+                self.log.error("the database server cannot be reached (%s): %s wait until it"
+                               " answers; check that the database server is running",
+                               err, self.what)  # fmt: skip
+            else:
+                self.log.error("the database cannot be written (%s): %s wait until it can; free"
+                               " disk space or make the database writable", err, self.what)  # fmt: skip
         else:
             wait = min(BACKOFF_MAX, max(BACKOFF, 2 * (now - self.since)))
             if now - self.reminded_at >= REMIND_EVERY:
                 self.reminded_at = now
                 self.log.error("the database still cannot be written after %.0f s (%s): %s are"
                                " waiting", now - self.since, err, self.what)  # fmt: skip
+        if unreachable:
+            wait = UNREACHABLE_EVERY
         self.retry_at = now + wait
 
     def worked(self, now: float) -> None:
@@ -157,6 +169,11 @@ class Sweeper:
         """A deadline (or its warning) at ``when`` was just set."""
         if self.next_due is not None:
             self.next_due = min(self.next_due, when)
+
+    def forget_due(self) -> None:
+        """What is due next is not known (notices were missed): the next
+        sweep asks the database."""
+        self.next_due = None
 
     async def on_commit(self, change: TableCommitted) -> None:
         row = change.after
@@ -225,6 +242,7 @@ class Sweeper:
         database cannot be written, the sweeps back off (claiming due
         tables is a write): once it can, the timeouts due are played, once."""
         self.service.store.tables.let_go_idle_locks()
+        self.service.store.db.keep_listening()  # (the database server came back)
         now = self.service.clock()
         if self.backoff.waiting(now):
             return 0
@@ -381,7 +399,11 @@ class Clocks(commands.Cog):
 
     async def cog_load(self) -> None:
         # deadlines set by other processes wake this sweeper at once
-        await self.bot.tables.store.tables.listen_due(self.sweeper.hint)
+        # (notices missed while the database server was away: the next
+        # sweep asks the database what is due)
+        await self.bot.tables.store.tables.listen_due(
+            self.sweeper.hint, missed=self.sweeper.forget_due
+        )
         self.sweep_loop.start()
 
     async def cog_unload(self) -> None:

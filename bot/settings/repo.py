@@ -36,7 +36,8 @@ class SettingsRepo:
 
     async def listen(self) -> None:
         """Hear the other processes' changes (at open; PostgreSQL ``LISTEN``)."""
-        await self.db.listen(SETTINGS_CHANNEL, self._heard)
+        # (notices missed while the server was away: every copy is forgotten)
+        await self.db.listen(SETTINGS_CHANNEL, self._heard, missed=self.forget_all)
 
     def _heard(self, payload: str) -> None:
         guild, _, key = payload.partition(":")

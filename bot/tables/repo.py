@@ -335,9 +335,12 @@ class TablesRepo:
         other processes to tell."""
         await self.db.notify(DUE_CHANNEL, repr(float(when)))
 
-    async def listen_due(self, callback: Callable[[float], None]) -> None:
+    async def listen_due(
+        self, callback: Callable[[float], None], *, missed: Callable[[], None] | None = None
+    ) -> None:
         """Call ``callback(when)`` for every :meth:`announce_due` of any
-        process (PostgreSQL ``LISTEN``); nothing on SQLite."""
+        process (PostgreSQL ``LISTEN``); nothing on SQLite. ``missed()``: the
+        notices come again after a lost connection (some were missed)."""
 
         def heard(payload: str) -> None:
             try:
@@ -345,7 +348,7 @@ class TablesRepo:
             except ValueError:
                 log.warning("a due notice that is no time: %r", payload)
 
-        await self.db.listen(DUE_CHANNEL, heard)
+        await self.db.listen(DUE_CHANNEL, heard, missed=missed)
 
     async def set_shown(self, shown: dict[int, int]) -> None:
         """Record the versions now shown on table messages (``table id →

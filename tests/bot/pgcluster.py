@@ -56,11 +56,16 @@ def _free_port() -> int:
 
 
 class Cluster:
-    """``start()`` → a URL of the ``postgres`` database; ``stop()`` removes it all."""
+    """``start()`` → a URL of the ``postgres`` database; ``stop()`` removes it all.
+    ``durable``: commits survive the server's crash (``pg_ctl -m immediate``):
+    ``synchronous_commit`` left on, as on a real server (off, the last
+    commits before a crash are lost: fine for the tests that never crash it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable
         self.dir: Path | None = None
         self.url = ""
+        self.options = ""
 
     def _run(self, *cmd: str) -> None:
         if os.geteuid() == 0:
@@ -83,13 +88,35 @@ class Cluster:
         port = _free_port()
         options = (
             f"-k {self.dir} -p {port} -c listen_addresses='' -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            " -c full_page_writes=off -c max_connections=200"
+            + ("" if self.durable else " -c synchronous_commit=off")
         )
+        self.options = options
         self._run(
             pg_ctl, "-D", str(data), "-o", options, "-l", str(self.dir / "log"), "-w", "start"
         )
         self.url = f"postgresql://postgres@/postgres?host={quote(str(self.dir))}&port={port}"
         return self.url
+
+    def _pg_ctl(self, *args: str) -> None:
+        pg_ctl = binary("pg_ctl")
+        assert pg_ctl and self.dir is not None
+        self._run(pg_ctl, "-D", str(self.dir / "data"), *args)
+
+    def restart(self, mode: str = "fast") -> None:
+        """The server restarted (``pg_ctl restart -m fast|immediate``): every
+        connection dropped, the same URL answers again when this returns."""
+        assert self.dir is not None  # (-l: the server's output not on this pipe)
+        self._pg_ctl("-m", mode, "-l", str(self.dir / "log"), "-w", "restart")
+
+    def halt(self, mode: str = "fast") -> None:
+        """The server stopped (``pg_ctl stop``), until :meth:`resume`."""
+        self._pg_ctl("-m", mode, "-w", "stop")
+
+    def resume(self) -> None:
+        """The server started again after :meth:`halt` (same options, same URL)."""
+        assert self.dir is not None
+        self._pg_ctl("-o", self.options, "-l", str(self.dir / "log"), "-w", "start")
 
     def stop(self) -> None:
         if self.dir is None:

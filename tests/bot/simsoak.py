@@ -30,6 +30,14 @@ The faults (:data:`KINDS`):
 - ``idle``: nobody presses for a turn clock (the clock plays a default move);
 - ``stale``: a press from an older copy of the table message (a double
   click, a window left open): answered, and nothing changed if it is old;
+- on PostgreSQL (``--pg``, :data:`PG_WEIGHTS`; ``readonly`` is SQLite's):
+  ``pg_fast`` / ``pg_immediate``: the server restarted (``pg_ctl restart -m
+  fast|immediate``) between two presses; ``pg_down``: the server stopped for
+  a press, a command and a few seconds (the press is answered "cannot save
+  right now", nothing changes), then started; ``pg_terminate``: every
+  backend of the database ended (``pg_terminate_backend``) between two
+  presses. After each, the bot must be back to work (a read, its sweeps)
+  within :data:`BACK_WITHIN` real seconds of the server's return;
 - ``kill9``: every 50th game (``i % 50 == 49``) is played by a child process
   killed with SIGKILL after a random press, then finished by a new bot on the
   same database in a world built with the same ids (bench/soak.py).
@@ -43,10 +51,12 @@ docs/stranded.md, "The chaos soak".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
 import logging
+import os
 import random
 import re
 import sqlite3
@@ -62,7 +72,7 @@ from discord import app_commands
 from simcord.results import ResponseMessage
 from simlocale import EnvClock
 from simlocale import locales as locales_of_users
-from simtable import Harness, named_cards, press_from_snapshot, walk
+from simtable import Harness, named_cards, press_from_snapshot, refusal, walk
 
 from bot import ratings
 from bot.followers.clock import REPAIR_EVERY, SWEEP_EVERY
@@ -112,7 +122,42 @@ WEIGHTS = {
     "idle": 1.0,
     "stale": 1.5,
 }
-KINDS = (*WEIGHTS, "kill9")
+# on PostgreSQL (Mix.pg): the server's faults (``readonly`` is not drawn)
+PG_WEIGHTS = {"pg_fast": 1.0, "pg_immediate": 1.0, "pg_down": 1.5, "pg_terminate": 1.0}
+KINDS = (*WEIGHTS, *PG_WEIGHTS, "kill9")
+# the bot back to work so long (real seconds) after the server returned
+BACK_WITHIN = 5.0
+# the server of a --pg soak (tests/bot/pgcluster.py's Cluster), set by bench/soak.py
+SERVER: Any = None
+# set (by bench/soak.py --procs) when several processes share the server
+PROCS_ENV = "CHABUDAI_SOAK_PROCS"
+# seconds from each server's return until the bot was back to work (measured)
+RECOVERIES: list[float] = []
+
+
+@contextlib.asynccontextmanager
+async def server_turn(exclusive: bool = False) -> Any:
+    """--procs: the soak's processes share one server. A driver's step (its
+    presses and reads) holds this lock shared; a server fault holds it
+    alone, so the other processes' drivers wait while the server is away
+    (their bots' connections die all the same, and must come back), and a
+    driver never fails on its own reads. A no-op without a server."""
+    path = None if SERVER is None or SERVER.dir is None else SERVER.dir / "soak.lock"
+    if path is not None and os.environ.get(PROCS_ENV) is None:
+        path = None  # one process: nobody to wait for
+    if path is None:
+        yield
+        return
+    import fcntl
+
+    with open(path, "a+") as fh:
+        # waited for in a thread: the loop runs on meanwhile (a connection
+        # the server dropped is seen closed, as in a process never stalled)
+        await asyncio.to_thread(fcntl.flock, fh, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 # An ERROR line the soak accepts: one that names a reason a person can act
 # on (its cause and what to do); any other ERROR under these faults is a bug.
@@ -120,6 +165,8 @@ ACTIONABLE: tuple[re.Pattern[str], ...] = (
     # the sweeper on a read-only or full database (once, then a reminder)
     re.compile(r"^the database cannot be written \(.+\): .*make the database writable"),
     re.compile(r"^the database still cannot be written after \d+ s \(.+\)"),
+    # the sweeper while the database server is away (PostgreSQL restarting)
+    re.compile(r"^the database server cannot be reached \(.+\): .*check that the database server"),
 )
 NONE_MENTION = re.compile(r"<(?:@[!&]?|#)None>")
 
@@ -158,6 +205,7 @@ class Mix:
     kinds: tuple[str, ...] | None = None
     skip: tuple[tuple[str, str], ...] = ()
     counts: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 4)
+    pg: bool = False  # on PostgreSQL: the server's faults drawn too
 
     def allows(self, game: str, kind: str) -> bool:
         return (self.kinds is None or kind in self.kinds) and (game, kind) not in self.skip
@@ -171,6 +219,8 @@ class Mix:
             out += " --skip " + ",".join(f"{g}:{k}" for g, k in self.skip)
         if self.counts != Mix.counts:
             out += " --counts " + ",".join(map(str, self.counts))
+        if self.pg:
+            out += " --pg"
         return out
 
 
@@ -197,6 +247,9 @@ def plan(seed: int, index: int, mix: Mix = Mix()) -> Plan:  # noqa: B008  (froze
     lang = rng.choice(["en", "en", "ja"])
     locales = {name: rng.choice(["en-US", "en-US", "ja"]) for name in PEOPLE}
     weights = {k: w for k, w in WEIGHTS.items() if mix.allows(game, k)}
+    if mix.pg:  # (SQLite's soak draws as before)
+        weights.pop("readonly", None)
+        weights |= {k: w for k, w in PG_WEIGHTS.items() if mix.allows(game, k)}
     faults: list[tuple[int, str]] = []
     if weights:
         for _ in range(rng.choice(mix.counts)):
@@ -324,6 +377,14 @@ class Session:
         self.closed.add(name)
 
     async def restart(self) -> None:
+        # PostgreSQL: SimCord's restart leaves the old bot's store open (a
+        # real process's sessions die with it); its kept table locks are let
+        # go when the new one asks — heard only once its notices are back
+        # after a server fault (a live process hears again within a second)
+        db = self.store.db
+        started = time.monotonic()
+        while not getattr(db, "listening", True) and time.monotonic() - started < BACK_WITHIN:
+            await self.env.advance_time(0.25)
         bot = self.harness.bot()
         bot.cpu_delay = 0.0
         await self.env.restart_bot(bot)
@@ -386,12 +447,20 @@ async def world(db: Path, seed: int, *, at: float | None = None, shift: int = 0)
             scale_worker.shift_snowflakes(env, shift)
         session.seed_make = seed_factory(session, seed)
         holder.append(session)
+        turn: Any = server_turn()  # (the bot's start and stop: never while the server is away)
+        await turn.__aenter__()
         try:
             async with runner as env:
+                await turn.__aexit__(None, None, None)
+                turn = None
                 clock.env = env
                 yield session
+                turn = server_turn()
+                await turn.__aenter__()
         finally:
             await harness.close()
+            if turn is not None:
+                await turn.__aexit__(None, None, None)
 
 
 # ------------------------------------------------------------ one game
@@ -544,6 +613,9 @@ class Player:
                 left = await self.s.store.tables.table_in_channel(spare.id)
                 if left is not None and left.version > 0:
                     run.problem("a /play on a read-only database left a lobby")
+        elif kind in PG_WEIGHTS:
+            async with server_turn(exclusive=True):
+                await self.server_fault(kind)
         elif kind == "restart":
             await self.s.restart()
         elif kind == "clock_jump":
@@ -556,6 +628,98 @@ class Player:
             seconds = registry.spec(run.plan.game).turn_seconds
             await env.advance_time(seconds + 5 if row is not None else 5)
         return False
+
+    async def server_fault(self, kind: str) -> None:
+        """The PostgreSQL server restarted, stopped for a press, or every
+        backend of the database ended; then the bot must be back to work
+        within :data:`BACK_WITHIN` seconds of the server's return."""
+        env, run = self.s.env, self.run
+        if SERVER is None:
+            return
+        if kind == "pg_terminate":
+            import asyncpg
+
+            admin = await asyncpg.connect(SERVER.url)
+            try:
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await admin.close()
+        elif kind in ("pg_fast", "pg_immediate"):
+            SERVER.restart(kind.removeprefix("pg_"))
+        else:  # pg_down: a press and a command while the server is away
+            row = await self.row()
+            target = None if row is None else newest_with_controls(env, run.channel.id, row.id)
+            SERVER.halt(self.side.choice(["fast", "immediate"]))
+            try:
+                if row is not None and target is not None and row.phase == "playing":
+                    options = choices_of(target, PREFER.get(row.game, ()), self.rng)
+                    mover = [s for s in row.seats if not s.get("bot")]
+                    if options and mover:
+                        kind_, cid, value = options[0]
+                        member = self.member(self.side.choice(mover)["id"])
+                        message = ResponseMessage(env, target)
+                        if kind_ == "click":
+                            res = await member.click(message, custom_id=cid)
+                        else:
+                            res = await member.select(message, [value], custom_id=cid)
+                        run.presses += 1
+                        if not res.acknowledged:
+                            run.problem("a press while the database server was away got no answer")
+                        elif (
+                            res.response is not None
+                            and res.response.ephemeral
+                            and not self.says(res, "error.db_unavailable")
+                            and refusal(res.response.content) is None
+                            # (a "sure?" prompt, from the row kept with the
+                            # lock: it saves nothing until confirmed)
+                            and not any(":y:" in str(c.get("custom_id", ""))
+                                        for c in walk(res.response.components or []))
+                        ):
+                            run.problem("a press while the database server was away was not told"
+                                        " 'cannot save right now' but"
+                                        f" {str(res.response.content)[:80]!r}")  # fmt: skip
+                who = self.s.members[self.side.choice(PEOPLE)]
+                res = await who.slash(run.channel, "game status")
+                if not res.acknowledged:
+                    run.problem("a command while the database server was away got no answer")
+                await env.advance_time(self.rng.uniform(2.0, 8.0))
+            finally:
+                SERVER.resume()
+            if row is not None:
+                after = await self.row()
+                if after is not None and after.id == row.id and after.version != row.version:
+                    # (a computer's or the clock's move after the return is not the press)
+                    lines = await self.s.store.tables.ledger(row.id)
+                    made = [x for x in lines if x["version"] > row.version and x["origin"] == "press"]
+                    if made:
+                        run.problem("a press while the database server was away was saved")
+        await self.back_to_work()
+
+    async def back_to_work(self) -> None:
+        """Real seconds until the bot reads its table, its sweeps go through
+        and its notices come again (SimCord's time moving meanwhile); a violation past
+        :data:`BACK_WITHIN`."""
+        started = time.monotonic()
+        sweeper = self.s.bot.sweeper
+        while True:
+            try:
+                await self.s.store.tables.table_in_channel(self.run.channel.id)
+                # its sweeps go through, and it hears the others again (LISTEN:
+                # another process's "ask" for a table this one keeps locked)
+                ok = sweeper.backoff.since is None and getattr(self.s.store.db, "listening", True)
+            except sqlite3.Error:
+                ok = False
+            if ok:
+                break
+            if time.monotonic() - started > BACK_WITHIN:
+                self.run.problem(f"the bot was not back to work {BACK_WITHIN:g} s after the"
+                                 " database server returned")  # fmt: skip
+                return
+            await self.s.env.advance_time(0.25)
+        RECOVERIES.append(time.monotonic() - started)
 
     async def stale(self) -> None:
         """A press from an older copy of the table message (a double click,
@@ -863,27 +1027,35 @@ async def play_game(session: Session, p: Plan, *, on_press: Any = None, channel:
         run = GameRun(p, channel)
     run.table_id = table_id if table_id is not None else run.table_id
     player = Player(session, run)
-    if table_id is None and not await open_game(session, run):
-        return run
+    async with server_turn():
+        if table_id is None and not await open_game(session, run):
+            return run
     faults = list(p.faults)
     for step in range(PRESSES):
-        await player.note_state()
+        async with server_turn():
+            await player.note_state()
         answer_fails = False
         while faults and faults[0][0] <= step:
             _, kind = faults.pop(0)
             if kind == "lost_channel" and run.expect_unrated:
                 continue
-            answer_fails = await player.fault(kind) or answer_fails
+            if kind in PG_WEIGHTS:
+                answer_fails = await player.fault(kind) or answer_fails
+            else:
+                async with server_turn():
+                    answer_fails = await player.fault(kind) or answer_fails
             player.answer_fails = answer_fails
         if run.expect_unrated:  # nobody sees the channel: the clock decides
             player.clear()
-            if await player.row() is None:
-                break
-            await session.env.advance_time(registry.spec(p.game).turn_seconds + 5)
+            async with server_turn():
+                if await player.row() is None:
+                    break
+                await session.env.advance_time(registry.spec(p.game).turn_seconds + 5)
             continue
         before = run.presses
         try:
-            going = await player.step(answer_fails=answer_fails)
+            async with server_turn():
+                going = await player.step(answer_fails=answer_fails)
         except Exception as err:  # noqa: BLE001  (the driver's own failure: reported, not raised)
             run.problem(
                 f"the soak's driver failed at step {step}: {type(err).__name__}: {str(err)[:120]}"
@@ -1070,14 +1242,9 @@ async def check_session(session: Session) -> list[str]:
             problems.append(
                 f"table {table_id}'s ledger is not versions 1…{max(versions)} once each"
             )
-    db = sqlite3.connect(f"file:{session.harness.path}?mode=ro", uri=True)
-    try:
-        stored = {
-            (g, u): (mu, sigma)
-            for g, u, mu, sigma in db.execute("SELECT game, user_id, mu, sigma FROM ratings")
-        }
-    finally:
-        db.close()
+    async with store.db.reading() as c:  # (either database)
+        rows = await c.fetch("SELECT game, user_id, mu, sigma FROM ratings")
+    stored = {(g, u): (mu, sigma) for g, u, mu, sigma in rows}
     for key in set(stored) | set(replayed):
         a, b = stored.get(key), replayed.get(key)
         if a is None or b is None or abs(a[0] - b[0]) > 1e-6 or abs(a[1] - b[1]) > 1e-6:
@@ -1103,10 +1270,11 @@ async def play_session(db: Path, seed: int, indices: list[int], *, mix: Mix = Mi
                 p.kill_after = None
                 first = len(logs.records)
                 run = await play_game(session, p)
-                ended = await check_game(session, run, logs.records[first:])
-                if i == indices[-1]:  # the session's end: its ratings (the last game's record)
-                    for what in await check_session(session):
-                        run.problem(f"at the session's end, {what}")
+                async with server_turn():
+                    ended = await check_game(session, run, logs.records[first:])
+                    if i == indices[-1]:  # the session's end: its ratings (the last game's record)
+                        for what in await check_session(session):
+                            run.problem(f"at the session's end, {what}")
                 record(tally, run, ended)
                 if on_game is not None:
                     on_game(run, ended)
@@ -1128,6 +1296,24 @@ def record(tally: Tally, run: GameRun, ended: str) -> None:
         )
 
 
+async def new_database(workdir: Path, n: int) -> Any:
+    """Session ``n``'s database: a SQLite file in ``workdir``, or on the
+    --pg soak's server a database of its own (the URL; not a schema: the
+    table locks are the database's, and table 1 of two sessions would share one)."""
+    if SERVER is None:
+        return workdir / f"soak-{n}.sqlite3"
+    import asyncpg
+    from pgcluster import with_database
+
+    name = f"soak_{workdir.name.replace('-', '_')}_{n}".lower()
+    admin = await asyncpg.connect(SERVER.url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return with_database(SERVER.url, name)
+
+
 async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: B008
                workdir: Path, on_game: Any = None, kill: Any = None) -> Tally:  # fmt: skip
     """Games ``start`` … ``start + games - 1`` of ``seed``; ``kill(plan, db)``
@@ -1142,7 +1328,9 @@ async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: 
         nonlocal n
         if batch:
             n += 1
-            await play_session(workdir / f"soak-{n}.sqlite3", seed, list(batch), mix=mix,
+            async with server_turn():
+                db = await new_database(workdir, n)
+            await play_session(db, seed, list(batch), mix=mix,
                                tally=tally, on_game=on_game)  # fmt: skip
             batch.clear()
 
@@ -1151,7 +1339,9 @@ async def soak(seed: int, start: int, games: int, *, mix: Mix = Mix(),  # noqa: 
         if p.kill_after is not None and kill is not None:
             await flush()
             n += 1
-            await kill(p, workdir / f"soak-{n}.sqlite3", tally)
+            async with server_turn():
+                db = await new_database(workdir, n)
+            await kill(p, db, tally)
             continue
         batch.append(i)
         if (i + 1) % SESSION == 0:
