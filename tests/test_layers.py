@@ -12,6 +12,7 @@ types against :class:`bot.host.Host`).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -308,7 +309,7 @@ def test_no_game_is_named_outside_its_own_modules(game: str) -> None:
 # its own concern's modules and by the store that holds them all
 # (bot.storage), never across concerns.
 
-SQL = __import__("re").compile(
+SQL = re.compile(
     r"\b(SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(UNIQUE\s+)?"
     r"(TABLE|INDEX)\s|ALTER\s+TABLE\s|ON\s+CONFLICT\b)"
 )
