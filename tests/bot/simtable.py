@@ -155,14 +155,13 @@ REFUSALS += ("lobby.full", "lobby.too_few", "cpu.none")
 
 def refusal(text: str | None) -> str | None:
     """The catalogue key of the refusal ``text`` says, if any."""
-    # a plural sentence by its key without the variant (English has ``.one``
-    # and ``.other``, Japanese ``.other`` alone): ``_text`` picks the variant
-    keys = dict.fromkeys(
-        k.removesuffix(".one").removesuffix(".other")
-        for k in catalogue("en")
-        if k.startswith(REFUSALS)
-    )
-    return next((k for lang in ("en", "ja") for k in keys if says(text, k, lang)), None)
+    # each language's own keys, every plural variant it has (English
+    # ``.one`` and ``.other``, Japanese ``.other`` alone), named without it
+    for lang in ("en", "ja"):
+        for key in catalogue(lang):
+            if key.startswith(REFUSALS) and says(text, key, lang):
+                return key.removesuffix(".one").removesuffix(".other")
+    return None
 
 
 def accepted(res: Any) -> Any:
