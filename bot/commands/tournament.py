@@ -167,6 +167,12 @@ class Tournaments(commands.Cog):
         if isinstance(interaction.channel, discord.Thread):
             await self._say(interaction, "tournament.error.in_thread")
             return
+        # one live event a channel: drop, kick, repair, end and standings act
+        # on "this channel's" event (a second one took a drop meant for the first)
+        busy = await self._here(interaction)
+        if busy is not None:
+            await self._say(interaction, "tournament.error.channel_busy", id=busy.id)
+            return
         if await self.desk.store.tournaments.live_count(interaction.guild_id) >= SERVER_TOURNAMENTS:
             await self._say(interaction, "tournament.error.too_many", max=SERVER_TOURNAMENTS)
             return

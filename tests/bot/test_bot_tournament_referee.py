@@ -357,3 +357,31 @@ async def test_events_of_exactly_two_players(game_night):
             seen = await referee(night, tid)
             assert sorted(seen["places"].values()) == [1, 2]
             check_final_words(night, hall, seen)
+
+
+# --------------------------------------------------------------------------
+# Edges a player meets
+
+
+async def test_a_second_live_event_in_one_channel_is_refused(game_night):
+    """The commands act on "the event of this channel" (drop, kick, repair,
+    end, standings): a second live event in the same channel made that
+    ambiguous — a /tournament drop in a match thread of #1 reached #2, the
+    newest. A second /tournament create there is refused, naming the live
+    one (in the user's language), and nothing is stored; once #1 is over a
+    new event may open in the channel."""
+    async with game_night(seeded=True, managers=["alice"], locales={"alice": "ja"}) as night:
+        alice = night.member("alice")
+        hall = night.guild.create_text_channel("one-channel")
+        await create(night, alice, hall, game="sixtysix", format="swiss")
+        res = await alice.slash(hall, "tournament create", game="sixtysix", format="knockout")
+        assert res.response is not None and res.response.ephemeral, res
+        assert says(res.response.content, "tournament.error.channel_busy", "ja", id=1), res
+        assert await night.store.tournaments.get_tournament(2) is None
+        elsewhere = night.guild.create_text_channel("another-channel")
+        await create(night, alice, elsewhere, game="sixtysix", format="knockout")
+        assert (await event(night, 2)).channel_id == elsewhere.id
+        res = await alice.slash(hall, "tournament end")
+        assert says(answer(res), "tournament.ok.ended", "ja", id=1)
+        await create(night, alice, hall, game="sixtysix", format="round-robin")
+        assert (await event(night, 3)).channel_id == hall.id
