@@ -365,7 +365,9 @@ class Tournaments(commands.Cog):
         lines = [t("tournament.history.title", loc)]
         for row in rows:
             winner = ""
-            if row.state == "finished":
+            if row.state == "finished" and not await desk.service.decided(row):
+                winner = t("tournament.history.no_winner", loc)
+            elif row.state == "finished":
                 table = await desk.service.standings(row)
                 if table:  # everyone who shares 1st
                     firsts = [f"<@{s.player}>" for s in table if s.place == 1]

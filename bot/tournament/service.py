@@ -372,6 +372,15 @@ class TournamentService:
         status ``left``); whether they were still in."""
         return await self.store.tournaments.set_entrant_status(row.id, user_id, "left", only_from=ACTIVE)
 
+    async def decided(self, row: TournamentRow) -> bool:
+        """Whether a match of the event was played to a result (someone
+        scored at a table): an event whose every match was abandoned or
+        ended by an organiser has no winner, whatever its standings share."""
+        return any(
+            m.state == "finished" and len(m.seats) > 1 and sum(m.points.values()) > 0
+            for m in await self.store.tournaments.matches(row.id)
+        )
+
     async def standings(self, row: TournamentRow) -> list[pairing.Standing]:
         entrants = await self.store.tournaments.entrants(row.id)
         history = history_of(await self.store.tournaments.matches(row.id))

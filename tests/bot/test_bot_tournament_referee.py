@@ -25,7 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from simtable import says
-from test_bot_tournament import EIGHT, answer, create, event, matches, play_match, posts, press
+from test_bot_tournament import (
+    CLOCK,
+    EIGHT,
+    answer,
+    create,
+    event,
+    matches,
+    play_match,
+    posts,
+    press,
+)
 from test_bot_tournament_pairing import first_mover, vary_seeds
 
 from bot.i18n import t
@@ -385,3 +395,65 @@ async def test_a_second_live_event_in_one_channel_is_refused(game_night):
         assert says(answer(res), "tournament.ok.ended", "ja", id=1)
         await create(night, alice, hall, game="sixtysix", format="round-robin")
         assert (await event(night, 3)).channel_id == hall.id
+
+
+async def test_an_event_whose_only_match_is_abandoned_has_no_winner(game_night):
+    """Two players who never move: their only match is abandoned after three
+    turn clocks, nobody scores, and the event is over. The referee agrees
+    (both 0, sharing the place) — but nobody won: the podium says so and
+    gives no medal (it gave both a gold), and /tournament history names no
+    winner (it named both)."""
+    async with game_night(seeded=True, managers=["alice"], locales={"bob": "ja"}) as night:
+        alice, bob = night.member("alice"), night.member("bob")
+        hall = night.guild.create_text_channel("nobody-plays")
+        signup = await create(night, alice, hall, game="sixtysix", format="swiss",
+                              options="target=1", clock=CLOCK)  # fmt: skip
+        for user in (alice, bob):
+            await press(user, signup, 1, "join")
+        await press(alice, signup, 1, "start")
+        for _ in range(5):
+            await night.wait(CLOCK + 1)
+            await night.settle()
+        row = await event(night)
+        assert row.state == "finished", row
+        (match,) = await matches(night, 1)
+        assert match.result_id is None and set(match.points.values()) == {0.0}
+        seen = await referee(night, 1)
+        assert set(seen["places"].values()) == {1}
+        over = posts(hall, "tournament.podium_none", game="Sixty-Six")
+        assert len(over) == 1, [m.content for m in hall.history()]
+        assert not posts(hall, "tournament.podium") and "🥇" not in over[0].content
+        res = await bob.slash(hall, "tournament history")
+        text = answer(res)
+        assert says(text, "tournament.history.no_winner", "ja"), text
+        assert alice.mention not in text and bob.mention not in text, text
+
+
+async def test_everyone_leaves_the_server_mid_event(game_night):
+    """Four players; after one match of round 1 all four leave the server:
+    the other match is abandoned by the clock, nobody is left to pair, the
+    event ends with its standings (as the referee computes them) — and its
+    sign-up message does not invite anyone to press Join (it read "No
+    players yet: press **Join**" on a finished event)."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:4]]
+        hall = night.guild.create_text_channel("empty-room")
+        signup = await create(night, people[0], hall, game="sixtysix", format="swiss", rounds=3,
+                              options="target=1", clock=CLOCK)  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        await press(people[0], signup, 1, "start")
+        first = await matches(night, 1)
+        await play_match(night, first[0], "sixtysix")
+        for user in people:
+            night.guild.remove_member(user)
+        for _ in range(5):
+            await night.wait(CLOCK + 1)
+            await night.settle()
+        row = await event(night)
+        assert (row.state, row.round) == ("finished", 1), row
+        seen = await referee(night, 1, asked=3)
+        check_final_words(night, hall, seen)
+        shown = night.env.backend.get_message(hall.id, signup.id).content
+        assert not says(shown, "tournament.players_none"), shown
+        assert says(shown, "tournament.players_gone"), shown

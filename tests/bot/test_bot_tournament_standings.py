@@ -282,31 +282,42 @@ async def test_a_long_standings_message_keeps_whole_lines_and_its_legend(game_ni
 
 
 async def test_two_players_sharing_first_both_get_gold(game_night):
-    """A one-round event whose only match an organiser ended: nobody scores,
-    so bob and carol are equal on everything and share 1st. The podium
-    gives both a gold and nobody silver (1, 1 — standard competition
-    ranking); /tournament history names both as winners (it named one)."""
+    """A one-round event of four: both matches are won, so the two winners
+    are equal on everything (1 point, Buchholz 0, Sonneborn–Berger 0) and
+    share 1st, the two losers 3rd. The podium gives both winners a gold,
+    nobody silver, both losers a bronze (1, 1, 3, 3 — standard competition
+    ranking); /tournament history names both as winners (it named one).
+    (An event whose only match nobody played to a result has no winner at
+    all: test_bot_tournament_referee.)"""
     async with game_night(seeded=True, managers=["alice"]) as night:
-        alice, bob, carol = night.member("alice"), night.member("bob"), night.member("carol")
+        alice = night.member("alice")
+        people = [night.member(n) for n in ("bob", "carol", "dave", "erin")]
         hall = night.guild.create_text_channel("shared-first")
         signup = await create(night, alice, hall, game="sixtysix", format="swiss", rounds=1,
                               options="target=1")  # fmt: skip
-        for user in (bob, carol):
+        for user in people:
             await press(user, signup, 1, "join")
         await press(alice, signup, 1, "start")
-        (match,) = await matches(night, 1)
-        thread = next(c for c in hall.threads if c.id == match.thread_id)
-        await alice.slash(thread, "game end")  # the host, not playing: nobody scores
+        for match in await matches(night, 1):
+            await play_match(night, match, "sixtysix")
         await night.settle()
         row = await event(night)
         assert row.state == "finished"
+        winners = [u for m in await matches(night, 1) for u, p in m.points.items() if p == 1.0]
+        losers = [p.id for p in people if p.id not in winners]
+        assert len(winners) == 2
         (podium,) = posts(hall, "tournament.podium", game=t("game.sixtysix", "en"))
         content = podium.content
-        assert f"🥇 <@{bob.id}>" in content and f"🥇 <@{carol.id}>" in content
-        assert "🥈" not in content and "🥉" not in content
-        assert len(_rows(content, "tournament.standings.line", "en")) == 2
-        assert "1= " in content  # the shared place, as the standings write it
-        res = await bob.slash(hall, "tournament history")
+        assert all(f"🥇 <@{u}>" in content for u in winners), content
+        assert all(f"🥉 <@{u}>" in content for u in losers), content
+        assert "🥈" not in content
+        assert len(_rows(content, "tournament.standings.line", "en")) == 4
+        assert (
+            "1= " in content and "3= " in content
+        )  # the shared places, as the standings write them
+        res = await people[0].slash(hall, "tournament history")
         text = answer(res)
-        both = t("list.sep", "en").join(f"<@{u.id}>" for u in (bob, carol))
+        both = t("list.sep", "en").join(
+            f"<@{u}>" for u in sorted(winners, key=[p.id for p in people].index)
+        )
         assert says(text, "tournament.history.winner", count=2, user=both), text

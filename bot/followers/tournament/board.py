@@ -149,8 +149,10 @@ class Board(Part):
                 f"<@{e.user_id}>" + (" ✅" if e.status == "checked_in" else "") for e in entrants
             )
             lines.append(t("tournament.players", lang, count=len(entrants), players=names))
-        else:
+        elif row.state in ("signup", "checkin"):
             lines.append(t("tournament.players_none", lang))
+        else:  # started, and every player has left since
+            lines.append(t("tournament.players_gone", lang))
         lines.append(t("tournament.id", lang, id=row.id))
         view = None
         if row.state in ("signup", "checkin"):

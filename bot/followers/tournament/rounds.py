@@ -175,8 +175,11 @@ class Rounds(Part):
         await self.board.refresh_standings(row)
         content, files = await self.standings.message(row, final=True)
         table = await self.service.standings(row)
-        # a shared place shares its medal (1, 1, 3: two golds and a bronze)
-        places = [f"{PODIUM[s.place - 1]} <@{s.player}>" for s in table if s.place <= len(PODIUM)]
-        podium = t("tournament.podium", row.lang, game=t(f"game.{row.game}", row.lang),
-                   places=" ".join(places))  # fmt: skip
+        game = t(f"game.{row.game}", row.lang)
+        if not await self.service.decided(row):  # every match abandoned: nobody won
+            podium = t("tournament.podium_none", row.lang, game=game)
+        else:
+            # a shared place shares its medal (1, 1, 3: two golds and a bronze)
+            places = [f"{PODIUM[s.place - 1]} <@{s.player}>" for s in table if s.place <= len(PODIUM)]
+            podium = t("tournament.podium", row.lang, game=game, places=" ".join(places))
         await self.board.say(row, podium + "\n" + content, files)
