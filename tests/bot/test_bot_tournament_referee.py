@@ -144,6 +144,7 @@ async def referee(night: Any, tid: int, *, asked: int | None = None, void: set[i
     size = row.table_size
     entrants = await night.store.tournaments.entrants(tid)
     names = {e.user_id: e.name for e in entrants}
+    status = {e.user_id: e.status for e in entrants}
     seeded = sorted((e for e in entrants if e.seed is not None), key=lambda e: e.seed)
     order = [e.user_id for e in seeded]
     stored = await night.store.tournaments.matches(tid)
@@ -163,7 +164,8 @@ async def referee(night: Any, tid: int, *, asked: int | None = None, void: set[i
                 figures = {int(s["id"]): float(s.get("points") or 0) for s in result["seats"]}
                 for u in m.scores:  # the game's own figure, as its result gives it
                     assert math.isclose(m.scores[u], figures.get(u, 0.0)), (m, figures)
-                if size == 2 and len(m.seats) == 2 and len(result["seats"]) == 2:
+                stayed = all(status[u] in ("joined", "checked_in") for u in m.seats)
+                if size == 2 and len(m.seats) == 2 and stayed:  # (a forfeit is a leaver's move)
                     assert await first_mover(night, m) == m.seats[0], (
                         m
                     )  # the first seat moves first
@@ -457,3 +459,102 @@ async def test_everyone_leaves_the_server_mid_event(game_night):
         shown = night.env.backend.get_message(hall.id, signup.id).content
         assert not says(shown, "tournament.players_none"), shown
         assert says(shown, "tournament.players_gone"), shown
+
+
+async def test_a_knockout_whose_final_is_forfeited(game_night):
+    """Four players of Sixty-Six in a knockout; a finalist drops out during
+    the final (/tournament drop in its thread): the other is champion, the
+    one who dropped is 2nd, both semi-final losers share 3rd with a bronze
+    each — as the referee computes it — and the bracket shows who went
+    through, without a figure for the forfeited final."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:4]]
+        vary_seeds(night, "ko-forfeit")
+        hall = night.guild.create_text_channel("forfeit-final")
+        quitter: list[int] = []
+
+        async def before(round_no: int, row: Any) -> None:
+            if round_no == 2:
+                (final,) = await matches(night, 2)
+                quitter.append(final.seats[1])
+                leaver = next(p for p in people if p.id == final.seats[1])
+                thread = next(c for c in hall.threads if c.id == final.thread_id)
+                res = await leaver.slash(thread, "tournament drop")
+                assert says(answer(res), "tournament.ok.dropped", id=1), answer(res)
+
+        row = await run_event(night, hall, people, game="sixtysix", fmt="knockout", before=before,
+                              options="target=1")  # fmt: skip
+        assert row.state == "finished" and row.round == 2
+        seen = await referee(night, 1)
+        (final,) = [m for m in seen["history"] if m.round == 2]
+        champion = next(p for p in final.seats if p != quitter[0])
+        assert seen["places"][champion] == 1 and seen["places"][quitter[0]] == 2
+        assert sorted(seen["places"].values()) == [1, 2, 3, 3]
+        check_final_words(night, hall, seen)
+        check_bracket(seen, posts(hall, "tournament.podium")[0])
+
+
+async def test_a_japanese_server_with_japanese_names_and_a_check_in_drop(game_night):
+    """A Japanese server, players with Japanese names, a check-in one of
+    them misses (dropped and told): a Swiss of the rest to its end, the
+    referee's standings, the Japanese places (「3位タイ」) and medals."""
+    names = ("さくら", "たろう", "はなこ", "じろう", "ゆき", "けんた")
+    async with game_night(seeded=True, managers=["さくら"], settings={"lang": "ja"}) as night:
+        people = [night.member(n) for n in names]
+        vary_seeds(night, "ja")
+        hall = night.guild.create_text_channel("大会")
+        host = people[0]
+        signup = await create(night, host, hall, game="sixtysix", format="swiss", rounds=3,
+                              options="target=1", starts_at="3m", checkin=1)  # fmt: skip
+        for user in people:
+            await press(user, signup, 1, "join")
+        await night.wait(125)  # the check-in opens
+        for user in people[:-1]:
+            await press(user, signup, 1, "checkin")
+        await night.wait(60)
+        row = await event(night)
+        assert row.state == "running", row
+        told = posts(hall, "tournament.checkin_dropped", "ja", players=people[-1].mention, id=1)
+        assert len(told) == 1
+        for _ in range(10):
+            row = await event(night)
+            if row.state != "running":
+                break
+            for m in await matches(night, row.round):
+                if m.state == "open":
+                    await play_match(night, m, "sixtysix")
+            await night.settle()
+        assert row.state == "finished" and row.lang == "ja"
+        seen = await referee(night, 1, asked=3)
+        assert people[-1].id not in seen["places"]
+        assert set(seen["names"].values()) >= set(names[:-1])
+        check_final_words(night, hall, seen)
+
+
+async def test_bluff_at_tables_counts_lives_lost_fewer_first(game_night):
+    """Six players of Bluff in tables of 3, two rounds: the tie-break is the
+    lives lost (fewer is better, stored as minus the lives): the referee's
+    standings, and the picture's words give the lives as a count, never a
+    negative number."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:6]]
+        vary_seeds(night, "bluff")
+        hall = night.guild.create_text_channel("bluff-night")
+        row = await run_event(night, hall, people, game="bluff", fmt="swiss", rounds=2,
+                              table_size=3)  # fmt: skip
+        assert row.state == "finished"
+        seen = await referee(night, 1, asked=2)
+        check_final_words(night, hall, seen)
+        (podium,) = posts(hall, "tournament.podium", game="Bluff dice")
+        alt = next(a.description for a in podium.attachments if a.filename == "standings.png")
+        label = t("pic.tournament.tb.score_sum.lives_lost", "en")
+        lives = [int(x) for x in re.findall(rf"{label} (-?\d+)", alt)]
+        assert len(lives) == 6 and min(lives) >= 0, alt
+        lost = {p: -sum(m.scores[m.seats.index(p)] for m in seen["history"] if p in m.seats)
+                for p in seen["places"]}  # fmt: skip
+        ranked = sorted(seen["places"], key=seen["places"].__getitem__)
+        points = {p: sum(m.points[m.seats.index(p)] for m in seen["history"] if p in m.seats)
+                  for p in ranked}  # fmt: skip
+        for a, b in zip(ranked, ranked[1:], strict=False):
+            if points[a] == points[b]:
+                assert lost[a] <= lost[b], (a, b, lost)  # fewer lives lost first
