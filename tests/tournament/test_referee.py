@@ -248,6 +248,25 @@ def o_swiss_cost(
     return again, often, apart
 
 
+def o_due_seats(history: Sequence[Played]) -> dict[int, int]:
+    """Who must have a given seat next (docs: "First move"): the second seat
+    (1) after moving first in both of one's last two games, or in two games
+    more than second; the first seat (0) the other way round."""
+    seats: dict[int, list[int]] = defaultdict(list)
+    for m in sorted(history, key=lambda m: m.round):
+        if len(m.seats) == 2:
+            seats[m.seats[0]].append(0)
+            seats[m.seats[1]].append(1)
+    due = {}
+    for p, s in seats.items():
+        balance = s.count(0) - s.count(1)
+        if balance >= 2 or s[-2:] == [0, 0]:
+            due[p] = 1
+        elif balance <= -2 or s[-2:] == [1, 1]:
+            due[p] = 0
+    return due
+
+
 @dataclass
 class Event:
     fmt: str
@@ -302,6 +321,15 @@ def check_swiss_round(
     if len(others) <= 10:
         best = min(o_swiss_cost(q, met, pts) for q in pairings(others))
         assert o_swiss_cost(got, met, pts) == best, (round_no, got, best)
+        # cost 4: a pair both due the same seat next, fewest among the equals
+        due = o_due_seats(ev.history)
+        clash = [
+            sum(1 for a, b in q if due.get(a) is not None and due.get(a) == due.get(b))
+            for q in pairings(others)
+            if o_swiss_cost(q, met, pts) == best
+        ]
+        mine = sum(1 for a, b in got if due.get(a) is not None and due.get(a) == due.get(b))
+        assert mine == min(clash), (round_no, got, due)
     if round_no == 1:
         top = [p for p in ranked if p not in byes]
         half = len(top) // 2
