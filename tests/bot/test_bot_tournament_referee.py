@@ -558,3 +558,26 @@ async def test_bluff_at_tables_counts_lives_lost_fewer_first(game_night):
         for a, b in zip(ranked, ranked[1:], strict=False):
             if points[a] == points[b]:
                 assert lost[a] <= lost[b], (a, b, lost)  # fewer lives lost first
+
+
+async def test_the_organiser_leaves_the_server_mid_event(game_night):
+    """alice creates and plays a five-player Swiss of three rounds and
+    leaves the server as round 2 opens: her round 2 match is played for by
+    the clock and forfeited, she is paired no more, the event runs itself to
+    its end, and its standings agree with the referee."""
+    async with game_night(seeded=True, managers=["alice"]) as night:
+        people = [night.member(n) for n in EIGHT[:5]]
+        alice = people[0]
+        vary_seeds(night, "host-gone")
+        hall = night.guild.create_text_channel("host-gone")
+
+        async def before(round_no: int, row: Any) -> None:
+            if round_no == 2:
+                night.guild.remove_member(alice)
+
+        row = await run_event(night, hall, people, game="sixtysix", fmt="swiss", rounds=3,
+                              before=before, absent=alice, options="target=1", clock=CLOCK)  # fmt: skip
+        assert (row.state, row.round) == ("finished", 3), row
+        seen = await referee(night, 1, asked=3)
+        assert not [m for m in seen["history"] if m.round == 3 and alice.id in m.seats]
+        check_final_words(night, hall, seen)
