@@ -453,6 +453,16 @@ def check_round(
         ranked = [p for p in ev.players if p in active]
         sizes = [len(t) for t in tables]
         assert [set(t) for t in tables] == o_snake(ranked, sizes), tables
+    elif ev.fmt == "swiss":
+        # ranked by points, then game score, then seed: the leader heads the first table
+        pts = ev.points()
+        score: dict[int, int] = defaultdict(int)
+        for m in ev.history:
+            for p, x in zip(m.seats, m.scores, strict=True):
+                score[p] += x
+        seed = {p: i for i, p in enumerate(ev.players)}
+        leader = min(active, key=lambda p: (-pts[p], -score[p], seed[p]))
+        assert leader in tables[0], (round_no, leader, tables)
 
 
 def check_knockout_round(
