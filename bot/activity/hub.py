@@ -123,6 +123,7 @@ class Activity:
         self.static = static
         self._channels: dict[int, set[Socket]] = {}
         self.frames_built = 0  # frames built since start (one per viewer kind and commit)
+        self.moving = 0  # Activity moves being handled (their followers included)
         self.listening = False
         self.announce = True  # tell other processes of each commit (PostgreSQL)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -268,7 +269,11 @@ class Activity:
         ):
             sock.send_frame(frames.error_frame("activity.error.bad_frame", lang))
             return
-        decided = await self.bot.presses.remote(viewer.id, channel, table, version, move, lang)
+        self.moving += 1
+        try:
+            decided = await self.bot.presses.remote(viewer.id, channel, table, version, move, lang)
+        finally:
+            self.moving -= 1
         if decided.refusal is not None:
             sock.send_frame(frames.error_frame(decided.refusal, lang))
         elif decided.error is not None:

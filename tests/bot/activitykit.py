@@ -107,6 +107,14 @@ class Act:
     def hub(self) -> Activity:
         return self.client.app["activity"]  # type: ignore[no-any-return,union-attr]
 
+    async def settle(self) -> None:
+        """Every Activity move handled to its last follower (the table
+        message edited), and the bot's other work done."""
+        async with asyncio.timeout(WAIT):
+            while self.hub.moving:
+                await asyncio.sleep(0.01)
+        await self.night.settle()
+
     async def token(self, user: Any) -> str:
         res = await self.client.post("/activity/api/token", json={"code": self.identity.mint(user.id)})
         assert res.status == 200, await res.text()

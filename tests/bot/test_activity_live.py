@@ -46,7 +46,7 @@ async def test_a_chat_press_shows_in_the_activity_and_back(game_night):
             await sock.move(frame, flip["move"])
             moved = await e.latest(frame["version"] + 1)
             assert moved["version"] > frame["version"]
-            await night.settle()
+            await act.settle()
             played = await table.moves()
             assert played[len(before) :] == [f"{seat[mover.name]} {flip['move'][2:]}"]
             label = flip["label"]

@@ -27,11 +27,16 @@ async def test_sixtysix_hands_only_on_their_own_sockets(game_night):
             also_alice = await act.open(alice, table.channel)  # a second window of hers
             seat = {p["display"]: p["name"] for p in (await socks["eve"].table())["players"]}
             hands: dict[int, dict[str, set[str]]] = {}  # version → seat → hand as stored
+            # version → every card the stored state shows outside the hands and
+            # the talon (the trump card, tricks, marriages shown): public
+            shown: dict[int, set[str]] = {}
             for _ in range(14):  # both players play from the Activity (a deal and more)
                 row = await table.row()
                 assert row is not None and row.state is not None
                 players = row.state["history"]["players"]
-                hands[row.version] = {p: set(h) for p, h in zip(players, row.state["hands"])}
+                hands[row.version] = {p: set(h) for p, h in zip(players, row.state["hands"], strict=True)}
+                outside = {k: v for k, v in row.state.items() if k not in ("hands", "talon", "source")}
+                shown[row.version] = set(strings(outside))
                 movers = []
                 for n in ("alice", "bob"):
                     latest = await socks[n].latest(row.version)
@@ -49,7 +54,6 @@ async def test_sixtysix_hands_only_on_their_own_sockets(game_night):
             row = await table.row()
             assert row is not None
             await socks["eve"].latest(row.version)
-            public = _by_version(socks["eve"])
             checked = 0
             for name, sock in [*socks.items(), ("alice", also_alice)]:
                 mine = seat.get(name)
@@ -57,9 +61,8 @@ async def test_sixtysix_hands_only_on_their_own_sockets(game_night):
                     if version not in hands:
                         continue
                     words = set(strings(frame))
-                    shown = set(strings(public.get(version, {})))
                     for owner, hand in hands[version].items():
-                        secret = hand - shown  # a marriage shows a card from the hand
+                        secret = hand - shown[version]  # a marriage shows a card from the hand
                         if owner == mine:
                             assert secret <= words, (name, version)  # their own hand is there
                         else:
@@ -91,6 +94,7 @@ async def test_bluff_dice_only_on_the_lookers_sockets(game_night):
             announce = [x for x in looked["moves"] if x["move"].startswith("m:announce")][-1]
             await m.move(looked, announce["move"])
             await o.latest(looked["version"] + 1)
+            await act.settle()  # the table message follows the Activity's move
             accepted(await table.press("Roll", by=other))
             row = await table.row()
             assert row is not None and row.state is not None
