@@ -87,7 +87,9 @@ def _controls(row: TableRow, state: Any, seat: str, lang: str) -> list[Control]:
         names = {s["name"]: s for s in row.seats}
         if all(is_cpu(names.get(m)) for m in movers):
             people = [s["name"] for s in row.seats if not is_cpu(s)]
-            table = waiting_for_computer(table, {m for p in people for m in eng.legal_moves(state, p)})
+            table = waiting_for_computer(
+                table, {m for p in people for m in eng.legal_moves(state, p)}
+            )
         mine = seat in movers
         for c in table:
             if movers_only(c) and not mine:

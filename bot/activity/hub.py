@@ -295,8 +295,14 @@ class Activity:
         if self.announce and self.listening and change.kind != ev.REPAIRED:
             payload = " ".join(
                 str(x)
-                for x in (PROCESS, row.channel_id, row.id, row.version, change.kind,
-                          change.result_id or 0)  # fmt: skip
+                for x in (
+                    PROCESS,
+                    row.channel_id,
+                    row.id,
+                    row.version,
+                    change.kind,
+                    change.result_id or 0,
+                )  # fmt: skip
             )
             try:
                 await self.service.store.db.notify(NOTICES, payload)
@@ -390,8 +396,13 @@ class Activity:
         )  # fmt: skip
         by_user = {int(s["id"]): s["name"] for s in row.seats}
         standings = [
-            Standing(by_user.get(int(p["user_id"] or 0), p["name"]), p["rank"], p["won"],
-                     p["points"], p["best"])  # fmt: skip
+            Standing(
+                by_user.get(int(p["user_id"] or 0), p["name"]),
+                p["rank"],
+                p["won"],
+                p["points"],
+                p["best"],
+            )  # fmt: skip
             for p in result["players"]
         ]
         return Shown(row, state, "finished", standings, result_id)

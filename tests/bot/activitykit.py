@@ -116,7 +116,9 @@ class Act:
         await self.night.settle()
 
     async def token(self, user: Any) -> str:
-        res = await self.client.post("/activity/api/token", json={"code": self.identity.mint(user.id)})
+        res = await self.client.post(
+            "/activity/api/token", json={"code": self.identity.mint(user.id)}
+        )
         assert res.status == 200, await res.text()
         return str((await res.json())["access_token"])
 
@@ -131,8 +133,13 @@ class Act:
         if token is None and user is not None:
             token = await self.token(user)
         await sock.send(
-            {"op": "hello", "token": token, "channel": str(channel.id), "instance": None,
-             "since": since}  # fmt: skip
+            {
+                "op": "hello",
+                "token": token,
+                "channel": str(channel.id),
+                "instance": None,
+                "since": since,
+            }  # fmt: skip
         )
         welcome = await sock.next("welcome")
         assert (welcome["user"] is None) == (user is None or token == "forged"), welcome

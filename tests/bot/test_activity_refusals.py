@@ -39,7 +39,9 @@ async def test_forged_and_replayed_moves_are_refused(game_night):
                 assert error["text"] == catalogue(lang)[key], error
                 await _unchanged(table, version, moves)
 
-            await refused(m, "error.no_table", frame, "m:roll", table=other["table"])  # another channel's
+            await refused(
+                m, "error.no_table", frame, "m:roll", table=other["table"]
+            )  # another channel's
             await refused(m, "error.no_table", frame, "m:roll", table=10**30)
             await refused(m, "error.no_table", frame, "m:roll", table=2**63)
             await refused(m, "error.stale", frame, "m:roll", version=version - 1)

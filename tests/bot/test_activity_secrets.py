@@ -34,8 +34,12 @@ async def test_sixtysix_hands_only_on_their_own_sockets(game_night):
                 row = await table.row()
                 assert row is not None and row.state is not None
                 players = row.state["history"]["players"]
-                hands[row.version] = {p: set(h) for p, h in zip(players, row.state["hands"], strict=True)}
-                outside = {k: v for k, v in row.state.items() if k not in ("hands", "talon", "source")}
+                hands[row.version] = {
+                    p: set(h) for p, h in zip(players, row.state["hands"], strict=True)
+                }
+                outside = {
+                    k: v for k, v in row.state.items() if k not in ("hands", "talon", "source")
+                }
                 shown[row.version] = set(strings(outside))
                 movers = []
                 for n in ("alice", "bob"):
