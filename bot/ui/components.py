@@ -324,7 +324,7 @@ class LaunchButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ca:(?P<table>[0-9]+)",
 ):
-    """"Open the Activity" on a table message (``ca:<table>``; only where
+    """The "Open the Activity" button on a table message (``ca:<table>``; only where
     the bot serves the Activity, ``docs/activity.md``): answered with
     Discord's launch-activity response, which opens the app's Activity in
     the presser's client. No version: it changes nothing."""
