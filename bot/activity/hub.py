@@ -295,6 +295,9 @@ class Activity:
         row = change.after
         if self._channels.get(row.channel_id):
             self.push(row.channel_id, shown_of(change))
+            # the sockets' writers send now, before the next follower's work
+            # (the table message's picture) holds the loop
+            await asyncio.sleep(0)
         if self.announce and self.listening and change.kind != ev.REPAIRED:
             payload = " ".join(
                 str(x)
