@@ -100,7 +100,7 @@ class Viewers:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(b"stop\n")
         await proc.stdin.drain()
-        line = await proc.stdout.readline()
+        line = await proc.stdout.read()  # one JSON line, to the end (may exceed a read's limit)
         await proc.wait()
         return [((int(t), int(v)), float(at)) for t, v, at in json.loads(line)]
 
