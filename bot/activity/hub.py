@@ -192,7 +192,8 @@ class Activity:
         return [s for group in self._channels.values() for s in group]
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME)
+        # no permessage-deflate: one frame goes to many sockets, each would deflate it again
+        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
         await ws.prepare(request)
         sock = Socket(ws)
         try:
