@@ -93,6 +93,7 @@ def test_create_bot_serves_it_only_when_asked(tmp_path) -> None:
     assert bot.activity_hub is not None and bot.screen.launch
     assert isinstance(bot.activity_hub.identity, DiscordIdentity)
     assert bot.activity_hub.client_id == CLIENT[0]
+    assert bot.activity_hub.places is not None  # the channel is Discord's word
     assert bot.tables.bus.followers[0] == "activity"  # before the table message's edit
 
 
