@@ -348,12 +348,13 @@ class Activity:
             for sock in targets:
                 sock.send(text)
             return
+        now = self.service.clock()
         groups: dict[tuple[str | None, str], list[Socket]] = {}
         for sock in targets:
             groups.setdefault((self._seat(shown.row, sock.viewer), sock.lang), []).append(sock)
         for (seat, lang), group in groups.items():
             try:
-                frame = frames.table_frame(shown, seat, lang)
+                frame = frames.table_frame(shown, seat, lang, now)
             except Exception:
                 log.exception("table %d: the Activity's frame failed", shown.row.id)
                 continue
