@@ -37,6 +37,7 @@ from bot.activity import frames
 from bot.activity.frames import Shown
 from bot.activity.identity import Identity, IdentityError, Places, Viewer
 from bot.db.core import PROCESS
+from bot.db.postgres import PostgresDatabase
 from bot.events import TableCommitted
 from bot.i18n import lang_of, rule_error
 from bot.model import is_cpu, message_link
@@ -129,7 +130,7 @@ class Activity:
         # word for its channel is taken, as in the sandbox)
         self.places: Places | None = None
         self.listening = False
-        self.announce = True  # tell other processes of each commit (PostgreSQL)
+        self.announce = False  # tell other processes of each commit (PostgreSQL: start())
         self._tasks: set[asyncio.Task[None]] = set()
         # who announces (several bots may share one OS process: the tests)
         self.me = f"{PROCESS}/{secrets.token_hex(4)}"
@@ -240,7 +241,9 @@ class Activity:
         if isinstance(token, str) and 0 < len(token) <= MAX_CODE:
             viewer = await self.identity.user(token)
         channel = _id(data.get("channel"))
-        refused = channel is not None and not await self._here(data.get("instance"), channel, viewer)
+        refused = channel is not None and not await self._here(
+            data.get("instance"), channel, viewer
+        )
         if refused:
             channel = None
         self._leave(sock)
@@ -321,21 +324,19 @@ class Activity:
             # (the table message's picture) holds the loop
             await asyncio.sleep(0)
         if self.announce and self.listening and change.kind != ev.REPAIRED:
-            payload = " ".join(
-                str(x)
-                for x in (
-                    self.me,
-                    row.channel_id,
-                    row.id,
-                    row.version,
-                    change.kind,
-                    change.result_id or 0,
-                )  # fmt: skip
-            )
-            try:
-                await self.service.store.db.notify(NOTICES, payload)
-            except Exception as err:  # the move stands; other processes catch up on their next
-                log.warning("activity: a commit could not be announced (%s)", type(err).__name__)
+            fields = (self.me, row.channel_id, row.id, row.version, change.kind,
+                      change.result_id or 0)  # fmt: skip
+            # in the background: the followers after this one (the table
+            # message) do not wait for the database's round trip; a
+            # listener loads the channel's table as it is then, so notices
+            # arriving out of order show the same table
+            self._spawn(self._announce(" ".join(str(x) for x in fields)))
+
+    async def _announce(self, payload: str) -> None:
+        try:
+            await self.service.store.db.notify(NOTICES, payload)
+        except Exception as err:  # the move stands; other processes catch up on their next
+            log.warning("activity: a commit could not be announced (%s)", type(err).__name__)
 
     def push(self, channel: int, shown: Shown | None, socks: list[Socket] | None = None) -> None:
         """``shown`` (``None``: no table) to the channel's sockets (or
@@ -376,8 +377,10 @@ class Activity:
         """Listen for other processes' commits (PostgreSQL; nothing on SQLite)."""
         if self.listening:
             return
-        await self.service.store.db.listen(NOTICES, self._heard_notice, missed=self._missed)
+        db = self.service.store.db
+        await db.listen(NOTICES, self._heard_notice, missed=self._missed)
         self.listening = True
+        self.announce = isinstance(db, PostgresDatabase)  # SQLite: one process, nobody to tell
 
     def _heard_notice(self, payload: str) -> None:
         parts = payload.split(" ")

@@ -23,6 +23,7 @@ async def test_a_chat_press_shows_in_the_activity_and_back(game_night):
             b = await act.open(bob, table.channel)
             e = await act.open(None, table.channel)
             first = await a.table()
+            assert not act.hub.announce  # SQLite: one process, nobody to tell
             seat = {p["display"]: p["name"] for p in first["players"]}
             assert first["phase"] == "playing" and first["you"] == seat["alice"]
             assert (await e.table())["you"] is None
