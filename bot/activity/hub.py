@@ -58,6 +58,8 @@ MAX_QUEUED = 16  # frames a socket may have unsent before the oldest is dropped
 MAX_FRAME = 4096  # bytes of a client's frame
 MAX_CODE = 512  # characters of an OAuth2 code
 HEARTBEAT = 30.0  # seconds between the server's pings of a socket
+RESULT_SHOWN = 900.0  # seconds a finished game's result greets a socket of its channel
+RESULTS_KEPT = 4096  # channels whose last result is remembered (the oldest forgotten)
 ID_DIGITS = 20  # a Discord id's digits at most
 
 
@@ -132,6 +134,9 @@ class Activity:
         self.listening = False
         self.announce = False  # tell other processes of each commit (PostgreSQL: start())
         self._tasks: set[asyncio.Task[None]] = set()
+        # channel → (its last finished game's result, when): a socket that
+        # was away when the game ended is shown its result on its hello
+        self._finished: dict[int, tuple[int, float]] = {}
         # who announces (several bots may share one OS process: the tests)
         self.me = f"{PROCESS}/{secrets.token_hex(4)}"
 
@@ -276,9 +281,23 @@ class Activity:
         return viewer is None or viewer.id in place.users
 
     async def catch_up(self, channel: int, socks: Iterable[Socket]) -> None:
-        """The channel's table as stored now, to ``socks``."""
+        """The channel's table as stored now, to ``socks``; with none, the
+        game that finished there in the last :data:`RESULT_SHOWN` seconds
+        (its result), if this process heard of it."""
         row = await self.service.store.tables.table_in_channel(channel)
-        self.push(channel, None if row is None else Shown(row), list(socks))
+        shown = None if row is None else Shown(row)
+        if shown is None:
+            finished = self._finished.get(channel)
+            if finished is not None and finished[1] > self.service.clock() - RESULT_SHOWN:
+                shown = await self._result(finished[0])
+        self.push(channel, shown, list(socks))
+
+    def _ended(self, channel: int, result_id: int) -> None:
+        """A game finished in ``channel`` (here or in another process)."""
+        self._finished.pop(channel, None)
+        if len(self._finished) >= RESULTS_KEPT:
+            self._finished.pop(next(iter(self._finished)))
+        self._finished[channel] = (result_id, self.service.clock())
 
     async def _move(self, sock: Socket, data: dict[str, Any]) -> None:
         lang = sock.lang
@@ -318,6 +337,8 @@ class Activity:
         """After every commit: its channel's Activities get the table, and
         other processes are told (they may hold sockets on the channel)."""
         row = change.after
+        if change.kind == ev.FINISHED and change.result_id is not None:
+            self._ended(row.channel_id, change.result_id)
         if self._channels.get(row.channel_id):
             self.push(row.channel_id, shown_of(change))
             # the sockets' writers send now, before the next follower's work
@@ -387,9 +408,14 @@ class Activity:
         if len(parts) != 6 or parts[0] == self.me:
             return  # this process's own commit was pushed already
         channel = _id(parts[1])
-        if channel is None or not self._channels.get(channel):
+        if channel is None:
             return
-        self._spawn(self._heard_commit(channel, parts[4], _id(parts[5]) or None))
+        result_id = _id(parts[5]) or None
+        if parts[4] == ev.FINISHED and result_id is not None:
+            self._ended(channel, result_id)
+        if not self._channels.get(channel):
+            return
+        self._spawn(self._heard_commit(channel, parts[4], result_id))
 
     def _missed(self) -> None:
         """Notices were lost (the database's connection): every channel caught up."""

@@ -11,6 +11,7 @@ import datetime as dt
 from activitykit import activity_of
 from simtable import accepted, says
 
+from bot.activity import hub
 from bot.i18n import catalogue
 
 
@@ -212,3 +213,27 @@ async def test_the_end_of_a_table_reaches_the_activity(game_night):
             assert (await waiting.table())["phase"] == "lobby"
             await lobby.act("cancel", by=night.alice)
             assert (await waiting.next())["op"] == "none"
+
+
+async def test_a_socket_away_at_the_end_is_shown_the_result(game_night, monkeypatch):
+    """A socket that dropped before the game ended is greeted with the
+    game's result (not "no table") when it comes back — for a while."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        async with activity_of(night) as act:
+            s = await act.open(night.alice, table.channel)
+            seen = (await s.table())["version"]
+            await s.close()
+            await table.play_to_the_end()
+            back = await act.open(night.alice, table.channel, since=seen)
+            frame = await back.next()
+            assert frame["op"] == "table" and frame["phase"] == "finished", frame
+            results = await night.store.results.all(game="nine")
+            result = await night.store.results.get_result(results[0]["id"])
+            winner = next(p for p in result["players"] if p["won"])
+            assert says(frame["result"][0], "activity.place_won", rank="1", player=winner["name"])
+            assert frame["links"]["review"].endswith(str(result["message_id"]))
+            # long after (RESULT_SHOWN), the channel has no table to show
+            monkeypatch.setattr(hub, "RESULT_SHOWN", 0.0)
+            later = await act.open(None, table.channel)
+            assert (await later.next())["op"] == "none"
