@@ -55,6 +55,7 @@ STATIC = Path(__file__).parent / "static"  # the built client (web/activity/)
 PREFIX = "/activity"
 NOTICES = "chabudai_activity"  # NOTIFY channel: a commit another process may show
 MAX_QUEUED = 16  # frames a socket may have unsent before the oldest is dropped
+SEND_NOW = 16 * 1024  # bytes buffered below which a frame is written at once
 MAX_FRAME = 4096  # bytes of a client's frame
 MAX_CODE = 512  # characters of an OAuth2 code
 HEARTBEAT = 30.0  # seconds between the server's pings of a socket
@@ -77,8 +78,9 @@ class Socket:
     """One open Activity: who (proven or not), where, in which language,
     and what is queued for it."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.BaseTransport | None) -> None:
         self.ws = ws
+        self.transport = transport
         self.viewer: Viewer | None = None
         self.lang = "en"
         self.channel: int | None = None
@@ -93,6 +95,25 @@ class Socket:
             self._queue.popleft()
         self._queue.append(text)
         self._wake.set()
+
+    async def deliver(self, text: str) -> None:
+        """Send ``text`` at once when the socket keeps up (nothing queued,
+        its transport's buffer nearly empty: the write does not wait), else
+        queue it for the writer: a slow socket never holds up the others."""
+        transport = self.transport
+        if (
+            not self._queue
+            and isinstance(transport, asyncio.WriteTransport)
+            and not transport.is_closing()
+            and transport.get_write_buffer_size() < SEND_NOW
+        ):
+            try:
+                await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):  # closed meanwhile
+                return
+            self.sent += 1
+            return
+        self.send(text)
 
     def send_frame(self, frame: dict[str, Any]) -> None:
         self.send(_dumps(frame))
@@ -204,7 +225,7 @@ class Activity:
         # no permessage-deflate: one frame goes to many sockets, each would deflate it again
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
         await ws.prepare(request)
-        sock = Socket(ws)
+        sock = Socket(ws, request.transport)
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -290,7 +311,7 @@ class Activity:
             finished = self._finished.get(channel)
             if finished is not None and finished[1] > self.service.clock() - RESULT_SHOWN:
                 shown = await self._result(finished[0])
-        self.push(channel, shown, list(socks))
+        await self.push(channel, shown, list(socks))
 
     def _ended(self, channel: int, result_id: int) -> None:
         """A game finished in ``channel`` (here or in another process)."""
@@ -340,7 +361,7 @@ class Activity:
         if change.kind == ev.FINISHED and change.result_id is not None:
             self._ended(row.channel_id, change.result_id)
         if self._channels.get(row.channel_id):
-            self.push(row.channel_id, shown_of(change))
+            await self.push(row.channel_id, shown_of(change))
             # the sockets' writers send now, before the next follower's work
             # (the table message's picture) holds the loop
             await asyncio.sleep(0)
@@ -359,7 +380,9 @@ class Activity:
         except Exception as err:  # the move stands; other processes catch up on their next
             log.warning("activity: a commit could not be announced (%s)", type(err).__name__)
 
-    def push(self, channel: int, shown: Shown | None, socks: list[Socket] | None = None) -> None:
+    async def push(
+        self, channel: int, shown: Shown | None, socks: list[Socket] | None = None
+    ) -> None:
         """``shown`` (``None``: no table) to the channel's sockets (or
         ``socks``): one frame per distinct viewer seat and language."""
         targets = self.sockets(channel) if socks is None else socks
@@ -368,7 +391,7 @@ class Activity:
         if shown is None:
             text = _dumps({"op": "none"})
             for sock in targets:
-                sock.send(text)
+                await sock.deliver(text)
             return
         now = self.service.clock()
         groups: dict[tuple[str | None, str], list[Socket]] = {}
@@ -383,7 +406,7 @@ class Activity:
             self.frames_built += 1
             text = _dumps(frame)
             for sock in group:
-                sock.send(text)
+                await sock.deliver(text)
 
     @staticmethod
     def _seat(row: TableRow, viewer: Viewer | None) -> str | None:
@@ -431,7 +454,7 @@ class Activity:
         if kind == ev.FINISHED and result_id is not None:
             shown = await self._result(result_id)
             if shown is not None:
-                self.push(channel, shown)
+                await self.push(channel, shown)
                 return
         await self.catch_up(channel, self.sockets(channel))
 
