@@ -161,7 +161,8 @@ class Standings:
             if knockout:
                 rounds = drawing.bracket_from(paired, history, seeds, names, results)
                 if rounds:
-                    pictures.append(drawing.bracket_picture(title, rounds, lang))
+                    legend = t(f"pic.tournament.bracket_legend.{row.game}", lang)
+                    pictures.append(drawing.bracket_picture(title, rounds, lang, legend))
             return pictures
 
         try:

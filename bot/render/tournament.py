@@ -587,7 +587,7 @@ def _grid(rounds: Sequence[Sequence[BracketMatch]]) -> list[list[BracketMatch]]:
 
 
 def bracket_image(
-    title: str, rounds: Sequence[Sequence[BracketMatch]], lang: str
+    title: str, rounds: Sequence[Sequence[BracketMatch]], lang: str, legend: str = ""
 ) -> tuple[Image.Image, str]:
     """The bracket as a Pillow image and its alt text (see
     :func:`bracket_picture`)."""
@@ -601,7 +601,11 @@ def bracket_image(
     labels_y = 56 + extra
     top = labels_y + 30
     first = len(grid[0])
-    height = top + first * PITCH + 12
+    scored = any(s.result is not None and not s.bye
+                 for rnd in grid for m in rnd for s in (m.top, m.bottom))  # fmt: skip
+    legend_lines = wrap(b.safe_text(legend), LEGEND_SIZE, width - 40, lang) if scored else []
+    legend_top = top + first * PITCH + 4
+    height = legend_top + len(legend_lines) * LEGEND_LINE + (12 if legend_lines else 8)
     img = b.canvas(height, width)
     d = ImageDraw.Draw(img)
     for i, line in enumerate(lines):
@@ -664,6 +668,9 @@ def bracket_image(
     else:
         d.rounded_rectangle(box, 8, fill=b.PANEL, outline=LINE_OPEN, width=2)
         b.draw_text(d, (cx + CHAMP_W / 2, cy), "—", b.BODY, b.INK_DIM, anchor="mm")
+    # what the figures in the boxes count, once a match has them
+    for i, line in enumerate(legend_lines):
+        b.draw_text(d, (20, legend_top + i * LEGEND_LINE), line, LEGEND_SIZE, b.INK_DIM)
     return img, bracket_alt(title, grid, lang)
 
 
@@ -779,14 +786,18 @@ def bracket_alt(title: str, grid: Sequence[Sequence[BracketMatch]], lang: str) -
     return alt(_budgeted(head, items, lang, "tournament.alt_more_rounds"), lang)
 
 
-def bracket_picture(title: str, rounds: Sequence[Sequence[BracketMatch]], lang: str) -> Picture:
+def bracket_picture(
+    title: str, rounds: Sequence[Sequence[BracketMatch]], lang: str, legend: str = ""
+) -> Picture:
     """A knockout bracket. ``rounds``: the rounds so far, first round first,
     each a list of :class:`BracketMatch` in bracket order (the first round
     has a power of two matches, byes included: 6 players are 4 matches, two
     of them byes); the rounds not given yet are drawn empty, filled with
     the winners known. 640 px wide up to 8 players; 16 and 32 players are
-    wider (a column per round)."""
-    img, text = bracket_image(title, rounds, lang)
+    wider (a column per round). ``legend``: what the boxes' figures count,
+    in the game's own unit, drawn under the bracket once a match has them
+    (the alt text names the unit with each figure)."""
+    img, text = bracket_image(title, rounds, lang, legend)
     return Picture(b.encode(img), text, "bracket.png")
 
 

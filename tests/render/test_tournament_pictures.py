@@ -159,6 +159,29 @@ def test_bracket_half_played_with_byes(drawn: list[str]) -> None:
     assert _size(pic.png)[0] == 640
 
 
+def test_bracket_says_what_its_figures_count(drawn: list[str]) -> None:
+    """The boxes' figures are the game's own (game points, a face-up sum,
+    lives lost): a legend under the bracket names them in each language, for
+    every game a knockout can be played at, once a match has figures — a
+    bracket nobody has scored in yet has no legend to read."""
+    from bot.i18n import t
+    from games.registry import builtin_names
+
+    for lang in ("en", "ja"):
+        for game in builtin_names():
+            key = f"pic.tournament.bracket_legend.{game}"
+            assert t(key, lang) != key, (lang, key)
+    legend = t("pic.tournament.bracket_legend.sixtysix", "en")
+    with_figures = T.bracket_picture("KO", knockout6(), "en", legend)
+    assert legend in drawn
+    drawn.clear()
+    unplayed = [[BracketMatch(Slot("a", 1), Slot("b", 2)), BracketMatch(Slot("c", 3), Slot("d", 4))]]
+    bare = T.bracket_picture("KO", unplayed, "en", legend)
+    assert legend not in drawn
+    assert _size(with_figures.png)[1] > _size(T.bracket_picture("KO", knockout6(), "en").png)[1]
+    assert _size(bare.png)[1] == _size(T.bracket_picture("KO", unplayed, "en").png)[1]
+
+
 def test_bracket_finished_in_japanese(drawn: list[str]) -> None:
     pic = render_case("tournament_ko8_ja")
     for word in ("準々決勝", "準決勝", "決勝", "優勝"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import t
 from bot.render.tournament import BracketMatch, Slot, StandingRow
 
 from .stats_views import NAMES
@@ -179,13 +180,15 @@ def tournament_cases() -> dict[str, Case]:
         "tournament_swiss16_ja": ("standings", ja16, None, None),
         "tournament_ko6": (
             "bracket",
-            {"title": "Sixty-Six knockout", "rounds": knockout6()},
+            {"title": "Sixty-Six knockout", "rounds": knockout6(),
+             "legend": t("pic.tournament.bracket_legend.sixtysix", "en")},
             None,
             None,
         ),
         "tournament_ko6_ja": (
             "bracket",
-            {"title": "シックスティー・シックス勝ち抜き戦", "rounds": knockout6()},
+            {"title": "シックスティー・シックス勝ち抜き戦", "rounds": knockout6(),
+             "legend": t("pic.tournament.bracket_legend.sixtysix", "ja")},
             None,
             None,
         ),
