@@ -171,7 +171,7 @@ def when_text(
 
 
 def mistake_line(rv: Review, rec: Record, d: Decision, n: int, lang: Any, eng: Any = None) -> str:
-    """ "1. **Blunder**, Round 11, your 2nd roll — lost 17.2 points of
+    """ "1. **Blunder**, Round 11, 2nd roll — lost 17.2 points of
     expected score: Small straight → expected 135.2; best: Yahtzee →
     expected 152.4"."""
     the = plugin(rv.game)
@@ -281,7 +281,7 @@ def review_text(
 def mistake_caption(
     rv: Review, rec: Record, d: Decision, n: int, lang: str, view: dict[str, Any]
 ) -> tuple[str, list[str], str, str]:
-    """A mistake picture's label: its title ("1. Round 11, your 2nd roll"),
+    """A mistake picture's label: its title ("1. Round 11, 2nd roll"),
     its lines ("You: … · Best: …", what it lost), its class and its alt
     text's opening."""
     the = plugin(rv.game)
