@@ -164,7 +164,7 @@ def when_text(
     rec: Record, d: Decision, view: dict[str, Any], lang: Any, the: GameReviewer | None = None
 ) -> str:
     """The moment of a decision as the table and the replay name it ("Round
-    11, your 2nd roll", "Deal 2, trick 5"), not the record's move counter."""
+    11, 2nd roll", "Deal 2, trick 5"), not the record's move counter."""
     the = the or reviewer_of(rec)
     kind, fields = the.moment(view, d.player, rec.moves[: d.index])
     return t(f"review.at.{rec.game}.{kind}", lang, **fields)
@@ -193,24 +193,27 @@ def mistake_line(rv: Review, rec: Record, d: Decision, n: int, lang: Any, eng: A
 
 
 def footer(rv: Review, lang: Any) -> str:
-    """What 100 % means and where each class starts, in the game's unit
-    (the least two as numbers, the last with its unit; no formula:
-    docs/review.md has it)."""
+    """What 100 % means and where each class starts: the game's unit once
+    ("By what a move loses in points of expected score, …"), then the
+    three thresholds (a chance's with its %). No formula: docs/review.md
+    has it. (The Japanese once put the unit on the last number alone,
+    「最終得点の期待値12点以上なら大悪手」: a blunder by the expected score.)"""
     inaccuracy, mistake, blunder = (
         _threshold(rv.unit, v) for v in grades(rv.game, rv.unit).classes
     )
     return t(
         "review.footer",
         lang,
+        unit=t(f"review.size.{kind_of(rv)}", lang),
         inaccuracy=inaccuracy,
         mistake=mistake,
-        blunder=t(f"review.size.{kind_of(rv)}", lang, value=blunder),
+        blunder=blunder,
     )
 
 
 def _threshold(unit: str, value: float) -> str:
     if unit in CHANCES:
-        return f"{100 * value:g}"
+        return f"{100 * value:g}%"
     return f"{value:g}"
 
 
@@ -475,7 +478,7 @@ class Reviews(commands.Cog):
             order.remove(me)
             order.insert(0, me)
         text, pictures = await asyncio.to_thread(
-            self._render, rv, stored["record"], seats, order, lang_of(lang)
+            self._render, rv, stored["record"], seats, order, lang_of(lang), me
         )
         first, *rest = chunks(text)
         await interaction.followup.send(first, files=_files(pictures), ephemeral=True)
@@ -561,9 +564,17 @@ class Reviews(commands.Cog):
 
     @staticmethod
     def _render(
-        rv: Review, record: dict[str, Any], seats: list[dict[str, Any]], order: list[str], lang: str
+        rv: Review,
+        record: dict[str, Any],
+        seats: list[dict[str, Any]],
+        order: list[str],
+        lang: str,
+        me: str | None = None,
     ) -> tuple[str, list[Picture]]:
+        """The review's words, and the pictures of ``me``'s mistakes ("You:
+        … · Best: …"): none for someone who did not play (an onlooker got
+        the first player's, captioned "You")."""
         words, pictured = seat_names(seats, registry.read_record(record), lang)
         text = review_text(rv, record, words, order, lang)
-        pictures = mistake_pictures(rv, record, order[0], pictured, lang) if order else []
+        pictures = mistake_pictures(rv, record, me, pictured, lang) if me else []
         return text, pictures

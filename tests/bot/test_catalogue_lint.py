@@ -623,3 +623,15 @@ def test_words_about_any_player_are_not_in_the_second_person():
         if k.startswith(ABOUT_ANY_PLAYER) and SECOND_PERSON.search(text_only(v))
     ]
     assert not found, "\n".join(f"{lang} {k}: {v}" for lang, k, v in found)
+
+
+def test_nine_counts_the_cards_still_up_as_the_face_up_sum():
+    """ "carol left the game (45 face up)" (JA 「表向き45」) beside "face-up
+    sum 45" everywhere else: one word for one figure."""
+    found = [
+        (lang, k, v)
+        for lang, bad in (("en", r"\} face up"), ("ja", r"表向き\{"))
+        for k, v in own_keys(lang).items()
+        if "nine" in k and re.search(bad, v)
+    ]
+    assert not found, "\n".join(f"{lang} {k}: {v}" for lang, k, v in found)
