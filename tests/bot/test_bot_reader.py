@@ -137,3 +137,12 @@ def test_a_timeout_says_what_its_count_means() -> None:
     for lang in LANGS:
         text = catalogue(lang)["ev.timeout"]
         assert not re.search(r"\{count\}/\{max\}", text), text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bluff_mistake_is_named_by_the_tables_game_number(lang) -> None:
+    """The table counts Bluff's games ("Game 3 begins: bob has the cup",
+    「第3ゲーム開始」, the picture's "Bluff dice, Game 3"); the review said
+    "Round 3" (「ラウンド3」), a word the table never shows."""
+    moment = t("review.at.bluff.round", lang, round=3)
+    assert moment in t("ev.bluff.start", lang, n=3, player="bob"), moment
