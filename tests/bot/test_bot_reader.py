@@ -120,7 +120,8 @@ def test_the_review_footer_gives_the_unit_once_and_three_plain_thresholds(game, 
     assert got is not None, text
     assert got["unit"] == t(f"review.size.{game}.{unit}", lang)
     chance = unit.endswith("chance")
-    for name, value in zip(("inaccuracy", "mistake", "blunder"), grades(game, unit).classes):
+    names = ("inaccuracy", "mistake", "blunder")
+    for name, value in zip(names, grades(game, unit).classes, strict=True):
         shown = 100 * value if chance else value
         assert got[name] == f"{shown:g}" + ("%" if chance else ""), (name, text)
 
