@@ -314,7 +314,14 @@ def mistake_caption(
         cost=cost,
     )
     # a line of its own in the picture starts with a capital ("Lost 31.8 …")
-    return title, [moves, cost[:1].upper() + cost[1:]], kind, label
+    return title, [drawn(moves, lang), cost[:1].upper() + cost[1:]], kind, label
+
+
+def drawn(text: str, lang: str) -> str:
+    """Words drawn in a picture: the Japanese font draws — as ー, so a move
+    named "スリーカード — 16" read 「スリーカードー16」 (and 「5 ー 50点」);
+    in a Japanese picture its name and figure are parted by ： instead."""
+    return text.replace(" — ", "：") if lang == "ja" else text
 
 
 def mistake_pictures(

@@ -147,3 +147,52 @@ def test_a_bluff_mistake_is_named_by_the_tables_game_number(lang) -> None:
     "Round 3" (「ラウンド3」), a word the table never shows."""
     moment = t("review.at.bluff.round", lang, round=3)
     assert moment in t("ev.bluff.start", lang, n=3, player="bob"), moment
+
+
+def test_a_japanese_mistake_picture_draws_no_dash_the_font_turns_into_a_long_vowel() -> None:
+    """The caption of a Yahtzee mistake read 「あなた：スリーカード ー 16」 (the
+    font draws — as ー beside katakana; Six Dice's 「5 ー 50点」 too)."""
+    import random
+
+    from bot.commands.review import mistake_caption
+    from games import yahtzee
+    from games.core import SeededSource, record_of
+    from games.review import positions, review
+
+    state = yahtzee.new_game(["alice"], {}, "alice", SeededSource("dash"))
+    rng = random.Random("dash")
+    while not yahtzee.is_finished(state):
+        moves = yahtzee.legal_moves(state, "alice")
+        scores = [m for m in moves if m.startswith("score")]
+        yahtzee.apply(state, "alice", rng.choice(scores or moves))  # a box at once: mistakes
+    rec = record_of("yahtzee", state)
+    rv = review(rec)
+    shown = rv.of("alice").mistakes
+    assert any(d.made.startswith("score") for d in shown)
+    for n, d in enumerate(shown, start=1):
+        view = yahtzee.view(positions(rec, d.index), "alice")
+        title, lines, _, _ = mistake_caption(rv, rec, d, n, "ja", view)
+        assert "—" not in title + "".join(lines), lines
+        title, lines, _, _ = mistake_caption(rv, rec, d, n, "en", view)
+        if d.made.startswith("score"):
+            assert "—" in lines[0], lines  # English keeps its dash: "Three of a kind — 16"
+
+
+def test_a_long_name_under_the_bluff_cup_stays_inside_the_picture() -> None:
+    """「ながいなまえのプレイヤー・たなかたろう（東京支部）がカップを持つ」 ran past
+    the picture's left edge (its first letter cut): the name is shortened so
+    that the whole line fits."""
+    from bot.render import bluff as render
+    from games import bluff
+    from games.core import SeededSource
+
+    long = "ながいなまえのプレイヤー・たなかたろう（東京支部）"
+    state = bluff.new_game(["alice", "bob"], {}, "alice", SeededSource("cup"))
+    view = bluff.view(state, None) | {"display_names": {"alice": long, "bob": long}}
+    assert view["holder"] == "alice"
+    for lang in LANGS:
+        img, _ = render.table(view, lang)
+        # the holder's line, just inside the picture's 3-pixel frame
+        band = img.crop((3, 280, 10, 310)).convert("RGB")
+        background = img.convert("RGB").getpixel((5, 250))
+        assert set(band.get_flattened_data()) == {background}, lang
