@@ -196,3 +196,11 @@ def test_a_long_name_under_the_bluff_cup_stays_inside_the_picture() -> None:
         band = img.crop((3, 280, 10, 310)).convert("RGB")
         background = img.convert("RGB").getpixel((5, 250))
         assert set(band.get_flattened_data()) == {background}, lang
+
+
+def test_a_bad_house_option_is_refused_in_the_same_words_by_play_and_config() -> None:
+    """/play said 「ハウスルールの指定が正しくありません：…」 and /config
+    「そのハウスルールは使えません：…」 for the same options (the English
+    said the same in both)."""
+    for lang in LANGS:
+        assert catalogue(lang)["config.bad_options"] == catalogue(lang)["error.bad_options"]
