@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from simtable import reading, says
+from simtable import reading, readings, says
 
 from bot.games import plugin
 from bot.i18n import catalogue, t
@@ -204,3 +204,30 @@ def test_a_bad_house_option_is_refused_in_the_same_words_by_play_and_config() ->
     said the same in both)."""
     for lang in LANGS:
         assert catalogue(lang)["config.bad_options"] == catalogue(lang)["error.bad_options"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_mistakes_moment_is_found_in_the_replay(game_night, lang) -> None:
+    """alice's review names her mistake "Round 6"; the replay's select read
+    only "Turn 11: alice", a count the review never says. Each turn of the
+    replay now carries the moment as the review names it ("Turn 11: alice ·
+    Round 6"), and jumping there shows the position of the mistake's picture."""
+    async with game_night(seeded=True, locales={"alice": lang}) as night:
+        table = await night.table("nine", players=2)
+        await table.play_to_the_end()
+        res = await table.press(t("result.btn.review"), by=night.alice)
+        [line] = [x for x in readings(res.response.content, "review.mistake", lang)]
+        moment = reading(line["when"], "review.at.nine.round", lang)
+        assert moment is not None, line
+        [picture] = res.response.attachments
+        res = await table.press(t("result.btn.replay"), by=night.alice)
+        viewer = night.reply(res, night.alice)
+        at = t("replay.at.nine", lang, round=moment["round"])
+        [option] = [
+            o
+            for o in viewer.selects[0]["options"]
+            if says(o["label"], "replay.turn_at", lang, player="alice", at=at)
+        ]
+        res = await viewer.choose(option["value"])
+        [shown] = res.response.attachments
+        assert shown.description in picture.description, (shown.description, picture.description)
