@@ -231,3 +231,15 @@ async def test_a_mistakes_moment_is_found_in_the_replay(game_night, lang) -> Non
         res = await viewer.choose(option["value"])
         [shown] = res.response.attachments
         assert shown.description in picture.description, (shown.description, picture.description)
+
+
+async def test_the_stats_card_says_no_best_it_does_not_have(game_night) -> None:
+    """Nine keeps no best figure: the card's alt text read "Nine: games 2,
+    wins 2, best —"."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        await table.play_to_the_end()
+        res = await night.command(night.alice, "stats")
+        [card] = res.response.attachments
+        assert says(card.description, "pic.stats.alt_game_nobest", game=t("game.nine")), card
+        assert "—" not in card.description, card.description
