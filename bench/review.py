@@ -169,8 +169,10 @@ def words(game: str, unit: str, accs: list[float], every: list[list[float]]) -> 
     )
 
 
-def report(name: str, level: str, lines: list[dict[str, Any]], head: str) -> None:
-    """Print a level's figures from its games' dump lines."""
+def report(name: str, level: str, lines: list[dict[str, Any]], head: str) -> str:
+    """Print a level's figures from its games' dump lines; return the cell
+    of the medians' table: the median accuracy, its band and the median
+    average loss a decision ("80.5 good (0.978)"), or why there is none."""
     game = lines[0]["game"]
     unit = lines[0]["unit"]  # every game of a kind has one measure
     g = grades(game, unit)
@@ -194,7 +196,7 @@ def report(name: str, level: str, lines: list[dict[str, Any]], head: str) -> Non
     cpu = [float(line["cpu"]) for line in lines]
     if not accs:
         print(f"{name:11s} {level:7s} games {len(lines):4d}: no player with enough decisions")
-        return
+        return f"none graded of {few}"
     mean, half = interval(accs)
     print(
         f"{name:11s} {level:7s} games {len(lines):4d} players {len(accs):4d}"
@@ -221,6 +223,20 @@ def report(name: str, level: str, lines: list[dict[str, Any]], head: str) -> Non
     )
     if silent:
         print(f"{'':11s} {level:7s} ! {silent} players below good with no listed mistake")
+    said = "needs work" if band == "poor" else band  # the band as the review words it
+    cell = f"{pct(accs, 0.5):.1f} {said} ({pct(losses, 0.5):.4g})"
+    return cell + (f", {len(accs)} graded of {len(accs) + few}" if few else "")
+
+
+def medians(table: dict[str, dict[str, str]], levels: list[str]) -> None:
+    """The medians per game and level, in one table at the end (docs/review.md
+    "Calibration"): accuracy, its band, and the average loss a decision."""
+    if not table:
+        return
+    print("\nmedian accuracy, its band (median average loss a decision), per game and level:")
+    print(" | ".join(["game".ljust(11), *(level for level in levels)]))
+    for name, cells in table.items():
+        print(" | ".join([name.ljust(11), *(cells.get(level, "-") for level in levels)]))
 
 
 # the band each level's median should read (docs/review.md)
@@ -255,14 +271,18 @@ def main() -> int:
                     if text.strip():
                         line = json.loads(text)
                         got.setdefault((line["kind"], line["level"]), []).append(line)
+        table: dict[str, dict[str, str]] = {}
         for name, game, _seats, _options in kinds:
             importlib.import_module(f"games.{game}.review")
             for level in levels:
                 if (name, level) in got:
-                    report(name, level, got[name, level], "")
+                    cell = report(name, level, got[name, level], "")
+                    table.setdefault(name, {})[level] = cell
+        medians(table, levels)
         return 0
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     dump = open(args.dump, "a", encoding="utf-8") if args.dump else None  # noqa: SIM115
+    table: dict[str, dict[str, str]] = {}
     for name, game, seats, options in kinds:
         n = args.sixtysix_games if game == "sixtysix" else args.games
         importlib.import_module(f"games.{game}.review")
@@ -286,9 +306,10 @@ def main() -> int:
         )
         for level in levels:
             try:
-                report(name, level, by_level[level], head)
+                table.setdefault(name, {})[level] = report(name, level, by_level[level], head)
             except Exception as err:  # the dump is kept; print it again with --from
                 print(f"{name} {level}: no figures ({err!r}); see the dump", flush=True)
+    medians(table, levels)
     if dump is not None:
         dump.close()
     if pool is not None:

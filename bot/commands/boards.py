@@ -247,8 +247,9 @@ class Boards(commands.Cog):
         for r in rows:  # how many games each rating counts ("1540?" below ten)
             r["rated"] = rated.get(r["game"], 0)
         if not rows:
+            key = "stats.empty_self" if who.id == interaction.user.id else "stats.empty"
             await interaction.response.send_message(
-                t("stats.empty", loc, user=who.display_name), ephemeral=True
+                t(key, loc, user=who.display_name), ephemeral=True
             )
             return
         lines = [t("stats.title", loc, user=who.display_name)]

@@ -164,14 +164,14 @@ def when_text(
     rec: Record, d: Decision, view: dict[str, Any], lang: Any, the: GameReviewer | None = None
 ) -> str:
     """The moment of a decision as the table and the replay name it ("Round
-    11, your 2nd roll", "Deal 2, trick 5"), not the record's move counter."""
+    11, 2nd roll", "Deal 2, trick 5"), not the record's move counter."""
     the = the or reviewer_of(rec)
     kind, fields = the.moment(view, d.player, rec.moves[: d.index])
     return t(f"review.at.{rec.game}.{kind}", lang, **fields)
 
 
 def mistake_line(rv: Review, rec: Record, d: Decision, n: int, lang: Any, eng: Any = None) -> str:
-    """ "1. **Blunder**, Round 11, your 2nd roll — lost 17.2 points of
+    """ "1. **Blunder**, Round 11, 2nd roll — lost 17.2 points of
     expected score: Small straight → expected 135.2; best: Yahtzee →
     expected 152.4"."""
     the = plugin(rv.game)
@@ -193,24 +193,27 @@ def mistake_line(rv: Review, rec: Record, d: Decision, n: int, lang: Any, eng: A
 
 
 def footer(rv: Review, lang: Any) -> str:
-    """What 100 % means and where each class starts, in the game's unit
-    (the least two as numbers, the last with its unit; no formula:
-    docs/review.md has it)."""
+    """What 100 % means and where each class starts: the game's unit once
+    ("By what a move loses in points of expected score, …"), then the
+    three thresholds (a chance's with its %). No formula: docs/review.md
+    has it. (The Japanese once put the unit on the last number alone,
+    「最終得点の期待値12点以上なら大悪手」: a blunder by the expected score.)"""
     inaccuracy, mistake, blunder = (
         _threshold(rv.unit, v) for v in grades(rv.game, rv.unit).classes
     )
     return t(
         "review.footer",
         lang,
+        unit=t(f"review.size.{kind_of(rv)}", lang),
         inaccuracy=inaccuracy,
         mistake=mistake,
-        blunder=t(f"review.size.{kind_of(rv)}", lang, value=blunder),
+        blunder=blunder,
     )
 
 
 def _threshold(unit: str, value: float) -> str:
     if unit in CHANCES:
-        return f"{100 * value:g}"
+        return f"{100 * value:g}%"
     return f"{value:g}"
 
 
@@ -281,7 +284,7 @@ def review_text(
 def mistake_caption(
     rv: Review, rec: Record, d: Decision, n: int, lang: str, view: dict[str, Any]
 ) -> tuple[str, list[str], str, str]:
-    """A mistake picture's label: its title ("1. Round 11, your 2nd roll"),
+    """A mistake picture's label: its title ("1. Round 11, 2nd roll"),
     its lines ("You: … · Best: …", what it lost), its class and its alt
     text's opening."""
     the = plugin(rv.game)
@@ -311,7 +314,14 @@ def mistake_caption(
         cost=cost,
     )
     # a line of its own in the picture starts with a capital ("Lost 31.8 …")
-    return title, [moves, cost[:1].upper() + cost[1:]], kind, label
+    return title, [drawn(moves, lang), cost[:1].upper() + cost[1:]], kind, label
+
+
+def drawn(text: str, lang: str) -> str:
+    """Words drawn in a picture: the Japanese font draws — as ー, so a move
+    named "スリーカード — 16" read 「スリーカードー16」 (and 「5 ー 50点」);
+    in a Japanese picture its name and figure are parted by ： instead."""
+    return text.replace(" — ", "：") if lang == "ja" else text
 
 
 def mistake_pictures(
@@ -475,7 +485,7 @@ class Reviews(commands.Cog):
             order.remove(me)
             order.insert(0, me)
         text, pictures = await asyncio.to_thread(
-            self._render, rv, stored["record"], seats, order, lang_of(lang)
+            self._render, rv, stored["record"], seats, order, lang_of(lang), me
         )
         first, *rest = chunks(text)
         await interaction.followup.send(first, files=_files(pictures), ephemeral=True)
@@ -561,9 +571,17 @@ class Reviews(commands.Cog):
 
     @staticmethod
     def _render(
-        rv: Review, record: dict[str, Any], seats: list[dict[str, Any]], order: list[str], lang: str
+        rv: Review,
+        record: dict[str, Any],
+        seats: list[dict[str, Any]],
+        order: list[str],
+        lang: str,
+        me: str | None = None,
     ) -> tuple[str, list[Picture]]:
+        """The review's words, and the pictures of ``me``'s mistakes ("You:
+        … · Best: …"): none for someone who did not play (an onlooker got
+        the first player's, captioned "You")."""
         words, pictured = seat_names(seats, registry.read_record(record), lang)
         text = review_text(rv, record, words, order, lang)
-        pictures = mistake_pictures(rv, record, order[0], pictured, lang) if order else []
+        pictures = mistake_pictures(rv, record, me, pictured, lang) if me else []
         return text, pictures

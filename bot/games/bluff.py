@@ -97,6 +97,13 @@ class Plugin(GamePlugin):
             return bluff.peek(state, player)
         return []
 
+    def result_legend(self, view: dict[str, Any], lang: str) -> str:
+        """How lives lost count, the match's end with its unit ("when a
+        player reaches 1 life lost"; it read "who has lost 1")."""
+        options = {o.name: o.default for o in bluff.OPTIONS} | (view.get("options") or {})
+        losses = int(options["losses"])
+        return t("pic.legend.bluff", lang, lost=t("unit.life_lost", lang, count=losses))
+
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
         lines = []
         last = view.get("last_announcement")

@@ -41,6 +41,19 @@ class Plugin(GamePlugin):
             return t("nine.btn.roll", lang)
         return move
 
+    def describe(self, event: dict[str, Any], lang: str) -> str | None:
+        """A token spent says why ("no card to flip; a token saves them from
+        ドボン"): a bare "token -1" read as a penalty."""
+        data = event.get("data") or {}
+        if event.get("kind") == "token" and int(data.get("change", 0)) < 0:
+            return t(
+                "ev.nine.token_used",
+                lang,
+                player=event.get("player") or "",
+                tokens=data.get("tokens", 0),
+            )
+        return super().describe(event, lang)
+
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
         roll = view.get("last_roll")
         if view.get("phase") == "flip" and roll:

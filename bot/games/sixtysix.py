@@ -106,6 +106,13 @@ class Plugin(GamePlugin):
             Button(SHOW, t("sixtysix.btn.show", lang), "secondary", row=0),
         ]
 
+    def result_legend(self, view: dict[str, Any], lang: str) -> str:
+        """Game points a deal gives, and the match's goal with its unit ("the
+        first to 1 game point wins"; it read "the first to 1 wins")."""
+        options = {o.name: o.default for o in engine.OPTIONS} | (view.get("options") or {})
+        target = int(options["target"])
+        return t("pic.legend.sixtysix", lang, goal=t("unit.game_point", lang, count=target))
+
     def status_line(self, view: dict[str, Any], lang: str) -> str | None:
         players: list[str] = view.get("players") or []
         trump = view.get("trump") or ""
@@ -116,16 +123,11 @@ class Plugin(GamePlugin):
             talon = t("sixtysix.status.talon", lang, n=view.get("talon"))
         else:
             talon = t("sixtysix.status.talon_gone", lang)
-        lines = [
-            t(
-                "sixtysix.status.deal",
-                lang,
-                n=view.get("deal", 1),
-                trump=SUIT_SIGNS.get(trump, trump),
-                card=card_text(trump_card) if trump_card else "—",
-                talon=talon,
-            )
-        ]
+        deal = {"n": view.get("deal", 1), "trump": SUIT_SIGNS.get(trump, trump), "talon": talon}
+        if trump_card:
+            lines = [t("sixtysix.status.deal", lang, card=card_text(trump_card), **deal)]
+        else:  # taken with the last draw: nothing to name (it read "(card —)")
+            lines = [t("sixtysix.status.deal_gone", lang, **deal)]
         # the trick on the table and the marriages shown are in the picture
         # and the last events; the words keep the deal, the talon and the score
         tricks = view.get("tricks") or {}

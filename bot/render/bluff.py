@@ -84,6 +84,17 @@ def _game_number(view: dict[str, Any], reveal: dict[str, Any] | None) -> int:
     return int(view.get("game_number") or 1)
 
 
+LINE = 372  # the widest line centred under the cup (x 200 ± 186, left of the ladder)
+
+
+def _with_name(lang: str, key: str, player: str, width: int, **more: Any) -> str:
+    """``key``'s line with ``player``'s name shortened so that the whole line
+    fits ``width`` px: a long name once ran past the picture's left edge
+    (「がいなまえのプレイヤー・た…がカップを持つ」, its first letter cut)."""
+    rest = b.text_width(tr(lang, key, player="", **more), b.BODY)
+    return tr(lang, key, player=b.name(player, b.BODY, max(60, width - rest)), **more)
+
+
 def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
     img = b.canvas(HEIGHT)
     d = b.draw(img)
@@ -127,7 +138,7 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
             b.draw_text(
                 d,
                 (cx, cy + 104),
-                tr(lang, "holds_cup", player=b.name(b.who(view, holder), b.BODY, 300)),
+                _with_name(lang, "holds_cup", b.who(view, holder), LINE),
                 b.BODY,
                 b.INK,
                 anchor="mm",

@@ -157,7 +157,8 @@ def _alt(view: dict[str, Any], lang: str) -> str:
         bits = f"{b.who(view, p)}{seat_mark(view, p, lang)}{colon(lang)}{up}{sums}"
         if view["tokens"].get(p):
             bits += f"{comma(lang)}{tr(lang, 'tokens')} {view['tokens'][p]}"
-        if view["status"].get(p):
+        said = view["status"].get(p) == "forfeit" and seat_mark(view, p, lang)
+        if view["status"].get(p) and not said:  # "carol (left): …" says it once
             bits += f"{comma(lang)}{tr(lang, view['status'][p])}"
         parts.append(bits + (";" if lang == "en" else "。"))
     return alt(parts, lang)

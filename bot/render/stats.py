@@ -212,17 +212,11 @@ def card_alt(
             parts.append(tr(lang, "board.provisional", n=ratings.PROVISIONAL_GAMES) + end)
     for r in card["games"]:
         best = r.get("best")
-        parts.append(
-            tr(
-                lang,
-                "stats.alt_game",
-                game=_game(lang, r["game"]),
-                games=r["games"],
-                wins=r["wins"],
-                best=f"{best:,}" if best is not None else "—",
-            )
-            + end
-        )
+        facts = {"game": _game(lang, r["game"]), "games": r["games"], "wins": r["wins"]}
+        if best is None:  # a game with no best figure (Nine): no "best —"
+            parts.append(tr(lang, "stats.alt_game_nobest", **facts) + end)
+        else:
+            parts.append(tr(lang, "stats.alt_game", best=f"{best:,}", **facts) + end)
     if card.get("favourite"):
         parts.append(tr(lang, "stats.alt_favourite", game=_game(lang, card["favourite"])) + end)
     return alt(parts, lang)

@@ -34,6 +34,7 @@ from bot.ui.controls import MAX_OPTIONS
 from bot.ui.present import displayed, game_title, seat_picture_names
 from games import registry
 from games.core import Record, ScriptedSource
+from games.review import has_review, reviewer_of
 
 ACTION = "replay"
 
@@ -77,13 +78,20 @@ def step_of(result: dict[str, Any], number: int, lang: str) -> Step:
     previous: str | None = None
     if number == 0:
         at_step = eng.view(state, None)
+    reviewer = reviewer_of(record) if has_review(record.game) else None
     for k, text in enumerate(record.moves, start=1):
         player, _, move = text.partition(" ")
-        events = eng.apply(state, player, move)
         if player != previous:
             n = len(turns) + 1
-            turns.append((k, t("replay.turn", lang, n=n, player=names.get(player, player))))
+            who = names.get(player, player)
+            if reviewer is not None:  # where the review names a mistake: "Round 6", "Game 3"
+                _, fields = reviewer.moment(eng.view(state, player), player, record.moves[:k])
+                at = t(f"replay.at.{record.game}", lang, **fields)
+                turns.append((k, t("replay.turn_at", lang, n=n, player=who, at=at)))
+            else:
+                turns.append((k, t("replay.turn", lang, n=n, player=who)))
             previous = player
+        events = eng.apply(state, player, move)
         if k == number:
             at_step = eng.view(state, None)
             mover = names.get(player, player)

@@ -74,7 +74,7 @@ class BluffReviewer(GameReviewer):
     def moment(
         self, view: dict[str, Any], player: str, before: Sequence[str]
     ) -> tuple[str, dict[str, Any]]:
-        """ "Round 3": a round ends when someone loses a life (the table's
+        """ "Game 3": a game ends when someone loses a life (the table's
         game number)."""
         return "round", {"round": int(view.get("game_number") or 1)}
 

@@ -72,7 +72,7 @@ class SixDiceReviewer(GameReviewer):
     def moment(
         self, view: dict[str, Any], player: str, before: Sequence[str]
     ) -> tuple[str, dict[str, Any]]:
-        """ "Round 4, roll 3 of your turn": the round and the player's rolls
+        """ "Round 4, roll 3 of the turn": the round and the player's rolls
         so far this turn."""
         return "roll", {
             "round": int(view.get("round") or 1),

@@ -74,7 +74,7 @@ class YahtzeeReviewer(GameReviewer):
     def moment(
         self, view: dict[str, Any], player: str, before: Sequence[str]
     ) -> tuple[str, dict[str, Any]]:
-        """ "Round 11, your 2nd roll": the table's round and the roll whose
+        """ "Round 11, 2nd roll": the table's round and the roll whose
         dice the decision keeps or scores."""
         return f"roll{3 - int(view['rolls_left'])}", {"round": int(view["round"])}
 

@@ -14,6 +14,7 @@ import pytest
 from simtable import readings, says
 
 from bot import pictures
+from bot.games import plugin
 from bot.i18n import t
 from bot.render import _base as b
 from bot.render import result as result_render
@@ -91,7 +92,7 @@ async def test_every_place_states_its_unit_and_why(game_night, game, lang):
         [file] = table.stored.attachments
         described = file["description"] if isinstance(file, dict) else file.description
         options = registry.engine(game).OPTIONS
-        legend = t(f"pic.legend.{game}", lang, **{o.name: o.default for o in options})
+        legend = plugin(game).result_legend({"options": {o.name: o.default for o in options}}, lang)
         assert legend[:40] in described, described
         assert not re.search(r"\d ×", described)  # no bare marks ("0 ×", "0 ×4")
 

@@ -36,6 +36,11 @@ REJECTED = {
     r"負け数|[}\d]敗": "失ったライフ",
     # a game of dice or cards is a ゲーム; 対局 is go's and shogi's
     r"対局": "ゲーム",
+    # …and so is its end: 終局 is go's and shogi's ("ゲーム終了：bobの勝ち。" beside "— 終局")
+    r"終局": "ゲーム終了",
+    # Yahtzee's words are /rules' ones: 残す (the Keep buttons) and 欄 (the boxes)
+    r"キープ": "残す",
+    r"枠": "欄",
 }
 
 # (rule, pattern): what no Japanese value may contain
@@ -555,3 +560,78 @@ def test_no_dash_beside_katakana_in_japanese_words_drawn_in_pictures():
     dash = re.compile(r"[\u30a1-\u30fa\u30fc] ?[—―]|[—―] ?[\u30a1-\u30fa\u30fc]")
     found = [(k, v) for k, v in own_keys("ja").items() if DRAWN.match(k) and dash.search(v)]
     assert not found, "\n".join(f"{k}: {v}" for k, v in found)
+
+
+# A Japanese line that ends a sentence — a verb's polite end (です, ます,
+# ました, ません, でした, ください) — ends with 。 too (or another closing
+# mark), whether or not its English line has a full stop ("🎲 aliceの出目
+# （8回）は運の良い上位23%でした", 「…それぞれ下のスレッドで対戦します」).
+# Not sentences: titles and labels, and the pieces put inside another
+# sentence (the key says where).
+SENTENCE_END = re.compile(r"(?:です|ます|ました|ません|でした|ください)$")
+NOT_A_SENTENCE = {
+    "lobby.title": "a heading: **ナイン** — 卓が開きました",
+    "lobby.need": "inside the players line's brackets (あと1人で開始できます)",
+    "lobby.ready": "inside the players line's brackets (開始できます)",
+    "pic.not_seen": "a label drawn in a picture",
+    "pic.stats.no_trend": "a label drawn in a picture",
+}
+
+
+def unended_japanese_sentences() -> list[tuple[str, str]]:
+    out = []
+    for key, text in own_keys("ja").items():
+        if key.startswith("cmd.") or base_key(key) in NOT_A_SENTENCE:
+            continue
+        for line in text.strip().splitlines():
+            if SENTENCE_END.search(line.rstrip("*").rstrip()):
+                out.append((key, line))
+    return out
+
+
+def test_every_japanese_sentence_ends_with_a_closing_mark():
+    found = unended_japanese_sentences()
+    assert not found, "\n".join(f"{k}: {line}" for k, line in found)
+
+
+@pytest.mark.parametrize(
+    ("line", "bad"),
+    [
+        ("🎲 aliceの出目（8回）は運の良い上位23%でした", True),
+        ("まだ参加者はいません。**参加**を押すと参加できます", True),
+        ("第1回戦：2試合。それぞれ下のスレッドで対戦します。", False),
+        ("ラウンド{round}・1回目の出目", False),
+    ],
+)
+def test_the_sentence_end_lint(line, bad):
+    assert bool(SENTENCE_END.search(line.rstrip("*").rstrip())) == bad, line
+
+
+# The words about any player's play (a review lists everyone's mistakes,
+# read by each of them and by onlookers) never say "your" or あなた: alice
+# read bob's "Round 11, your 2nd roll". The pictures of the presser's own
+# mistakes say "You:" (review.caption.moves), and only the presser gets them.
+ABOUT_ANY_PLAYER = ("review.at.", "review.mistake", "review.luck.", "review.player", "review.summary")
+SECOND_PERSON = re.compile(r"\b(?:[Yy]our?|[Yy]ou're|[Yy]ours)\b|あなた")
+
+
+def test_words_about_any_player_are_not_in_the_second_person():
+    found = [
+        (lang, k, v)
+        for lang in ("en", "ja")
+        for k, v in own_keys(lang).items()
+        if k.startswith(ABOUT_ANY_PLAYER) and SECOND_PERSON.search(text_only(v))
+    ]
+    assert not found, "\n".join(f"{lang} {k}: {v}" for lang, k, v in found)
+
+
+def test_nine_counts_the_cards_still_up_as_the_face_up_sum():
+    """ "carol left the game (45 face up)" (JA 「表向き45」) beside "face-up
+    sum 45" everywhere else: one word for one figure."""
+    found = [
+        (lang, k, v)
+        for lang, bad in (("en", r"\} face up"), ("ja", r"表向き\{"))
+        for k, v in own_keys(lang).items()
+        if "nine" in k and re.search(bad, v)
+    ]
+    assert not found, "\n".join(f"{lang} {k}: {v}" for lang, k, v in found)
