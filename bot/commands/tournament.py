@@ -283,14 +283,17 @@ class Tournaments(commands.Cog):
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             await desk.refresh_signup(fresh)
-        if fresh.state == "running":
-            await desk.forfeit(fresh, user_id)  # the table's end records the match (a loss)
+        forfeited = False
+        if fresh.state == "running":  # the table's end records the match (a loss)
+            forfeited = await desk.forfeit(fresh, user_id)
         # spoken to the one who asked: "you" when it is about themselves
         key = "tournament.ok.dropped" if status == "dropped" else "tournament.ok.kicked"
         if status != "dropped" and user_id == interaction.user.id:
             key = "tournament.ok.kicked_self"
         if fresh.state != "running":  # before the start: no game to forfeit
             key += "_signup"
+        elif not forfeited:  # a bye, or their match of the round over: none now
+            key += "_between"
         await self._say(interaction, key, user=present.mention(user_id), id=row.id)
 
     # ------------------------------------------------------------ the host

@@ -499,7 +499,7 @@ def standings_alt(
     for r in table:
         details = [tr(lang, "tournament.points_n", n=points_text(r.points), count=r.points)]
         details += [
-            tr(lang, "tournament.alt_tiebreak", label=label, value=_column_value(name, value, whole))
+            _alt_tiebreak(lang, name, label, value, whole)
             for name, label, value, whole in zip(names, labels, r.tiebreaks, wholes, strict=False)
         ]
         details.append(tr(lang, "tournament.games_n", n=r.games))
@@ -514,6 +514,17 @@ def standings_alt(
             text += ("" if lang == "ja" else " ") + _mark(lang, r.status)
         items.append(text + end)
     return alt(_budgeted(head, items, lang, "tournament.alt_more_players"), lang)
+
+
+def _alt_tiebreak(lang: str, name: str, label: str, value: float, whole: bool) -> str:
+    """A tie-break in a row of the alt text, worded as a sentence says it
+    ("+14 chips", "1 win", "Buchholz 3.0"; the column's capitalised label
+    only for a tie-break the catalogue does not know)."""
+    shown = _column_value(name, value, whole)
+    key = _tb_key("alt_tb", name, lang)
+    if key is None:
+        return tr(lang, "tournament.alt_tiebreak", label=label, value=shown)
+    return tr(lang, key, value=shown, count=abs(value))
 
 
 def standings_picture(

@@ -236,13 +236,13 @@ async def test_the_tables_tiebreak_is_named_in_the_games_unit(game_night):
             alt = picture.description or ""
             assert t("pic.tournament.legend.score_sum.chips", lang) in alt, alt
             assert t("pic.tournament.tb.score_sum", lang) not in alt  # "Score sum"
-            chips = t("pic.tournament.tb.score_sum.chips", lang)
             scores = {u: m.scores[u] for m in await matches(night, 1) for u in m.seats}
             # each row's chips, signed as the settlement paid them (the oracle:
             # the stored match's score of each player)
             for value in scores.values():
                 signed = f"{int(value):+d}" if value > 0 else f"{int(value)}"
-                said = t("pic.tournament.alt_tiebreak", lang, label=chips, value=signed)
+                said = t("pic.tournament.alt_tb.score_sum.chips", lang, value=signed,
+                         count=abs(value))  # fmt: skip
                 assert said in alt, (said, alt)
 
 

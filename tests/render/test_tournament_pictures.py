@@ -138,7 +138,7 @@ def test_sixty_four_players_fit_the_budget() -> None:
 def test_rows_may_be_plain_dicts() -> None:
     row = {"place": 1, "name": "alice", "points": 2.5, "tiebreaks": [3.0], "games": 3}
     pic = T.standings_picture("T", "S", [row], ("score_sum",), "en")
-    assert "1. alice: 2.5 points, Score sum 3, 3 games." in pic.alt
+    assert "1. alice: 2.5 points, score sum 3, 3 games." in pic.alt
     empty = T.standings_picture("T", "S", [], (), "ja")
     assert "まだ参加者がいません。" in empty.alt
 
@@ -400,7 +400,7 @@ def test_the_tables_tiebreak_is_in_the_games_own_unit(drawn: list[str]) -> None:
     chips = T.standings_picture("Nine", "S", rows, (T.score_sum_name("chips"),), "en")
     assert "Chips" in drawn and "Score sum" not in drawn
     assert "+34" in drawn and "-12" in drawn
-    assert "1. alice: 8 points, Chips +34, 2 games." in chips.alt
+    assert "1. alice: 8 points, +34 chips, 2 games." in chips.alt
     lives = [StandingRow(1, "carol", 8, (-1.0,), 2), StandingRow(2, "dave", 8, (-3.0,), 2)]
     pic = T.standings_picture("Bluff", "S", lives, (T.score_sum_name("lives_lost"),), "ja")
     assert "失ったライフ" in drawn

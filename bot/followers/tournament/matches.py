@@ -139,10 +139,11 @@ class Matches(Part):
         except discord.HTTPException:
             log.warning("a spare thread %d could not be deleted", channel_id)
 
-    async def forfeit(self, row: TournamentRow, user_id: int) -> None:
+    async def forfeit(self, row: TournamentRow, user_id: int) -> bool:
         """``user_id``'s game of the current round is forfeited (they
-        dropped out or were kicked); a match not opened yet is recorded as
-        their loss."""
+        dropped out or were kicked). Whether they had one to forfeit (not
+        after a bye, or once their match of the round has ended)."""
+        forfeited = False
         for match in await self.store.tournaments.matches(row.id, round=row.round):
             if user_id not in match.seats or match.state in ("finished", "bye"):
                 continue
@@ -163,6 +164,8 @@ class Matches(Part):
                 except core.RuleError:
                     continue
                 await self.tables.commit(before, table, origin="command", state=state, events=events)
+                forfeited = True
+        return forfeited
 
 
 class _Person:
