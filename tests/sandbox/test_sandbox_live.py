@@ -365,7 +365,8 @@ def test_japanese_sandbox_shows_the_commands_japanese_names(sandbox: Any) -> Non
             # played to its end, and its 振り返り (the review) read in Japanese
             table_ja = page.locator(".channel-message").filter(has_text=re.compile(r"手番：")).last
             deadline = time.monotonic() + 75
-            while page.get_by_text("終局").count() == 0:
+            ended = re.compile(r"— ゲーム終了")  # the result's title (result.title)
+            while page.get_by_text(ended).count() == 0:
                 assert time.monotonic() < deadline, text_of(table_ja)
                 if not re.search(r"手番：@?alice", text_of(table_ja)):
                     time.sleep(0.1)
