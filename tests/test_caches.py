@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import re
+import subprocess
+import sys
 import weakref
 from pathlib import Path
 from typing import Any
@@ -218,3 +221,42 @@ def test_removed_tables_leave_no_parsed_state(tmp_path: Path) -> None:
             await store.close()
 
     assert asyncio.run(run()) == 0
+
+
+NO_NUMPY = """
+import random, sys
+import bot.app  # everything the bot imports at start
+from bot import pictures
+from games import core, registry
+
+for name in registry.builtin_names():
+    registry.spec(name).warm_up_key({})  # a computer joining a lobby asks for it
+    e = registry.engine(name)
+    players = ["alice", "bob"] + (["carol"] if name != "sixtysix" else [])
+    s = e.new_game(players, {}, players[0], core.SeededSource("numpy"))
+    r = random.Random(1)
+    while not e.is_finished(s):
+        p = e.to_move(s)[0]
+        e.apply(s, p, r.choice(e.legal_moves(s, p)))
+        # each press: the table and the player's hand (drawn on the kept palette from the second)
+        assert pictures.table_picture(e.view(s, None)) is not None
+        pictures.hand_picture(e.view(s, players[0]))
+    pictures.result_picture(e.view(s, None), e.outcome(s))
+print(sorted(m for m in sys.modules if m.split(".")[0] == "numpy")[:3])
+"""
+
+
+def test_the_bot_plays_and_draws_without_numpy() -> None:
+    """numpy costs ~14 MB of RSS once imported (docs "Memory"): the bot's
+    process imports it for no table picture, hand, result or warm-up key —
+    only the AI workers' and reviews' tables need it."""
+    got = subprocess.run(
+        [sys.executable, "-c", NO_NUMPY],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert got.returncode == 0, got.stderr[-3000:]
+    assert got.stdout.strip() == "[]", got.stdout
