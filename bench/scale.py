@@ -50,7 +50,8 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   event loop's for a cheap kind, else a worker thread) with the pictures
   drawn a press and each kind's CPU ms a picture, and the largest process
   RSS (``--verbose``: what each cache of the first process holds at its
-  end, against its bound: :mod:`bot.caches`);
+  end, against its bound: :mod:`bot.caches`, and its RSS then by kind —
+  anonymous, file-backed — and whether it imported numpy);
 - where a press waits: from its dispatch to the start of the bot's handler,
   and (PostgreSQL) to take the table's advisory lock.
 
@@ -431,6 +432,7 @@ async def run_once(
         "total_cpu_ms": (cpu + cpu1 - cpu0) / max(presses, 1) * 1000,
         "rss_mb": max(d["rss_kb"] for d in done) / 1024,
         "caches": done[0].get("caches", {}),  # the first process's, at its end
+        "memory": done[0].get("memory", {}),  # … and its RSS at its end by kind, its modules
         "load": (load0 + load1) / 2,
         "bot_errors": dict(errors.most_common(5)),
         "audit": report,

@@ -40,14 +40,45 @@ def drawn_many(fn: Any, calls: list[tuple[Any, ...]], pick: Any = lambda got: go
     return refs
 
 
-def test_nine_rows_stay_within_their_bytes() -> None:
-    from bot.render import nine
+def test_nine_keeps_no_row_of_cards_but_its_mapped_piece(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Nine row (9 cards, 70 KB in full colour) is not kept: 512 of them
+    weighed 9 MB. On the kind's palette its mapped piece is found by what
+    the row shows, so a row drawn before is not drawn again."""
+    import random
 
-    nine.cards_row.cache_clear()
-    rows = [tuple(bool(n >> k & 1) for k in range(9)) for n in range(512)]
-    refs = drawn_many(nine.cards_row, [(r,) for r in rows])
-    n, held = alive_bytes(refs)
-    assert 0 < n < 512 and held <= 9 * MB, (n, held)
+    from bot import pictures
+    from bot.render import _base, nine
+    from games import core, registry
+
+    made: list[weakref.ref[Image.Image]] = []
+    row = nine.cards_row
+
+    def counted(up: tuple[bool, ...]) -> Image.Image:
+        got = row(up)
+        made.append(weakref.ref(got))
+        return got
+
+    monkeypatch.setattr(nine, "cards_row", counted)
+    e = registry.engine("nine")
+    views = []
+    for seed in range(6):
+        s = e.new_game(["a", "b", "c"], {}, "a", core.SeededSource(f"rows-{seed}"))
+        r = random.Random(seed)
+        while not e.is_finished(s):
+            p = e.to_move(s)[0]
+            e.apply(s, p, r.choice(e.legal_moves(s, p)))
+            views.append(e.view(s, None))
+    _base.forget_palettes()
+    pictures.forget_pictures()
+    for view in views:
+        pictures.table_picture(view)
+    drawn = len(made)
+    assert drawn > 20 and alive_bytes(made)[0] == 0  # rows drawn, none kept
+    assert _base._kept_palettes.get("nine-table") is not None  # drawn on the kept palette
+    pictures.forget_pictures()
+    for view in views[-30:]:  # the same rows on the same palette: their pieces
+        pictures.table_picture(view)
+    assert len(made) == drawn
 
 
 def test_dice_sprites_stay_within_their_bytes() -> None:

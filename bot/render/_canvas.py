@@ -134,6 +134,27 @@ def paste(
         img.paste(sprite, at, sprite)
 
 
+def paste_made(
+    img: Image.Image,
+    make: Callable[[], Image.Image],
+    size: tuple[int, int],
+    key: Any,
+    xy: tuple[float, float],
+) -> None:
+    """Paste the RGBA sprite of ``size`` that ``make()`` draws, by its alpha
+    with its top-left at ``xy``. ``key`` says what it shows (hashable): on a
+    kind's palette, a piece mapped before from the same key over the same
+    pixels is pasted as it is and ``make`` is not called — no sprite kept
+    anywhere, only the mapped piece (:data:`render.palette_pieces`)."""
+    at = (round(xy[0]), round(xy[1]))
+    on = _drawing_now()
+    if on is not None and img is on.canvas:
+        on.paste(make, at, ("k", key), None, size=size)
+    else:
+        sprite = make()
+        img.paste(sprite, at, sprite)
+
+
 class _OnPalette:
     """A picture being drawn on a kind's kept palette (:func:`drawn`).
 
@@ -192,20 +213,23 @@ class _OnPalette:
 
     def paste(
         self,
-        source: Image.Image,
+        source: Image.Image | Callable[[], Image.Image],
         at: tuple[int, int],
         key: Any,
         fill: Color | None,
         sprite: Image.Image | None = None,
+        size: tuple[int, int] | None = None,
     ) -> None:
         """Draw ``source`` (an L mask in ``fill``, or an RGBA sprite by its
-        alpha) with its top-left at ``at``."""
+        alpha) with its top-left at ``at`` (``source``: or what draws the
+        sprite, of ``size``, called only if its piece is not kept)."""
         assert self.canvas is not None and self.errors is not None
         x0, y0 = at
-        w, h = source.size
+        w, h = size if size is not None else source.size  # type: ignore[union-attr]
         x1, y1 = x0 + w, y0 + h
         W, H = self.canvas.size
         box = (x0, y0, x1, y1)
+        cut = None
         if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # partly off the picture
             box = (
                 x0 if x0 > 0 else 0,
@@ -216,12 +240,15 @@ class _OnPalette:
             if box[0] >= box[2] or box[1] >= box[3]:
                 return
             cut = (box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0)
-            source = source.crop(cut)
             key = None if key is None else (*key, cut)
         under = entries(self.core, box)
         full = None if key is None else (key, under)
         got = None if full is None else self.palette.pieces.get(full)
         if got is None:
+            if not isinstance(source, Image.Image):
+                source = source()
+            if cut is not None:
+                source = source.crop(cut)
             got = self._compose(source, box, fill, sprite, len(under))
             if full is not None:
                 self.palette.keep_piece(full, got)
