@@ -67,9 +67,9 @@ first on their path): each run is the other checkout's, then this one's
 (A B A B …, so both see the same load on a shared machine), and the medians
 are printed side by side with their ratios (this / other).
 
-``--profile PATH`` profiles each process's measured window (cProfile, to
-``PATH.<config>.<run>.prof.w<process>``) and prints the main thread's busy
-time by part: the simulated Discord (SimCord runs in the bot's process),
+``--profile PATH`` profiles each process's measured window (cProfile of
+the main thread's CPU time, to ``PATH.<config>.<run>.prof.w<process>``) and
+prints the main thread's busy time by part: the simulated Discord (SimCord runs in the bot's process),
 discord.py, the bot, the games, the database driver, the event loop.
 Profiling halves the rate; read the parts, not the rate.
 """
