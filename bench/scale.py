@@ -69,9 +69,10 @@ are printed side by side with their ratios (this / other).
 
 ``--profile PATH`` profiles each process's measured window (cProfile of
 the main thread's CPU time, to ``PATH.<config>.<run>.prof.w<process>``) and
-prints the main thread's busy time by part: the simulated Discord (SimCord runs in the bot's process),
-discord.py, the bot, the games, the database driver, the event loop.
-Profiling halves the rate; read the parts, not the rate.
+prints the main thread's busy time by part: the simulated Discord (SimCord
+runs in the bot's process), discord.py, the bot, the games, the database
+driver, the event loop. Profiling slows a process ~8× (the thread's clock
+read at every call); read the parts, not the rate.
 """
 
 from __future__ import annotations
