@@ -50,7 +50,8 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
   event loop's for a cheap kind, else a worker thread) with the pictures
   drawn a press and each kind's CPU ms a picture, and the largest process
   RSS (``--verbose``: what each cache of the first process holds at its
-  end, against its bound: :mod:`bot.caches`);
+  end, against its bound: :mod:`bot.caches`, and its RSS then by kind —
+  anonymous, file-backed — and whether it imported numpy);
 - where a press waits: from its dispatch to the start of the bot's handler,
   and (PostgreSQL) to take the table's advisory lock.
 
@@ -66,11 +67,12 @@ first on their path): each run is the other checkout's, then this one's
 (A B A B …, so both see the same load on a shared machine), and the medians
 are printed side by side with their ratios (this / other).
 
-``--profile PATH`` profiles each process's measured window (cProfile, to
-``PATH.<config>.<run>.prof.w<process>``) and prints the main thread's busy
-time by part: the simulated Discord (SimCord runs in the bot's process),
-discord.py, the bot, the games, the database driver, the event loop.
-Profiling halves the rate; read the parts, not the rate.
+``--profile PATH`` profiles each process's measured window (cProfile of
+the main thread's CPU time, to ``PATH.<config>.<run>.prof.w<process>``) and
+prints the main thread's busy time by part: the simulated Discord (SimCord
+runs in the bot's process), discord.py, the bot, the games, the database
+driver, the event loop. Profiling slows a process ~8× (the thread's clock
+read at every call); read the parts, not the rate.
 """
 
 from __future__ import annotations
@@ -431,6 +433,7 @@ async def run_once(
         "total_cpu_ms": (cpu + cpu1 - cpu0) / max(presses, 1) * 1000,
         "rss_mb": max(d["rss_kb"] for d in done) / 1024,
         "caches": done[0].get("caches", {}),  # the first process's, at its end
+        "memory": done[0].get("memory", {}),  # … and its RSS at its end by kind, its modules
         "load": (load0 + load1) / 2,
         "bot_errors": dict(errors.most_common(5)),
         "audit": report,

@@ -174,6 +174,22 @@ def concern(store: Any, name: str) -> Any:
     return getattr(store, name, store)
 
 
+def memory_parts() -> dict[str, Any]:
+    """Where the process's memory is at its end (``--verbose``): its RSS now
+    by kind (``/proc/self/smaps_rollup``: anonymous — the heap, arenas,
+    Pillow's images — and file-backed — the code of the modules and
+    libraries mapped), in kB, and the modules imported (numpy among them?)."""
+    parts: dict[str, Any] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/smaps_rollup").read_text().splitlines()[1:]:
+            name, _, value = line.partition(":")
+            if name in ("Rss", "Anonymous", "Shared_Clean", "Private_Clean", "Private_Dirty"):
+                parts[name] = int(value.split()[0])
+    parts["modules"] = len(sys.modules)
+    parts["numpy"] = "numpy" in sys.modules
+    return parts
+
+
 def count_sql(counts: Counts) -> None:
     """Wrap the store's connections (both backends) and the drivers."""
     import aiosqlite
@@ -934,7 +950,10 @@ async def main(cfg: dict[str, Any]) -> None:
         if cfg.get("profile"):  # cProfile of the measured window
             import cProfile
 
-            profiler = cProfile.Profile()
+            # the thread's CPU time, not the wall clock's: a send() that wakes
+            # the database server on a busy 2-core machine waits while the
+            # server runs, and the wall clock blamed that on the send
+            profiler = cProfile.Profile(time.thread_time)
             profiler.enable()
         forgetting.drain()  # the warm-up's requests: not counted
         stats.measuring = True
@@ -961,6 +980,7 @@ async def main(cfg: dict[str, Any]) -> None:
         await asyncio.gather(*background, return_exceptions=True)
         await bot.tables.flush()
         rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        memory = memory_parts()
         try:  # what each cache holds at the end (older checkouts: not said)
             from bot.caches import report as kept
         except ImportError:
@@ -990,6 +1010,7 @@ async def main(cfg: dict[str, Any]) -> None:
                     "requests": dict(requests),
                     "fired": watch.fired,
                     "rss_kb": rss_kb,
+                    "memory": memory,
                     "caches": held,
                     "cpu_s_window": cpu_window,
                     "main_cpu_s_window": main_window,

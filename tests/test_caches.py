@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import re
+import subprocess
+import sys
 import weakref
 from pathlib import Path
 from typing import Any
@@ -37,14 +40,45 @@ def drawn_many(fn: Any, calls: list[tuple[Any, ...]], pick: Any = lambda got: go
     return refs
 
 
-def test_nine_rows_stay_within_their_bytes() -> None:
-    from bot.render import nine
+def test_nine_keeps_no_row_of_cards_but_its_mapped_piece(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Nine row (9 cards, 70 KB in full colour) is not kept: 512 of them
+    weighed 9 MB. On the kind's palette its mapped piece is found by what
+    the row shows, so a row drawn before is not drawn again."""
+    import random
 
-    nine.cards_row.cache_clear()
-    rows = [tuple(bool(n >> k & 1) for k in range(9)) for n in range(512)]
-    refs = drawn_many(nine.cards_row, [(r,) for r in rows])
-    n, held = alive_bytes(refs)
-    assert 0 < n < 512 and held <= 9 * MB, (n, held)
+    from bot import pictures
+    from bot.render import _base, nine
+    from games import core, registry
+
+    made: list[weakref.ref[Image.Image]] = []
+    row = nine.cards_row
+
+    def counted(up: tuple[bool, ...]) -> Image.Image:
+        got = row(up)
+        made.append(weakref.ref(got))
+        return got
+
+    monkeypatch.setattr(nine, "cards_row", counted)
+    e = registry.engine("nine")
+    views = []
+    for seed in range(6):
+        s = e.new_game(["a", "b", "c"], {}, "a", core.SeededSource(f"rows-{seed}"))
+        r = random.Random(seed)
+        while not e.is_finished(s):
+            p = e.to_move(s)[0]
+            e.apply(s, p, r.choice(e.legal_moves(s, p)))
+            views.append(e.view(s, None))
+    _base.forget_palettes()
+    pictures.forget_pictures()
+    for view in views:
+        pictures.table_picture(view)
+    drawn = len(made)
+    assert drawn > 20 and alive_bytes(made)[0] == 0  # rows drawn, none kept
+    assert _base._kept_palettes.get("nine-table") is not None  # drawn on the kept palette
+    pictures.forget_pictures()
+    for view in views[-30:]:  # the same rows on the same palette: their pieces
+        pictures.table_picture(view)
+    assert len(made) == drawn
 
 
 def test_dice_sprites_stay_within_their_bytes() -> None:
@@ -218,3 +252,42 @@ def test_removed_tables_leave_no_parsed_state(tmp_path: Path) -> None:
             await store.close()
 
     assert asyncio.run(run()) == 0
+
+
+NO_NUMPY = """
+import random, sys
+import bot.app  # everything the bot imports at start
+from bot import pictures
+from games import core, registry
+
+for name in registry.builtin_names():
+    registry.spec(name).warm_up_key({})  # a computer joining a lobby asks for it
+    e = registry.engine(name)
+    players = ["alice", "bob"] + (["carol"] if name != "sixtysix" else [])
+    s = e.new_game(players, {}, players[0], core.SeededSource("numpy"))
+    r = random.Random(1)
+    while not e.is_finished(s):
+        p = e.to_move(s)[0]
+        e.apply(s, p, r.choice(e.legal_moves(s, p)))
+        # each press: the table and the player's hand (drawn on the kept palette from the second)
+        assert pictures.table_picture(e.view(s, None)) is not None
+        pictures.hand_picture(e.view(s, players[0]))
+    pictures.result_picture(e.view(s, None), e.outcome(s))
+print(sorted(m for m in sys.modules if m.split(".")[0] == "numpy")[:3])
+"""
+
+
+def test_the_bot_plays_and_draws_without_numpy() -> None:
+    """numpy costs ~14 MB of RSS once imported (docs "Memory"): the bot's
+    process imports it for no table picture, hand, result or warm-up key —
+    only the AI workers' and reviews' tables need it."""
+    got = subprocess.run(
+        [sys.executable, "-c", NO_NUMPY],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert got.returncode == 0, got.stderr[-3000:]
+    assert got.stdout.strip() == "[]", got.stdout

@@ -17,6 +17,7 @@ from bot.render._canvas import (
     drawn,
     layer,
     paste,
+    paste_made,
 )
 from bot.render._palette import (
     COMPRESS,
@@ -140,6 +141,7 @@ __all__ = [  # what the renderers read as b.<name> (and the tests, some private)
     "PAPER_INK",
     "PAPER_LINE",
     "paste",
+    "paste_made",
     "PIECES_BYTES",
     "pill",
     "PLAYER_COLOURS",

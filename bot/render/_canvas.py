@@ -8,11 +8,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from bot.render._palette import (
-    FIT,
     LAYERS_KEPT,
     SAMPLE,
     Misfit,
@@ -20,7 +18,10 @@ from bot.render._palette import (
     _kept_palettes,
     _Piece,
     encode,
+    off_image,
     png,
+    rows_buffer,
+    spread,
 )
 from bot.render._text import _emoji_image, _has_emoji, _runs, _text_mask, font, text_width
 from bot.render._theme import TABLE, TABLE_EDGE, WIDTH, Color
@@ -133,6 +134,27 @@ def paste(
         img.paste(sprite, at, sprite)
 
 
+def paste_made(
+    img: Image.Image,
+    make: Callable[[], Image.Image],
+    size: tuple[int, int],
+    key: Any,
+    xy: tuple[float, float],
+) -> None:
+    """Paste the RGBA sprite of ``size`` that ``make()`` draws, by its alpha
+    with its top-left at ``xy``. ``key`` says what it shows (hashable): on a
+    kind's palette, a piece mapped before from the same key over the same
+    pixels is pasted as it is and ``make`` is not called — no sprite kept
+    anywhere, only the mapped piece (:data:`render.palette_pieces`)."""
+    at = (round(xy[0]), round(xy[1]))
+    on = _drawing_now()
+    if on is not None and img is on.canvas:
+        on.paste(make, at, ("k", key), None, size=size)
+    else:
+        sprite = make()
+        img.paste(sprite, at, sprite)
+
+
 class _OnPalette:
     """A picture being drawn on a kind's kept palette (:func:`drawn`).
 
@@ -148,19 +170,16 @@ class _OnPalette:
     def __init__(self, palette: Palette) -> None:
         self.palette = palette
         self.canvas: Image.Image | None = None
-        self.pixels: np.ndarray | None = None  # the canvas's own pixels (shared memory)
+        self.rows: bytearray | None = None  # the canvas's PNG rows (its memory: rows_buffer)
         self.errors: Image.Image | None = None  # how far each pixel is off (L)
         self.core: Any = None  # the canvas's and the errors' Pillow cores
         self.errors_core: Any = None
         self.colours = 0  # entries the canvas's palette has
 
-    def _new(self, pixels: np.ndarray, errors: Image.Image) -> Image.Image:
+    def _new(self, rows: bytearray, img: Image.Image, errors: Image.Image) -> Image.Image:
         if self.canvas is not None:
             raise Misfit("a second canvas")
-        h, w = pixels.shape
-        img = Image.frombuffer("P", (w, h), pixels, "raw", "P", 0, 1)
-        img.readonly = 0  # drawn on in place: self.pixels sees every change
-        self.canvas, self.pixels, self.errors = img, pixels, errors
+        self.canvas, self.rows, self.errors = img, rows, errors
         self.core, self.errors_core = img.im, errors.im  # Pillow's own, pasted on directly
         self.sync()
         return img
@@ -174,8 +193,8 @@ class _OnPalette:
 
     def new_canvas(self, size: tuple[int, int], colour: Color) -> Image.Image:
         pal = self.palette
-        pixels = np.full((size[1], size[0]), pal.ink(colour), np.uint8)
-        return self._new(pixels, Image.new("L", size, pal.ink_off(colour)))
+        rows, img = rows_buffer(size, pal.ink(colour))
+        return self._new(rows, img, Image.new("L", size, pal.ink_off(colour)))
 
     def from_layer(self, img: Image.Image) -> Image.Image:
         pal = self.palette
@@ -183,30 +202,34 @@ class _OnPalette:
         if got is None or got[2] is not img:
             rgb = img.convert("RGB")
             mapped = pal.map(rgb)
-            off = _off(np.asarray(mapped.convert("RGB")), np.asarray(rgb))
-            got = (np.array(mapped, np.uint8), Image.fromarray(off), img)
+            got = (mapped, off_image(mapped.convert("RGB"), rgb), img)
             if len(pal.layers) >= LAYERS_KEPT:  # a renderer's few (Six Dice: a height each)
                 pal.layers.clear()
             pal.layers[id(img)] = got
-        pixels, errors, _img = got
-        return self._new(pixels.copy(), errors.copy())
+        mapped, errors, _img = got
+        rows, canvas = rows_buffer(img.size)
+        canvas.im.paste(mapped.im, (0, 0, *img.size))
+        return self._new(rows, canvas, errors.copy())
 
     def paste(
         self,
-        source: Image.Image,
+        source: Image.Image | Callable[[], Image.Image],
         at: tuple[int, int],
         key: Any,
         fill: Color | None,
         sprite: Image.Image | None = None,
+        size: tuple[int, int] | None = None,
     ) -> None:
         """Draw ``source`` (an L mask in ``fill``, or an RGBA sprite by its
-        alpha) with its top-left at ``at``."""
-        assert self.canvas is not None and self.pixels is not None and self.errors is not None
+        alpha) with its top-left at ``at`` (``source``: or what draws the
+        sprite, of ``size``, called only if its piece is not kept)."""
+        assert self.canvas is not None and self.errors is not None
         x0, y0 = at
-        w, h = source.size
+        w, h = size if size is not None else source.size  # type: ignore[union-attr]
         x1, y1 = x0 + w, y0 + h
-        H, W = self.pixels.shape
+        W, H = self.canvas.size
         box = (x0, y0, x1, y1)
+        cut = None
         if x0 < 0 or y0 < 0 or x1 > W or y1 > H:  # partly off the picture
             box = (
                 x0 if x0 > 0 else 0,
@@ -217,12 +240,15 @@ class _OnPalette:
             if box[0] >= box[2] or box[1] >= box[3]:
                 return
             cut = (box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0)
-            source = source.crop(cut)
             key = None if key is None else (*key, cut)
-        under = self.pixels[box[1] : box[3], box[0] : box[2]].tobytes()
+        under = entries(self.core, box)
         full = None if key is None else (key, under)
         got = None if full is None else self.palette.pieces.get(full)
         if got is None:
+            if not isinstance(source, Image.Image):
+                source = source()
+            if cut is not None:
+                source = source.crop(cut)
             got = self._compose(source, box, fill, sprite, len(under))
             if full is not None:
                 self.palette.keep_piece(full, got)
@@ -270,9 +296,7 @@ class _OnPalette:
         sample = self.errors.resize(
             (max(1, w // SAMPLE), max(1, h // SAMPLE)), Image.Resampling.NEAREST
         )
-        counts = sample.histogram()
-        area = sample.width * sample.height
-        return sum(counts[FIT + 1 :]) / area, sum(i * n for i, n in enumerate(counts) if n) / area
+        return spread(sample)
 
     def close(self) -> bool:
         """Whether the picture looks as drawn in full colour: its pixels as
@@ -283,12 +307,25 @@ class _OnPalette:
 _TOUCHED = [0] + [255] * 255  # a mask's touched pixels
 
 
-def _off(mapped: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """How far each mapped pixel is off its colour: the largest of its
-    three channel differences."""
-    d = np.maximum(mapped, wanted) - np.minimum(mapped, wanted)  # |a - b|, in bytes
-    off: np.ndarray = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
-    return off
+def entries(core: Any, box: tuple[int, int, int, int]) -> bytes:
+    """The entries of a palette picture's ``box``, row by row, read by
+    Pillow's raw encoder from its core (as fast as a numpy slice: a loop
+    over the rows in Python cost 4× as much)."""
+    encoder = Image.core.raw_encoder("P", "P")
+    encoder.setimage(core, box)
+    size = (box[2] - box[0]) * (box[3] - box[1])
+    chunks = []
+    try:
+        while True:
+            _used, status, data = encoder.encode(size)
+            chunks.append(data)
+            if status:
+                break
+    finally:
+        encoder.cleanup()
+    if status < 0:
+        raise Misfit(f"encoder error {status}")
+    return b"".join(chunks)
 
 
 class _PaletteDraw(ImageDraw.ImageDraw):
@@ -350,15 +387,15 @@ def _drawing_now() -> _OnPalette | None:
 
 
 def _shares_memory() -> bool:
-    """Whether a picture made on numpy's pixels draws into them (Pillow's
-    frombuffer), as :class:`_OnPalette` needs."""
+    """Whether a picture made on PNG rows draws into them (Pillow's
+    frombuffer, :func:`rows_buffer`), as :class:`_OnPalette` needs."""
     try:
-        pixels = np.zeros((2, 3), np.uint8)
-        img = Image.frombuffer("P", (3, 2), pixels, "raw", "P", 0, 1)
-        img.readonly = 0
+        rows, img = rows_buffer((3, 2), 1)
         ImageDraw.Draw(img).point((2, 1), fill=7)
         img.paste(Image.new("P", (1, 1), 5), (0, 0))
-        return int(pixels[1, 2]) == 7 and int(pixels[0, 0]) == 5
+        return rows == bytearray([0, 5, 1, 1, 0, 1, 1, 7, 0]) and entries(img.im, (1, 0, 3, 2)) == (
+            b"\1\1\1\7"
+        )
     except Exception:  # pragma: no cover - another Pillow
         return False
 
@@ -386,7 +423,7 @@ def drawn(
             img, alt = made
             if img is on.canvas and on.close():
                 on.sync()
-                return png(img, on.pixels), alt
+                return png(img, on.rows), alt
             if img is not on.canvas and img.mode != "P":
                 return encode(img, kind=kind), alt
         except Misfit:

@@ -52,11 +52,15 @@ def card(value: int, up: bool) -> Image.Image:
     return b.shrink(img, (CARD_W, CARD_H))
 
 
-@caches.sized("render.nine_rows", 9 << 20)
+ROW_SIZE = (9 * (CARD_W + 3) - 3, CARD_H)
+
+
 def cards_row(up: tuple[bool, ...]) -> Image.Image:
     """A player's row of cards 1–9 (``up``: each face up or down), one
-    sprite: the cards side by side, as each would be pasted."""
-    row = Image.new("RGBA", (9 * (CARD_W + 3) - 3, CARD_H), (0, 0, 0, 0))
+    sprite: the cards side by side, as each would be pasted. Not kept: on a
+    kind's palette its mapped piece is (:func:`bot.render._canvas.paste_made`),
+    and drawing it again costs less than keeping 512 of 70 KB."""
+    row = Image.new("RGBA", ROW_SIZE, (0, 0, 0, 0))
     for c, face_up in enumerate(up):
         row.paste(card(c + 1, face_up), (c * (CARD_W + 3), 0))  # apart: copied as they are
     return row
@@ -123,7 +127,8 @@ def table(view: dict[str, Any], lang: str) -> tuple[Image.Image, str]:
                 b.coin(d, (x0 + 10 + k * 14, y + 44), 9)
             if n > 3:
                 b.draw_text(d, (x0 + 10 + 3 * 14, y + 44), f"×{n}", b.SMALL, b.GOLD, anchor="lm")
-        b.paste(img, cards_row(tuple(bool(up) for up in cards[p])), (164, y + 5))
+        up = tuple(bool(up) for up in cards[p])
+        b.paste_made(img, lambda up=up: cards_row(up), ROW_SIZE, ("nine-row", up), (164, y + 5))
         b.draw_text(
             d, (548, y + 28), str(remaining.get(p, 0)), b.LARGE, b.INK, anchor="mm", bold=True
         )

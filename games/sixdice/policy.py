@@ -45,7 +45,8 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from games.sixdice.scoring import DEFAULT_STRAIGHT, scoring_selections
+from games.sixdice.scoring import rules_key as rules_key  # its callers import it from here
+from games.sixdice.scoring import scoring_selections
 
 F64 = NDArray[np.float64]
 
@@ -65,15 +66,6 @@ TURNS = 1024
 _GIVEN: dict[tuple[Any, ...], Any] = {}
 STARTED_MAX = 16000  # started contexts S = 0…STARTED_MAX by 50
 UNSTARTED_MIN = -12000  # unstarted contexts S = 0…UNSTARTED_MIN by −1000
-
-
-def rules_key(options: Mapping[str, Any]) -> tuple[str, bool, int]:
-    """The scoring options the tables depend on."""
-    return (
-        str(options.get("kinds", "doubling")),
-        bool(options.get("four_and_pair_is_nikoniko", False)),
-        int(options.get("straight", DEFAULT_STRAIGHT)),
-    )
 
 
 def _opts(key: tuple[str, bool, int]) -> dict[str, Any]:

@@ -58,7 +58,8 @@ def triple_value(face: int) -> int:
     return 1000 if face == 1 else face * 100
 
 
-def _key(options: Mapping[str, Any]) -> tuple[str, bool, int]:
+def rules_key(options: Mapping[str, Any]) -> tuple[str, bool, int]:
+    """The scoring options the AI's tables depend on (games.sixdice.policy)."""
     return (
         str(options.get("kinds", "doubling")),
         bool(options.get("four_and_pair_is_nikoniko", False)),
@@ -138,7 +139,7 @@ def score_dice(values: Iterable[int], options: Mapping[str, Any]) -> int | None:
     counts = _counts(values)
     if sum(counts) == 0:
         return None
-    return _score_counts(counts, _key(options))
+    return _score_counts(counts, rules_key(options))
 
 
 @lru_cache(maxsize=CACHED)
@@ -180,7 +181,7 @@ def scoring_selections(
     >>> scoring_selections([2, 3, 4], {})
     []
     """
-    return list(_selections(tuple(sorted(roll)), _key(options)))
+    return list(_selections(tuple(sorted(roll)), rules_key(options)))
 
 
 def roll_scores(roll: Iterable[int], options: Mapping[str, Any]) -> bool:
@@ -189,4 +190,4 @@ def roll_scores(roll: Iterable[int], options: Mapping[str, Any]) -> bool:
     >>> roll_scores([2, 3, 4, 6, 6, 2], {}), roll_scores([2, 2, 3, 3, 4, 4], {})
     (False, True)
     """
-    return bool(_selections(tuple(sorted(roll)), _key(options)))
+    return bool(_selections(tuple(sorted(roll)), rules_key(options)))

@@ -8,6 +8,7 @@ from typing import Any
 from games import sixdice
 from games.core import parse_options
 from games.registry import Example, GameSpec, faces
+from games.sixdice.scoring import rules_key
 
 
 def timeout_move(state: Any, player: str, legal: list[str], played: list[str]) -> tuple[str, bool]:
@@ -25,8 +26,6 @@ def timeout_move(state: Any, player: str, legal: list[str], played: list[str]) -
 def warm_up_key(options: Mapping[str, Any]) -> str:
     """The options the tables depend on, defaults filled in (the bot's
     start-up warm-up of ``{}`` and a table at the default options share one)."""
-    from games.sixdice.policy import rules_key  # numpy: loaded only when needed
-
     opts = parse_options(sixdice.OPTIONS, options)
     return f"sixdice:{rules_key(opts)}:{opts['start']}:{opts['target']}"
 
