@@ -1,0 +1,299 @@
+// The table drawn from the server's frame (docs/activity.md "Protocol"): the
+// game's board (dice or cards), whose turn, the scores, the clock, the log,
+// the result with its links, and every legal move of the frame as a control.
+// Nothing here decides what is legal: a control sends its move's notation and
+// the server checks it as it checks a button press.
+
+import { card, pile, suitSymbol } from "./cards.js";
+import { die, diceRow } from "./dice.js";
+import { rich, t } from "./words.js";
+
+function el(tag, className, ...children) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const child of children) if (child != null && child !== "") node.append(child);
+  return node;
+}
+
+function heading(key, args) {
+  return el("h2", null, t(key, args));
+}
+
+// What changed since the frame before, for the animations: new dice roll,
+// a new card on the trick.
+function changed(prev, frame, pick) {
+  if (!prev || prev.table !== frame.table || prev.version === frame.version) return false;
+  return JSON.stringify(pick(prev.view || {})) !== JSON.stringify(pick(frame.view || {}));
+}
+
+// ---------------------------------------------------------------- the boards
+
+function sixdiceBoard(frame, ctx, prev) {
+  const v = frame.view;
+  const box = el("div", "board sixdice");
+  const rolling = changed(prev, frame, (w) => w.roll);
+  if (v.roll) box.append(diceRow(v.roll, { rolling }));
+  else if (v.last_roll?.dice) box.append(diceRow(v.last_roll.dice, { rolling }));
+  if (v.set_aside?.length) {
+    const aside = el("div", "aside");
+    for (const group of v.set_aside) aside.append(el("div", "group", diceRow(group.dice, { held: true }), el("span", "points", `+${group.points}`)));
+    box.append(aside);
+  }
+  if (v.turn_player) box.append(el("p", "turn-total", t("activity.ui.turn_total", { points: v.turn_total ?? 0 })));
+  return box;
+}
+
+function bluffBoard(frame, ctx, prev) {
+  const v = frame.view;
+  const box = el("div", "board bluff");
+  const said = v.last_announcement;
+  if (said) {
+    const value = String(said.value);
+    box.append(el("div", "announced", el("span", "who", t("activity.ui.announced", { name: ctx.name(said.player) })), diceRow([Number(value[0]), Number(value[1])])));
+  }
+  if (v.cup_seen) {
+    box.append(el("div", "cup-seen", el("span", "who", t("activity.ui.your_dice")), diceRow(v.cup_seen, { rolling: changed(prev, frame, (w) => w.cup_seen) })));
+  } else if (v.holder && !v.finished) {
+    box.append(el("div", "cup-hidden", diceRow([null, null])));
+  }
+  if (v.last_reveal?.dice) {
+    box.append(el("div", "revealed", el("span", "who", t("activity.ui.revealed")), diceRow(v.last_reveal.dice, { rolling: changed(prev, frame, (w) => w.last_reveal) })));
+  }
+  return box;
+}
+
+function nineBoard(frame, ctx, prev) {
+  const v = frame.view;
+  const box = el("div", "board nine");
+  if (v.last_roll?.dice) box.append(diceRow(v.last_roll.dice, { rolling: changed(prev, frame, (w) => w.last_roll) }));
+  const rows = el("div", "nine-rows");
+  for (const p of v.players) {
+    const tiles = el("div", "tiles");
+    (v.cards?.[p] || []).forEach((up, i) => tiles.append(el("span", up ? "tile up" : "tile down", String(i + 1))));
+    rows.append(el("div", p === v.turn ? "nine-row current" : "nine-row", el("span", "who", ctx.name(p)), tiles));
+  }
+  box.append(rows);
+  return box;
+}
+
+function yahtzeeBoard(frame, ctx, prev) {
+  const v = frame.view;
+  const box = el("div", "board yahtzee");
+  const mine = ctx.moves.filter((m) => m.move.startsWith("keep"));
+  const picked = ctx.state.picked;
+  if (v.dice?.length) {
+    const rolling = changed(prev, frame, (w) => w.dice);
+    const row = el("div", "dice");
+    v.dice.forEach((value, i) => {
+      const onClick = mine.length ? () => { picked.has(i) ? picked.delete(i) : picked.add(i); ctx.redraw(); } : null;
+      row.append(die(value, { rolling: rolling && !picked.has(i), picked: picked.has(i), onClick }));
+    });
+    box.append(row);
+    if (mine.length) {
+      const kept = [...picked].map((i) => v.dice[i]).sort((a, b) => a - b);
+      const move = ["keep", ...kept].join(" ");
+      const legal = ctx.moves.find((m) => m.move === move);
+      ctx.used(mine);
+      const button = el("button", "move primary", legal ? legal.label : move);
+      button.type = "button";
+      button.dataset.move = move;
+      button.disabled = !legal;
+      button.addEventListener("click", () => { picked.clear(); ctx.send(move); });
+      box.append(el("div", "keep-bar", el("span", "hint", t("activity.ui.pick_dice")), button));
+    }
+  }
+  // the score sheet: a column per player, the viewer's boxes to score as buttons
+  const scoring = new Map(ctx.moves.filter((m) => m.move.startsWith("score ")).map((m) => [m.move.split(" ")[1] + (m.move.split(" ")[2] ? " " + m.move.split(" ")[2] : ""), m]));
+  ctx.used([...scoring.values()]);
+  const sheet = el("table", "sheet");
+  const head = el("tr", null, el("th"));
+  for (const p of v.players) head.append(el("th", p === v.turn ? "current" : null, ctx.name(p)));
+  sheet.append(head);
+  const boxes = Object.keys(v.sheets?.[v.players[0]]?.[0]?.boxes || {});
+  const columns = v.sheets?.[v.players[0]]?.length || 1;
+  for (const b of boxes) {
+    const row = el("tr", null, el("th", null, ctx.boxName(b)));
+    for (const p of v.players) {
+      const cell = el("td");
+      for (let c = 0; c < columns; c++) {
+        const value = v.sheets[p][c].boxes[b];
+        const key = columns > 1 ? `${b} x${c + 1}` : b;
+        const move = p === v.turn ? scoring.get(key) : null;
+        if (move) {
+          const button = el("button", "box-move", move.label);
+          button.type = "button";
+          button.dataset.move = move.move;
+          button.addEventListener("click", () => ctx.send(move.move));
+          cell.append(button);
+        } else cell.append(el("span", value == null ? "box empty" : "box", value == null ? "·" : String(value)));
+      }
+      row.append(cell);
+    }
+    sheet.append(row);
+  }
+  const total = el("tr", "total", el("th", null, t("activity.ui.total")));
+  for (const p of v.players) total.append(el("td", null, String(v.totals?.[p] ?? "")));
+  sheet.append(total);
+  box.append(sheet);
+  return box;
+}
+
+function sixtysixBoard(frame, ctx, prev) {
+  const v = frame.view;
+  const box = el("div", "board sixtysix");
+  const others = v.players.filter((p) => p !== frame.you);
+  for (const p of others) {
+    const backs = el("div", "hand backs");
+    for (let i = 0; i < (v.hand_sizes?.[p] ?? 0); i++) backs.append(card(null, { small: true }));
+    box.append(el("div", "opponent", el("span", "who", ctx.name(p)), backs));
+  }
+  // the middle: talon and trump, the trick
+  const middle = el("div", "middle-row");
+  const stock = el("div", "stock");
+  if (v.talon) stock.append(pile(v.talon, t("activity.ui.talon", { count: v.talon })));
+  if (v.trump_card) stock.append(card(v.trump_card, { turned: true, label: t("activity.ui.trump_card") }));
+  stock.append(el("span", "trump-line", t("activity.ui.trump", { suit: suitSymbol(v.trump) })));
+  if (v.closed) stock.append(el("span", "closed", t("activity.ui.closed")));
+  middle.append(stock);
+  const trick = el("div", "trick");
+  const before = new Set((prev?.table === frame.table ? prev?.view?.trick || [] : []).map((c) => c.card));
+  const shown = v.trick?.length ? v.trick : v.last_trick?.cards || [];
+  for (const c of shown) trick.append(el("div", "played", card(c.card, { sliding: v.trick?.length > 0 && !before.has(c.card) }), el("span", "who", ctx.name(c.player))));
+  if (!v.trick?.length && v.last_trick) trick.classList.add("last");
+  middle.append(trick);
+  box.append(middle);
+  // the viewer's hand: a card to play is a button
+  if (v.hand) {
+    const plays = new Map(ctx.moves.filter((m) => m.move.startsWith("play ")).map((m) => [m.move.slice(5), m]));
+    ctx.used([...plays.values()]);
+    const hand = el("div", "hand mine");
+    for (const c of v.hand) {
+      const move = plays.get(c);
+      const node = card(c, move ? { onClick: () => ctx.send(move.move), label: move.label } : {});
+      if (move) node.dataset.move = move.move;
+      hand.append(node);
+    }
+    box.append(el("div", "own", el("span", "who", t("activity.ui.your_hand")), hand));
+    if (v.points != null) box.append(el("p", "points", t("activity.ui.card_points", { points: v.points })));
+  }
+  return box;
+}
+
+const BOARDS = { sixdice: sixdiceBoard, bluff: bluffBoard, nine: nineBoard, yahtzee: yahtzeeBoard, sixtysix: sixtysixBoard };
+
+// ---------------------------------------------------------------- the table
+
+function clockText(deadline, now) {
+  const left = Math.max(0, Math.round((Date.parse(deadline) - now) / 1000));
+  const m = Math.floor(left / 60);
+  const s = String(left % 60).padStart(2, "0");
+  return `${m}:${s}`;
+}
+
+// Ticks every clock on the page (each .clock holds its deadline).
+export function tickClocks(root = document, now = Date.now()) {
+  for (const node of root.querySelectorAll(".clock[data-deadline]")) {
+    const text = clockText(node.dataset.deadline, now);
+    const value = node.querySelector(".value");
+    if (value && value.textContent !== text) value.textContent = text;
+    node.classList.toggle("low", Date.parse(node.dataset.deadline) - now < 15000);
+  }
+}
+
+// Draws `frame` into `root`. ctx: send(move), state (kept between frames: the
+// dice picked), redraw(). `prev` is the frame drawn before (for animations).
+export function drawTable(root, frame, prev, ctx) {
+  const names = new Map((frame.players || []).map((p) => [p.seat ?? p.name, p.name]));
+  const name = (seat) => names.get(seat) ?? seat;
+  const moves = frame.moves || [];
+  const used = new Set();
+  const context = {
+    ...ctx,
+    moves,
+    name,
+    boxName: (b) => frame.boxes?.[b] ?? t(`activity.ui.box.${b}`) ?? b,
+    used: (list) => list.forEach((m) => used.add(m.move)),
+  };
+  const page = el("div", "table");
+  page.dataset.game = frame.game;
+  page.dataset.version = String(frame.version);
+
+  // the header: the game, whose turn, the clock
+  const header = el("header", "status");
+  header.append(el("h1", null, frame.title || frame.game));
+  let turn = "";
+  if (frame.finished) turn = t("activity.ui.finished");
+  else if (frame.your_turn) turn = t("activity.ui.your_turn");
+  else if (frame.turn) turn = t("activity.ui.turn_of", { name: name(frame.turn) });
+  const turnLine = el("p", frame.your_turn ? "turn mine" : "turn", turn);
+  header.append(turnLine);
+  if (frame.deadline && !frame.finished) {
+    const clock = el("p", "clock", el("span", "label", t("activity.ui.clock")), " ", el("span", "value", ""));
+    clock.dataset.deadline = frame.deadline;
+    header.append(clock);
+  }
+  if (!frame.you) header.append(el("p", "spectating", t("activity.ui.spectating")));
+  page.append(header);
+
+  // the players and their scores
+  const players = el("ul", "players");
+  for (const p of frame.players || []) {
+    const seat = p.seat ?? p.name;
+    const item = el("li", seat === frame.turn && !frame.finished ? "player current" : "player", el("span", "name", p.name));
+    if (seat === frame.you) item.classList.add("you");
+    const score = frame.scores?.[seat];
+    if (score != null && score !== "") item.append(el("span", "score", String(score)));
+    players.append(item);
+  }
+  page.append(el("section", "scores", heading("activity.ui.scores"), players));
+
+  // the board
+  const board = BOARDS[frame.game];
+  if (board && frame.view) page.append(board(frame, context, prev));
+
+  // the controls: every legal move not drawn on the board as a button, by group
+  const rest = moves.filter((m) => !used.has(m.move));
+  if (rest.length) {
+    const controls = el("section", "moves");
+    const groups = new Map();
+    for (const m of rest) {
+      const g = m.group || "";
+      if (!groups.has(g)) groups.set(g, el("div", `group group-${g.replace(/[^\w-]/g, "") || "main"}`));
+      const button = el("button", "move", m.label || m.move);
+      button.type = "button";
+      button.dataset.move = m.move;
+      button.addEventListener("click", () => ctx.send(m.move));
+      groups.get(g).append(button);
+    }
+    controls.append(...groups.values());
+    page.append(controls);
+  }
+
+  // the result and its links
+  if (frame.finished && (frame.result?.length || frame.links)) {
+    const result = el("section", "result", heading("activity.ui.result"));
+    for (const line of frame.result || []) result.append(rich(line, "p"));
+    const links = el("p", "links");
+    for (const [kind, url] of Object.entries(frame.links || {})) {
+      if (!url) continue;
+      const a = el("a", `link ${kind}`, t(`activity.ui.${kind}`) || kind);
+      a.href = url;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.addEventListener("click", (event) => ctx.openLink?.(event, url));
+      links.append(a);
+    }
+    result.append(links);
+    page.append(result);
+  }
+
+  // the log, newest last
+  if (frame.log?.length) {
+    const log = el("ol", "log");
+    for (const line of frame.log) log.append(rich(line, "li"));
+    page.append(el("section", "log-box", heading("activity.ui.log"), log));
+  }
+
+  root.replaceChildren(page);
+  tickClocks(root);
+}
