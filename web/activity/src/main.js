@@ -14,7 +14,7 @@
 
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { skipRolls } from "./dice.js";
-import { drawTable, tickClocks } from "./table.js";
+import { drawAsk, drawTable, tickClocks } from "./table.js";
 import { hasWords, rich, setWords, t } from "./words.js";
 
 const root = document.getElementById("app");
@@ -31,7 +31,7 @@ const state = {
   user: null,
   attempts: 0, // reconnections since the last welcome
   connected: false,
-  picked: new Set(), // Yahtzee: the dice picked to keep
+  ask: null, // a question asked about a move ("sure?"), till answered
 };
 
 function show(kind, key, args) {
@@ -114,27 +114,31 @@ function send(message) {
   if (state.socket?.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
-function move(notation) {
-  const frame = state.frame;
-  if (!frame) return;
+// A control pressed: its move (opaque: the chat control's action) with the
+// table and the version it was shown at; the controls wait for the answer.
+function move(action) {
+  const about = state.ask || state.frame;
+  if (!about) return;
+  state.ask = null;
   root.querySelectorAll("button[data-move]").forEach((b) => { b.disabled = true; });
-  send({ op: "move", table: frame.table, version: frame.version, move: notation });
+  send({ op: "move", table: about.table, version: about.version, move: action });
 }
 
-function redraw(prev = state.frame) {
-  if (!state.frame) return;
-  drawTable(root, state.frame, prev, {
-    send: move,
-    state,
-    redraw: () => redraw(state.frame),
-    openLink: (event, url) => {
+const controls = {
+  send: move,
+  openLink: (event, url) => {
       // inside Discord a link opens through the SDK (an iframe may not navigate away)
       if (state.sdk instanceof DiscordSDK) {
         event.preventDefault();
         state.sdk.commands.openExternalLink({ url });
       }
     },
-  });
+};
+
+function redraw(prev = state.frame) {
+  if (!state.frame) return;
+  drawTable(root, state.frame, prev, controls);
+  drawAsk(root, state.ask, controls);
 }
 
 function receive(message) {
@@ -153,7 +157,7 @@ function receive(message) {
     case "table": {
       const prev = state.frame;
       if (prev && prev.table === message.table && prev.version > message.version) return; // an older frame
-      if (!prev || prev.table !== message.table || prev.version !== message.version) state.picked.clear();
+      if (!prev || prev.table !== message.table || prev.version !== message.version) state.ask = null;
       state.frame = message;
       state.version = message.version;
       redraw(prev);
@@ -163,6 +167,10 @@ function receive(message) {
       state.frame = null;
       state.version = null;
       root.replaceChildren(Object.assign(document.createElement("p"), { className: "no-table", textContent: t("activity.ui.no_table") }));
+      break;
+    case "ask":
+      state.ask = message;
+      redraw(state.frame);
       break;
     case "error":
       showError(message.text || message.key);
@@ -177,7 +185,7 @@ function connect() {
   const socket = new WebSocket(socketUrl());
   state.socket = socket;
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ op: "hello", token: state.token, channel: state.channel, since: state.version }));
+    socket.send(JSON.stringify({ op: "hello", token: state.token, channel: state.channel, instance: state.sdk?.instanceId ?? null, since: state.version }));
   });
   socket.addEventListener("message", (event) => {
     let message;

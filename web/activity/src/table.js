@@ -79,31 +79,27 @@ function nineBoard(frame, ctx, prev) {
 function yahtzeeBoard(frame, ctx, prev) {
   const v = frame.view;
   const box = el("div", "board yahtzee");
-  const mine = ctx.moves.filter((m) => m.move.startsWith("keep"));
-  const picked = ctx.state.picked;
   if (v.dice?.length) {
+    // a die to hold is the chat table's toggle (k:<i>); held ones are marked
     const rolling = changed(prev, frame, (w) => w.dice);
     const row = el("div", "dice");
     v.dice.forEach((value, i) => {
-      const onClick = mine.length ? () => { picked.has(i) ? picked.delete(i) : picked.add(i); ctx.redraw(); } : null;
-      row.append(die(value, { rolling: rolling && !picked.has(i), picked: picked.has(i), onClick }));
+      const toggle = ctx.moves.find((m) => m.move === `k:${i}`);
+      const held = Boolean(v.kept?.[i]);
+      if (toggle) ctx.used([toggle]);
+      const node = die(value, { rolling: rolling && !held, picked: held, onClick: toggle ? () => ctx.send(toggle.move) : null, label: toggle?.label });
+      if (toggle) node.dataset.move = toggle.move;
+      row.append(node);
     });
     box.append(row);
-    if (mine.length) {
-      const kept = [...picked].map((i) => v.dice[i]).sort((a, b) => a - b);
-      const move = ["keep", ...kept].join(" ");
-      const legal = ctx.moves.find((m) => m.move === move);
-      ctx.used(mine);
-      const button = el("button", "move primary", legal ? legal.label : move);
-      button.type = "button";
-      button.dataset.move = move;
-      button.disabled = !legal;
-      button.addEventListener("click", () => { picked.clear(); ctx.send(move); });
-      box.append(el("div", "keep-bar", el("span", "hint", t("activity.ui.pick_dice")), button));
-    }
+    if (v.rolls_left != null && v.turn) box.append(el("p", "rolls-left", t("activity.ui.rolls_left", { count: v.rolls_left })));
   }
   // the score sheet: a column per player, the viewer's boxes to score as buttons
-  const scoring = new Map(ctx.moves.filter((m) => m.move.startsWith("score ")).map((m) => [m.move.split(" ")[1] + (m.move.split(" ")[2] ? " " + m.move.split(" ")[2] : ""), m]));
+  const scoring = new Map();
+  for (const m of ctx.moves) {
+    const found = /^m:score (\S+)(?: x(\d))?$/.exec(m.move);
+    if (found) scoring.set(found[2] ? `${found[1]} x${found[2]}` : found[1], m);
+  }
   ctx.used([...scoring.values()]);
   const sheet = el("table", "sheet");
   const head = el("tr", null, el("th"));
@@ -118,7 +114,7 @@ function yahtzeeBoard(frame, ctx, prev) {
       for (let c = 0; c < columns; c++) {
         const value = v.sheets[p][c].boxes[b];
         const key = columns > 1 ? `${b} x${c + 1}` : b;
-        const move = p === v.turn ? scoring.get(key) : null;
+        const move = p === frame.you ? scoring.get(key) : null;
         if (move) {
           const button = el("button", "box-move", move.label);
           button.type = "button";
@@ -164,7 +160,11 @@ function sixtysixBoard(frame, ctx, prev) {
   box.append(middle);
   // the viewer's hand: a card to play is a button
   if (v.hand) {
-    const plays = new Map(ctx.moves.filter((m) => m.move.startsWith("play ")).map((m) => [m.move.slice(5), m]));
+    const plays = new Map();
+    for (const m of ctx.moves) {
+      const found = /^m:play (\w\w)$/.exec(m.move);
+      if (found) plays.set(found[1], m);
+    }
     ctx.used([...plays.values()]);
     const hand = el("div", "hand mine");
     for (const c of v.hand) {
@@ -200,10 +200,31 @@ export function tickClocks(root = document, now = Date.now()) {
   }
 }
 
-// Draws `frame` into `root`. ctx: send(move), state (kept between frames: the
-// dice picked), redraw(). `prev` is the frame drawn before (for animations).
+function moveButton(m, ctx) {
+  const button = el("button", `move ${m.style || "primary"}`, m.label || m.move);
+  button.type = "button";
+  button.dataset.move = m.move;
+  button.addEventListener("click", () => ctx.send(m.move));
+  return button;
+}
+
+// The question a move is worth a second thought for (the `ask` frame):
+// its text and its answers, over the table.
+export function drawAsk(root, ask, ctx) {
+  root.querySelector(".ask")?.remove();
+  if (!ask) return;
+  const box = el("div", "ask", rich(ask.text, "p"));
+  box.setAttribute("role", "dialog");
+  const answers = el("div", "answers");
+  for (const m of ask.moves || []) answers.append(moveButton(m, ctx));
+  box.append(answers);
+  root.append(box);
+}
+
+// Draws `frame` into `root`. ctx: send(move), openLink(event, url). `prev`
+// is the frame drawn before (for the animations).
 export function drawTable(root, frame, prev, ctx) {
-  const names = new Map((frame.players || []).map((p) => [p.seat ?? p.name, p.name]));
+  const names = new Map((frame.players || []).map((p) => [p.name, p.display || p.name]));
   const name = (seat) => names.get(seat) ?? seat;
   const moves = frame.moves || [];
   const used = new Set();
@@ -211,22 +232,25 @@ export function drawTable(root, frame, prev, ctx) {
     ...ctx,
     moves,
     name,
-    boxName: (b) => frame.boxes?.[b] ?? t(`activity.ui.box.${b}`) ?? b,
+    boxName: (b) => frame.boxes?.[b] || b,
     used: (list) => list.forEach((m) => used.add(m.move)),
   };
+  const turn = frame.turn || [];
+  const mine = Boolean(frame.you) && turn.includes(frame.you);
   const page = el("div", "table");
   page.dataset.game = frame.game;
+  page.dataset.phase = frame.phase || "";
   page.dataset.version = String(frame.version);
 
   // the header: the game, whose turn, the clock
   const header = el("header", "status");
-  header.append(el("h1", null, frame.title || frame.game));
-  let turn = "";
-  if (frame.finished) turn = t("activity.ui.finished");
-  else if (frame.your_turn) turn = t("activity.ui.your_turn");
-  else if (frame.turn) turn = t("activity.ui.turn_of", { name: name(frame.turn) });
-  const turnLine = el("p", frame.your_turn ? "turn mine" : "turn", turn);
-  header.append(turnLine);
+  header.append(el("h1", null, frame.game_name || frame.game));
+  let line = "";
+  if (frame.phase === "lobby") line = t("activity.ui.lobby");
+  else if (frame.finished || frame.phase === "finished" || frame.phase === "ended") line = t("activity.ui.finished");
+  else if (mine) line = t("activity.ui.your_turn");
+  else if (turn.length) line = t("activity.ui.turn_of", { name: turn.map(name).join(", ") });
+  header.append(el("p", mine ? "turn mine" : "turn", line));
   if (frame.deadline && !frame.finished) {
     const clock = el("p", "clock", el("span", "label", t("activity.ui.clock")), " ", el("span", "value", ""));
     clock.dataset.deadline = frame.deadline;
@@ -236,36 +260,50 @@ export function drawTable(root, frame, prev, ctx) {
   page.append(header);
 
   // the players and their scores
+  const scores = new Map((frame.scores || []).map((s) => [s.name, s.text]));
   const players = el("ul", "players");
   for (const p of frame.players || []) {
-    const seat = p.seat ?? p.name;
-    const item = el("li", seat === frame.turn && !frame.finished ? "player current" : "player", el("span", "name", p.name));
-    if (seat === frame.you) item.classList.add("you");
-    const score = frame.scores?.[seat];
-    if (score != null && score !== "") item.append(el("span", "score", String(score)));
+    const item = el("li", "player", el("span", "name", p.display || p.name));
+    if (turn.includes(p.name) && !frame.finished) item.classList.add("current");
+    if (p.name === frame.you) item.classList.add("you");
+    if (p.out) item.classList.add("out");
+    const score = scores.get(p.name);
+    if (score != null && score !== "") item.append(rich(score, "span"));
+    if (item.childNodes.length > 1) item.lastChild.classList.add("score");
     players.append(item);
   }
-  page.append(el("section", "scores", heading("activity.ui.scores"), players));
+  const scoreBox = el("section", "scores", heading("activity.ui.scores"), players);
+  if (frame.status) scoreBox.append(rich(frame.status, "p"));
+  page.append(scoreBox);
+
+  // the viewer's own lines (their dice, their hand: only in their frames)
+  if (frame.private?.length) {
+    const own = el("section", "private", heading("activity.ui.private"));
+    for (const text of frame.private) own.append(rich(text, "p"));
+    page.append(own);
+  }
 
   // the board
   const board = BOARDS[frame.game];
   if (board && frame.view) page.append(board(frame, context, prev));
 
-  // the controls: every legal move not drawn on the board as a button, by group
+  // the controls: every legal move not drawn on the board. A move of no
+  // group is a button; a group (the chat table's select, named by its
+  // placeholder) is a row of buttons under that name.
   const rest = moves.filter((m) => !used.has(m.move));
   if (rest.length) {
     const controls = el("section", "moves");
     const groups = new Map();
     for (const m of rest) {
       const g = m.group || "";
-      if (!groups.has(g)) groups.set(g, el("div", `group group-${g.replace(/[^\w-]/g, "") || "main"}`));
-      const button = el("button", "move", m.label || m.move);
-      button.type = "button";
-      button.dataset.move = m.move;
-      button.addEventListener("click", () => ctx.send(m.move));
-      groups.get(g).append(button);
+      if (!groups.has(g)) {
+        const group = el("div", g ? "group menu" : "group buttons");
+        if (g) group.append(el("p", "menu-name", g));
+        groups.set(g, group);
+      }
+      controls.append(groups.get(g));
+      groups.get(g).append(moveButton(m, ctx));
     }
-    controls.append(...groups.values());
     page.append(controls);
   }
 
