@@ -73,7 +73,9 @@ class FakeActivity:
             "links": {"review": "https://example.invalid/review", "replay": "https://example.invalid/replay"} if finished else {},
         }  # fmt: skip
 
-    async def _send(self, ws: web.WebSocketResponse, viewer: str | None, doc: dict[str, Any]) -> None:
+    async def _send(
+        self, ws: web.WebSocketResponse, viewer: str | None, doc: dict[str, Any]
+    ) -> None:
         text = json.dumps(doc)
         self.sent.setdefault(viewer, []).append(text)
         await ws.send_str(text)
@@ -82,6 +84,19 @@ class FakeActivity:
         for ws, viewer in list(self.sockets):
             if not ws.closed:
                 await self._send(ws, viewer, self.frame(viewer))
+
+    def play(self, player: str, move: str) -> None:
+        """A move made elsewhere (as from the chat table): applied and sent
+        to every open socket."""
+        assert self.loop is not None
+
+        async def go() -> None:
+            self.engine.apply(self.state, player, move)
+            self.version += 1
+            self.log.append(f"{player.capitalize()}: {move}")
+            await self.broadcast()
+
+        asyncio.run_coroutine_threadsafe(go(), self.loop).result(10)
 
     # ------------------------------------------------------------------ routes
 
@@ -114,12 +129,23 @@ class FakeActivity:
                 viewer = name if name in self.players else None
                 self.sockets.append((ws, viewer))
                 user = {"id": name, "name": name} if name else None
-                await self._send(ws, viewer, {"op": "welcome", "user": user, "locale": self.locale, "words": words(self.locale)})
+                await self._send(
+                    ws,
+                    viewer,
+                    {
+                        "op": "welcome",
+                        "user": user,
+                        "locale": self.locale,
+                        "words": words(self.locale),
+                    },
+                )
                 await self._send(ws, viewer, self.frame(viewer))
             elif doc.get("op") == "move":
                 move = str(doc.get("move", "")).removeprefix("m:")
                 if viewer is None or doc.get("version") != self.version:
-                    await self._send(ws, viewer, {"op": "error", "key": "error.stale", "text": "stale"})
+                    await self._send(
+                        ws, viewer, {"op": "error", "key": "error.stale", "text": "stale"}
+                    )
                     continue
                 try:
                     self.engine.apply(self.state, viewer, move)

@@ -37,7 +37,9 @@ def test_the_built_client_is_built_from_the_current_sources() -> None:
     for path in BUILT:
         first = path.read_text(encoding="utf-8").split("\n", 1)[0]
         found = BANNER.search(first)
-        assert found, f"{path.relative_to(ROOT)} has no source banner: run scripts/build-activity.sh"
+        assert found, (
+            f"{path.relative_to(ROOT)} has no source banner: run scripts/build-activity.sh"
+        )
         assert found.group(1) == want, (
             f"{path.relative_to(ROOT)} was built from other sources than web/activity/ now:"
             " run scripts/build-activity.sh and commit bot/activity/static/"
@@ -52,9 +54,10 @@ def test_the_page_is_the_source_page() -> None:
 def test_the_built_client_is_installed_with_the_package() -> None:
     """pyproject's package-data takes the built files into a wheel (a
     non-editable install serves them too)."""
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
     patterns = data.get("bot.activity", [])
     for path in BUILT:
         rel = path.relative_to(ROOT / "bot" / "activity")
         assert any(rel.match(p) for p in patterns), f"{rel} is not in package-data"
-

@@ -139,6 +139,7 @@ function sixtysixBoard(frame, ctx, prev) {
   const box = el("div", "board sixtysix");
   const others = v.players.filter((p) => p !== frame.you);
   for (const p of others) {
+    if (!v.hand_sizes?.[p]) continue;
     const backs = el("div", "hand backs");
     for (let i = 0; i < (v.hand_sizes?.[p] ?? 0); i++) backs.append(card(null, { small: true }));
     box.append(el("div", "opponent", el("span", "who", ctx.name(p)), backs));
@@ -159,7 +160,7 @@ function sixtysixBoard(frame, ctx, prev) {
   middle.append(trick);
   box.append(middle);
   // the viewer's hand: a card to play is a button
-  if (v.hand) {
+  if (v.hand?.length) {
     const plays = new Map();
     for (const m of ctx.moves) {
       const found = /^m:play (\w\w)$/.exec(m.move);
@@ -258,6 +259,10 @@ export function drawTable(root, frame, prev, ctx) {
   }
   if (!frame.you) header.append(el("p", "spectating", t("activity.ui.spectating")));
   page.append(header);
+  // the play (board, own lines, controls, result) beside the players and the log
+  const play = el("div", "play");
+  const side = el("div", "side");
+  page.append(play, side);
 
   // the players and their scores
   const scores = new Map((frame.scores || []).map((s) => [s.name, s.text]));
@@ -274,18 +279,18 @@ export function drawTable(root, frame, prev, ctx) {
   }
   const scoreBox = el("section", "scores", heading("activity.ui.scores"), players);
   if (frame.status) scoreBox.append(rich(frame.status, "p"));
-  page.append(scoreBox);
+  side.append(scoreBox);
 
   // the viewer's own lines (their dice, their hand: only in their frames)
   if (frame.private?.length) {
     const own = el("section", "private", heading("activity.ui.private"));
     for (const text of frame.private) own.append(rich(text, "p"));
-    page.append(own);
+    play.append(own);
   }
 
   // the board
   const board = BOARDS[frame.game];
-  if (board && frame.view) page.append(board(frame, context, prev));
+  if (board && frame.view) play.prepend(board(frame, context, prev));
 
   // the controls: every legal move not drawn on the board. A move of no
   // group is a button; a group (the chat table's select, named by its
@@ -304,7 +309,7 @@ export function drawTable(root, frame, prev, ctx) {
       controls.append(groups.get(g));
       groups.get(g).append(moveButton(m, ctx));
     }
-    page.append(controls);
+    play.append(controls);
   }
 
   // the result and its links
@@ -322,14 +327,14 @@ export function drawTable(root, frame, prev, ctx) {
       links.append(a);
     }
     result.append(links);
-    page.append(result);
+    play.append(result);
   }
 
   // the log, newest last
   if (frame.log?.length) {
     const log = el("ol", "log");
     for (const line of frame.log) log.append(rich(line, "li"));
-    page.append(el("section", "log-box", heading("activity.ui.log"), log));
+    side.append(el("section", "log-box", heading("activity.ui.log"), log));
   }
 
   root.replaceChildren(page);
