@@ -291,6 +291,16 @@ def healthcheck_main(args: list[str]) -> int:
     return 1
 
 
+def configured_activity() -> tuple[str, str] | None:
+    """``CHABUDAI_ACTIVITY`` and the OAuth2 client (environment or ``.env``); ``ValueError``."""
+    from dotenv import load_dotenv
+
+    from bot.deploy import configured_activity as read
+
+    load_dotenv()
+    return read()
+
+
 def configured_shards() -> Shards | None:
     """``CHABUDAI_SHARDS`` (environment or ``.env``) parsed; ``ValueError``."""
     from dotenv import load_dotenv
@@ -347,6 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         shards = configured_shards()
+        activity = configured_activity()
     except ValueError as err:
         sys.stderr.write(f"chabudai: {err}\n")
         return 2
@@ -366,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("chabudai").info(
             "shards: %s (%d of %d)", shards, len(shards.ids), shards.count
         )
-    bot = create_bot(open_store(target, migrate=migrate), shards=shards)
+    bot = create_bot(open_store(target, migrate=migrate), shards=shards, activity=activity)
     tune_gc()
     tune_malloc()
     bot.run(token, log_handler=None)

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.activity import Activity, DiscordIdentity, Identity, entry_point
 from bot.commands.boards import Boards
 from bot.commands.config import Config
 from bot.commands.help import Help
@@ -42,7 +43,7 @@ from bot.ops import Operations
 from bot.presses import Presses
 from bot.storage import Store
 from bot.tables.service import TableService
-from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.components import DYNAMIC_ITEMS, LaunchButton
 from games.core import SeededSource, Source
 
 log = logging.getLogger(__name__)
@@ -108,14 +109,26 @@ class ChabudaiBot(commands.Bot):
         bus.subscribe(self.tournaments.on_commit, name="tournament")  # a match ended
         bus.subscribe(self.ops.on_commit, name="ops")  # last: counts what was committed
         bus.on_failure = self.ops.follower_failed
+        self.activity: Activity | None = None  # CHABUDAI_ACTIVITY (enable_activity)
         # one error handler for every slash command: an answer on any error
         self.tree.on_error = self.on_command_failed  # type: ignore[method-assign]
+
+    def enable_activity(self, identity: Identity, *, client_id: str) -> Activity:
+        """Serve the Activity (``docs/activity.md``) beside ``/healthz``: its
+        hub follows every commit (first), the table message gets its "Open
+        the Activity" button, and its routes go on the operators' server."""
+        hub = Activity(self, identity, client_id=client_id)
+        hub.attach()
+        self.activity = hub
+        self.screen.launch = True
+        self.ops.also_serve(hub.routes)
+        return hub
 
     async def setup_hook(self) -> None:
         store = self.tables.store
         if not store.is_open:
             await store.open()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, TournamentButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, TournamentButton, LaunchButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Boards(self))  # /leaderboard, /stats
         await self.add_cog(Rules(self))
@@ -138,17 +151,29 @@ class ChabudaiBot(commands.Bot):
             return
         live = await store.tables.live_tables()
         log.info("ready to serve %d live table(s)", len(live))
+        if self.activity is not None:
+            await self.activity.start()  # other processes' commits (PostgreSQL)
         await self.ops.start()
 
-    async def commands_hash(self) -> str:
-        """A hash of the global command tree as Discord would receive it
-        (every command's translated payload, in order)."""
+    async def commands_payload(self) -> list[dict[str, Any]]:
+        """The global commands as Discord receives them: every command's
+        translated payload, in order, and the Activity's Entry Point
+        command where the bot serves the Activity (Discord refuses a bulk
+        update that leaves it out once the app has an Activity)."""
         tree = self.tree
         translator = tree.translator
         payload = [
             await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree)
             for c in tree.get_commands()
         ]
+        if self.activity is not None:
+            payload.append(entry_point())
+        return payload
+
+    async def commands_hash(self) -> str:
+        """A hash of the global command tree as Discord would receive it
+        (:meth:`commands_payload`)."""
+        payload = await self.commands_payload()
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -167,7 +192,14 @@ class ChabudaiBot(commands.Bot):
             except discord.HTTPException:
                 log.info("slash commands' ids not fetched: replies name them as text")
             return False
-        synced = await self.tree.sync()
+        if self.activity is None:
+            synced = await self.tree.sync()
+        else:  # discord.py 2.7 has no Entry Point commands: the same bulk update, with it
+            assert self.application_id is not None
+            data = await self.http.bulk_upsert_global_commands(
+                self.application_id, payload=await self.commands_payload()
+            )
+            synced = [app_commands.AppCommand(data=d, state=self._connection) for d in data]
         remember_commands(synced)
         await store.db.set_meta(key, digest)
         log.info("slash commands synced: %d (%s)", len(synced), digest[:12])
@@ -256,6 +288,8 @@ class ChabudaiBot(commands.Bot):
             await super().close()
         finally:
             await self.ops.stop()
+            if self.activity is not None:
+                await self.activity.close()
             if self.tables.store.is_open:
                 await self.tables.flush()  # what is on screen, for the next start
             await self.tables.store.close()
@@ -274,6 +308,7 @@ def create_bot(
     source_factory: Callable[[str], Source] = SeededSource,
     sync_commands: SyncMode | bool = "changed",
     shards: Shards | None = None,
+    activity: tuple[str, str] | None = None,
 ) -> ChabudaiBot:
     """A ready-to-start bot around ``store`` (opened and migrated in ``setup_hook``).
 
@@ -281,16 +316,24 @@ def create_bot(
     and ``source_factory`` (seed → dice source) are injected so tests and the
     sandbox can script time and dice. ``shards``: the shards this process
     holds (an auto-sharded bot); ``None``, one process for every server.
-    ``sync_commands``: see :data:`SyncMode`.
+    ``sync_commands``: see :data:`SyncMode`. ``activity``: the
+    application's OAuth2 client id and secret, to serve the Activity
+    (``CHABUDAI_ACTIVITY``).
     """
     service = TableService(
         store, clock=clock, seed_factory=seed_factory, source_factory=source_factory
     )
+    bot: ChabudaiBot
     if shards is None:
-        return ChabudaiBot(service, sync_commands=sync_commands)
-    return ShardedChabudaiBot(
-        service,
-        sync_commands=sync_commands,
-        shard_ids=list(shards.ids),
-        shard_count=shards.count,
-    )
+        bot = ChabudaiBot(service, sync_commands=sync_commands)
+    else:
+        bot = ShardedChabudaiBot(
+            service,
+            sync_commands=sync_commands,
+            shard_ids=list(shards.ids),
+            shard_count=shards.count,
+        )
+    if activity is not None:
+        client_id, secret = activity
+        bot.enable_activity(DiscordIdentity(client_id, secret), client_id=client_id)
+    return bot

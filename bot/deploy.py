@@ -13,6 +13,9 @@ from dataclasses import dataclass
 ENV = "CHABUDAI_HTTP"  # host:port, or :port
 PORT_ENV = "CHABUDAI_METRICS_PORT"  # a port (every interface); CHABUDAI_HTTP wins
 SHARDS_ENV = "CHABUDAI_SHARDS"
+ACTIVITY_ENV = "CHABUDAI_ACTIVITY"  # 1: serve the Activity (docs/activity.md)
+CLIENT_ID_ENV = "DISCORD_CLIENT_ID"
+CLIENT_SECRET_ENV = "DISCORD_CLIENT_SECRET"
 
 
 def parse_address(value: str) -> tuple[str, int]:
@@ -37,6 +40,28 @@ def configured_address() -> tuple[str, int] | None:
     if not port.isdigit() or int(port) > 65535:
         raise ValueError(f"{PORT_ENV} must be a port number, not {port!r}")
     return "0.0.0.0", int(port)
+
+
+def configured_activity() -> tuple[str, str] | None:
+    """``CHABUDAI_ACTIVITY=1``: the application's OAuth2 client id and
+    secret (``DISCORD_CLIENT_ID``, ``DISCORD_CLIENT_SECRET``), served on
+    ``CHABUDAI_HTTP``'s address; ``None`` when off. ``ValueError`` (saying
+    what is missing) when on without them."""
+    value = os.environ.get(ACTIVITY_ENV, "").strip().lower()
+    if value in ("", "0", "off", "false", "no"):
+        return None
+    if value not in ("1", "on", "true", "yes"):
+        raise ValueError(f"{ACTIVITY_ENV} must be 1 or 0, not {value!r}")
+    client_id = os.environ.get(CLIENT_ID_ENV, "").strip()
+    secret = os.environ.get(CLIENT_SECRET_ENV, "").strip()
+    missing = [name for name, v in ((CLIENT_ID_ENV, client_id), (CLIENT_SECRET_ENV, secret)) if not v]
+    if missing:
+        raise ValueError(f"{ACTIVITY_ENV}=1 needs {' and '.join(missing)} (docs/activity.md)")
+    if not client_id.isdigit():
+        raise ValueError(f"{CLIENT_ID_ENV} must be the application's id (digits)")
+    if configured_address() is None:
+        raise ValueError(f"{ACTIVITY_ENV}=1 needs {ENV} (host:port): the Activity is served there")
+    return client_id, secret
 
 
 @dataclass(frozen=True)

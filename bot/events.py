@@ -108,8 +108,14 @@ class Bus:
         self._followers: list[tuple[str, Follower]] = []
         self.on_failure = on_failure
 
-    def subscribe(self, follower: Follower, *, name: str | None = None) -> None:
-        self._followers.append((name or getattr(follower, "__qualname__", "?"), follower))
+    def subscribe(self, follower: Follower, *, name: str | None = None, first: bool = False) -> None:
+        """Follow every commit, after the followers already subscribed (or
+        before them all: ``first``)."""
+        entry: tuple[str, Follower] = (name or str(getattr(follower, "__qualname__", "?")), follower)
+        if first:
+            self._followers.insert(0, entry)
+        else:
+            self._followers.append(entry)
 
     def unsubscribe(self, follower: Follower) -> None:
         self._followers = [(n, f) for n, f in self._followers if f != follower]

@@ -18,7 +18,7 @@ import contextvars
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -189,6 +189,8 @@ class Operations:
             registry=r,
         )
         self._runner: web.AppRunner | None = None
+        # more routes on the same server (the Activity: bot.activity)
+        self._also: list[Callable[[web.Application], None]] = []
         self._stopping = threading.Event()  # ends the lag probe
         self.address: tuple[str, int] | None = None  # where it listens, once started
 
@@ -314,9 +316,13 @@ class Operations:
     def _lagged(self, asked: float) -> None:
         self.loop_lag.observe(time.perf_counter() - asked)
 
+    def also_serve(self, routes: Callable[[web.Application], None]) -> None:
+        """Add routes to the server (``routes(app)``, called at :meth:`start`)."""
+        self._also.append(routes)
+
     async def start(self) -> None:
-        """Serve ``/healthz`` and ``/metrics`` if ``CHABUDAI_HTTP`` (or
-        ``CHABUDAI_METRICS_PORT``) is set."""
+        """Serve ``/healthz`` and ``/metrics`` (and what :meth:`also_serve`
+        added) if ``CHABUDAI_HTTP`` (or ``CHABUDAI_METRICS_PORT``) is set."""
         where = configured_address()
         if where is None or self._runner is not None:
             return
@@ -324,6 +330,8 @@ class Operations:
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics)
+        for routes in self._also:
+            routes(app)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:

@@ -13,8 +13,10 @@ game's engine and commits it with the table service's one write path
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -23,7 +25,7 @@ from cachetools import LRUCache
 from bot import caches
 from bot.events import ABANDONED, CANCELLED
 from bot.games import plugin
-from bot.games.base import CONFIRMED, DISMISS
+from bot.games.base import CONFIRMED, DISMISS, Confirm
 from bot.i18n import lang_of, linked, rule_error, t
 from bot.lobby import Lobby
 from bot.model import humans, is_manager, message_link
@@ -33,7 +35,7 @@ from bot.tournament.rows import TournamentRow
 from bot.ui import present
 from bot.ui import secrets as hidden
 from games import core, registry
-from games.core import RuleError
+from games.core import Event, RuleError
 
 log = logging.getLogger(__name__)
 
@@ -199,59 +201,87 @@ class Presses:
         if action == DISMISS:  # "no" to a question (Cancel): nothing changes
             await hidden.dismiss(interaction)
             return
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            await service.reply(interaction, "error.not_in_game")
+        lang = lang_of(interaction.locale)
+        decided = decide(row, interaction.user.id, action, values, lang)
+        if decided.refusal is not None:
+            await service.reply(interaction, decided.refusal)
             return
-        assert row.state is not None
-        eng = registry.engine(row.game)
-        state = eng.from_json(row.state)
-        name = seat["name"]
-        legal = eng.legal_moves(state, name)
-        if not legal:
-            await service.reply(interaction, "error.not_your_turn")
+        if decided.error is not None:
+            await service.say(interaction, rule_error(decided.error, interaction.locale))
             return
-        the = plugin(row.game)
-        mapped = the.action_move(action)  # a game's own action that plays a move
-        confirmed = action.startswith(CONFIRMED)  # "yes" to the game's question
-        if mapped is not None:
-            move = mapped
-        elif confirmed:
-            move = action[len(CONFIRMED) :]
-        elif action.startswith("m:"):
-            move = action[2:]
-        elif (action == "m" or action.startswith("m.")) and values:  # a select
-            move = values[0]
-        else:
-            new_ui = the.ui_action(action, eng.view(state, name), name, row.ui)
-            if new_ui is None:
-                await service.reply(interaction, "error.unknown_action")
-                return
-            row.ui = new_ui
+        if decided.question is not None:  # asked of the player alone; nothing changes yet
+            await hidden.ask(interaction, row, *decided.question)
+            return
+        if decided.ui is not None:
+            row.ui = decided.ui
             await service.commit(before, row, origin="press", interaction=interaction, rearm=False)
             return
-        lang = lang_of(interaction.locale)
-        question = None if confirmed else the.confirm(state, name, move, lang)
-        if question is not None:  # asked of the player alone; nothing changes yet
-            await hidden.ask(interaction, row, *question)
-            return
-        try:
-            events = eng.apply(state, name, move)
-            # what follows a move in the same commit (Bluff: a Roll looks under the cup)
-            events += the.after_apply(state, name, move, action)
-        except RuleError as err:
-            await service.say(interaction, rule_error(err, interaction.locale))
-            return
-        if confirmed:  # the question keeps its words, loses its buttons
+        if decided.confirmed:  # the question keeps its words, loses its buttons
             try:
                 await hidden.answered(interaction)
             except discord.HTTPException as err:  # the move stands all the same
                 log.warning("table %d: the question's answer failed (%s/%s)", row.id,
                             err.status, err.code)  # fmt: skip
         await service.commit(
-            before, row, origin="press", state=state, events=events,
-            interaction=interaction, actor=name,
+            before, row, origin="press", state=decided.state, events=decided.events,
+            interaction=interaction, actor=decided.actor,
         )  # fmt: skip
+
+    async def remote(
+        self, user_id: int, channel_id: int, table_id: int, version: int, action: str, lang: str
+    ) -> Decided:
+        """A move from away from Discord's components (the Activity,
+        ``docs/activity.md``): the checks of a press on the table message —
+        the table is this channel's, the version the one shown, the user
+        seated and to move, the action known to the game — through
+        :func:`decide`, and the change committed through the one write path
+        (origin ``press``: it is a player's press). What it came to: a
+        refusal (nothing changed), a question, or a committed change
+        (``committed``)."""
+        work = self._remote(user_id, channel_id, table_id, version, action, lang)
+        if self.around_press is None:
+            return await work
+        out: list[Decided] = []
+
+        async def timed() -> None:
+            out.append(await work)
+
+        await self.around_press(timed())
+        return out[0]
+
+    async def _remote(
+        self, user_id: int, channel_id: int, table_id: int, version: int, action: str, lang: str
+    ) -> Decided:
+        service = self.service
+        if not 0 < table_id <= MAX_ID:
+            return Decided(refusal="error.no_table")
+        async with service.lock(table_id):
+            loaded = await service.load(table_id)
+            if loaded is None:
+                return Decided(refusal="error.no_table")
+            before, row = loaded
+            if row.channel_id != channel_id:
+                return Decided(refusal="error.no_table")
+            if row.version != version:
+                return Decided(refusal="error.stale")
+            if row.phase != "playing" or action == "show":
+                return Decided(refusal="error.unknown_action")
+            if action == DISMISS:
+                return Decided()
+            decided = decide(row, user_id, action, [], lang)
+            if decided.refusal or decided.error or decided.question:
+                return decided
+            if decided.ui is not None:
+                row.ui = decided.ui
+                change = await service.commit(before, row, origin="press", rearm=False)
+            else:
+                change = await service.commit(
+                    before, row, origin="press", state=decided.state, events=decided.events,
+                    actor=decided.actor,
+                )  # fmt: skip
+            if change is None:  # the row moved on meanwhile (another process)
+                return Decided(refusal="error.stale")
+            return dataclasses.replace(decided, committed=True)
 
     # --------------------------------------------------------- /game commands
 
@@ -475,3 +505,64 @@ def on_message(interaction: discord.Interaction[Any], row: TableRow) -> bool:
         and interaction.channel_id == row.channel_id
         and (row.message_id is None or message.id == row.message_id)
     )
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What a player's action on a running table comes to (:func:`decide`):
+    one of a refusal (a catalogue key), a rule's error, a question to ask
+    first, a new UI state (no move), or a move applied to ``state``."""
+
+    refusal: str | None = None
+    error: RuleError | None = None
+    question: Confirm | None = None
+    ui: dict[str, Any] | None = None
+    state: Any = None
+    events: list[Event] = field(default_factory=list)
+    actor: str | None = None  # the engine name of whoever moved
+    confirmed: bool = False  # the "yes" to a question
+    committed: bool = False  # (remote moves) the change was stored
+
+
+def decide(row: TableRow, user_id: int, action: str, values: list[str], lang: str) -> Decided:
+    """A press's ``action`` (and a select's ``values``) by ``user_id`` on a
+    running table: seated? to move? the game's action, move, UI change or
+    question? The move is applied to a state loaded from ``row`` (the row
+    is not changed); nothing is stored. Whoever asks — a button press, the
+    Activity — commits what it comes to."""
+    seat = row.seat_of(user_id)
+    if seat is None:
+        return Decided(refusal="error.not_in_game")
+    assert row.state is not None
+    eng = registry.engine(row.game)
+    state = eng.from_json(row.state)
+    name = seat["name"]
+    legal = eng.legal_moves(state, name)
+    if not legal:
+        return Decided(refusal="error.not_your_turn")
+    the = plugin(row.game)
+    mapped = the.action_move(action)  # a game's own action that plays a move
+    confirmed = action.startswith(CONFIRMED)  # "yes" to the game's question
+    if mapped is not None:
+        move = mapped
+    elif confirmed:
+        move = action[len(CONFIRMED) :]
+    elif action.startswith("m:"):
+        move = action[2:]
+    elif (action == "m" or action.startswith("m.")) and values:  # a select
+        move = values[0]
+    else:
+        new_ui = the.ui_action(action, eng.view(state, name), name, row.ui)
+        if new_ui is None:
+            return Decided(refusal="error.unknown_action")
+        return Decided(ui=new_ui, actor=name)
+    question = None if confirmed else the.confirm(state, name, move, lang)
+    if question is not None:
+        return Decided(question=question, actor=name)
+    try:
+        events = eng.apply(state, name, move)
+        # what follows a move in the same commit (Bluff: a Roll looks under the cup)
+        events += the.after_apply(state, name, move, action)
+    except RuleError as err:
+        return Decided(error=err, actor=name)
+    return Decided(state=state, events=events, actor=name, confirmed=confirmed)

@@ -73,7 +73,18 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # what reacts to a commit (they import the service, never the reverse)
     ("followers", ("bot.followers", "bot.followers.*")),
     ("commands", ("bot.commands", "bot.commands.*")),
-    ("app", ("bot.app", "bot.ops", "bot.__main__", "bot.sandbox", "bot.sandbox.*")),
+    (
+        "app",
+        (
+            "bot.app",
+            "bot.ops",
+            "bot.__main__",
+            "bot.sandbox",
+            "bot.sandbox.*",
+            "bot.activity",  # the Activity's server (docs/activity.md)
+            "bot.activity.*",
+        ),
+    ),
 ]
 
 
@@ -215,7 +226,7 @@ def test_every_bot_module_has_a_layer() -> None:
     assert not unplaced, f"add these modules to LAYERS: {unplaced}"
 
 
-APP = ("bot.app", "bot.ops", "bot.__main__", "bot.sandbox")
+APP = ("bot.app", "bot.ops", "bot.__main__", "bot.sandbox", "bot.activity")
 
 
 def _below_app(mod: str) -> bool:

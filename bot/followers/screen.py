@@ -43,6 +43,7 @@ from bot.tables.rows import TableRow
 from bot.tables.service import TableService
 from bot.turns import next_cpu
 from bot.ui import present
+from bot.ui.components import with_launch
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ class Screen:
         self.client = client
         self.service = service
         self.store = service.store
+        self.launch = False  # the table message opens the Activity too (docs/activity.md)
 
     async def on_commit(self, change: TableCommitted) -> None:
         row = change.after
@@ -96,7 +98,7 @@ class Screen:
         """The new lobby, as the answer to ``/play``. If it cannot be posted,
         the lobby is removed so the channel is free, and the user told."""
         row, interaction = change.after, change.interaction
-        msg = present.lobby_message(row, row.ui.get("lang", "en"))
+        msg = self.launchable(row, present.lobby_message(row, row.ui.get("lang", "en")))
         if interaction is None:  # a table opened seated (bot.lobby): posted in its channel
             await self.post_seated(row, msg)
             return
@@ -171,8 +173,16 @@ class Screen:
                 row, lang, change.standings, ended_by=ended_by, result_id=change.result_id
             )
         if row.phase == "lobby":
-            return present.lobby_message(row, lang)
-        return await self.table(row, change.state)
+            return self.launchable(row, present.lobby_message(row, lang))
+        return self.launchable(row, await self.table(row, change.state))
+
+    def launchable(self, row: TableRow, msg: present.TableMessage) -> present.TableMessage:
+        """A live table's message with its "Open the Activity" button, where
+        the bot serves the Activity."""
+        if self.launch and row.id is not None:
+            label = t("activity.launch", row.ui.get("lang", "en"))
+            msg.view = with_launch(msg.view, row.id, label)
+        return msg
 
     async def table(self, row: TableRow, state: Any = None) -> present.TableMessage:
         """The live table's message (``state``: the row's, loaded already); a

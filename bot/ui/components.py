@@ -20,12 +20,15 @@ before a restart keeps working; every press goes to
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import discord
 
 from bot.ui.controls import RESULT_ACTIONS, Button, Control, Select
+
+log = logging.getLogger(__name__)
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -315,6 +318,60 @@ def ended_view(table_id: int, label: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ResultButton.build(0, "fair", label, arg=f"{ENDED_TABLE}{table_id}"))
     return view
+
+
+class LaunchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ca:(?P<table>[0-9]+)",
+):
+    """"Open the Activity" on a table message (``ca:<table>``; only where
+    the bot serves the Activity, ``docs/activity.md``): answered with
+    Discord's launch-activity response, which opens the app's Activity in
+    the presser's client. No version: it changes nothing."""
+
+    def __init__(self, table_id: int, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.table_id = table_id
+
+    @classmethod
+    def build(cls, table_id: int, label: str) -> LaunchButton:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"ca:{table_id}"
+        )
+        return cls(table_id, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> LaunchButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["table"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, f"table {self.table_id} activity", launch(interaction))
+
+
+async def launch(interaction: discord.Interaction[Any]) -> None:
+    """Open the Activity for the presser (an interaction's launch-activity
+    response); if Discord refuses it (the app has no Activity set up), the
+    presser is told so."""
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as err:
+        log.warning("the Activity could not be launched (%s/%s)", err.status, err.code)
+        client: ComponentHost = interaction.client
+        await client.tables.reply(interaction, "activity.launch_failed")
+
+
+def with_launch(view: discord.ui.View | None, table_id: int, label: str) -> discord.ui.View:
+    """``view`` (or a new one) with the "Open the Activity" button, where it
+    fits (a view full already stays as it is)."""
+    out = view if view is not None else discord.ui.View(timeout=None)
+    try:
+        out.add_item(LaunchButton.build(table_id, label))
+    except ValueError:  # 25 items, or every row full
+        pass
+    return out
 
 
 DYNAMIC_ITEMS = (TableButton, TableSelect, ResultButton, ResultSelect)

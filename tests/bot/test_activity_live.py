@@ -1,0 +1,128 @@
+"""The Activity live beside the chat table (docs/activity.md): a move made
+in chat shows in every open Activity, a move made in the Activity shows on
+the chat table; a socket that proved nobody sees the public table only;
+a frame is built once per kind of viewer, not per socket; a reconnect
+catches up; the words come from the catalogues in the viewer's language."""
+
+from __future__ import annotations
+
+from activitykit import activity_of
+from simtable import accepted, says
+
+from bot.i18n import catalogue
+
+
+async def test_a_chat_press_shows_in_the_activity_and_back(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        alice, bob = night.alice, night.bob
+        async with activity_of(night) as act:
+            a = await act.open(alice, table.channel)
+            b = await act.open(bob, table.channel)
+            e = await act.open(None, table.channel)
+            first = await a.table()
+            seat = {p["display"]: p["name"] for p in first["players"]}
+            assert first["phase"] == "playing" and first["you"] == seat["alice"]
+            assert (await e.table())["you"] is None
+            mover = table.mover
+            sock = a if mover == alice else b
+            other = b if sock is a else a
+            frame = await sock.latest()
+            assert frame["turn"] == [seat[mover.name]]
+            assert [m["move"] for m in frame["moves"]] == ["m:roll"]
+            assert (await other.latest())["moves"] == []  # not their turn
+            assert (await e.latest())["moves"] == []  # a spectator plays nothing
+
+            # chat → Activity: the press is in every socket's next frame
+            accepted(await table.press("Roll", by=mover))
+            for s in (a, b, e):
+                after = await s.latest(frame["version"] + 1)
+                assert after["view"]["last_roll"] is not None
+                assert after["log"], after
+            # Activity → chat: a flip from the Activity shows on the table message
+            frame = await sock.latest()
+            flip = next(m for m in frame["moves"] if m["move"].startswith("m:flip"))
+            before = await table.moves()
+            await sock.move(frame, flip["move"])
+            moved = await e.latest(frame["version"] + 1)
+            assert moved["version"] > frame["version"]
+            await act.settle()
+            played = await table.moves()
+            assert played[len(before) :] == [f"{seat[mover.name]} {flip['move'][2:]}"]
+            label = flip["label"]
+            assert any(label.split()[-1] in line for line in table.content.splitlines()), label
+
+
+async def test_one_frame_per_kind_of_viewer_not_per_socket(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixdice", players=2)
+        async with activity_of(night) as act:
+            socks = [await act.open(night.alice, table.channel)]
+            socks += [await act.open(None, table.channel) for _ in range(6)]
+            socks += [await act.open(night.eve, table.channel) for _ in range(3)]  # seatless
+            for s in socks:
+                await s.table()
+            built = act.hub.frames_built
+            accepted(await table.press("Roll 6 dice", by=table.mover))
+            for s in socks:
+                await s.latest()
+            # alice's own frame, and one public frame for the nine others
+            assert act.hub.frames_built - built == 2
+            texts = {s.texts[-1] for s in socks[1:]}
+            assert len(texts) == 1  # the same bytes to every spectator
+
+
+async def test_no_identity_sees_the_public_table_and_cannot_move(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("yahtzee", players=2)
+        async with activity_of(night) as act:
+            nobody = await act.open(None, table.channel)
+            forged = await act.open(night.alice, table.channel, token="forged")
+            for s in (nobody, forged):
+                frame = await s.table()
+                assert frame["you"] is None and frame["moves"] == [] and frame["private"] == []
+                version = frame["version"]
+                await s.move(frame, "m:roll")
+                error = await s.next("error")
+                assert error["key"] == "error.not_in_game"
+                assert error["text"] == catalogue("en")["error.not_in_game"]
+            row = await table.row()
+            assert row is not None and row.version == version  # nothing changed
+
+
+async def test_reconnect_catches_up(game_night):
+    async with game_night(seeded=True) as night:
+        table = await night.table("sixdice", players=2)
+        async with activity_of(night) as act:
+            s = await act.open(night.alice, table.channel)
+            seen = (await s.table())["version"]
+            await s.close()
+            accepted(await table.press("Roll 6 dice", by=table.mover))
+            res = await table.play()  # a second move while the socket is away
+            accepted(res)
+            again = await act.open(night.alice, table.channel, since=seen)
+            frame = await again.table()
+            row = await table.row()
+            assert row is not None and frame["version"] == row.version > seen + 1
+            assert len(act.hub.sockets(table.channel.id)) == 1  # the closed one was dropped
+
+
+async def test_words_in_the_viewers_language(game_night):
+    async with game_night(seeded=True, locales={"bob": "ja"}) as night:
+        table = await night.table("sixdice", players=2)
+        async with activity_of(night) as act:
+            b = await act.open(night.bob, table.channel)
+            welcome = next(f for f in b.frames if f["op"] == "welcome")
+            assert welcome["locale"] == "ja"
+            ja = {k: v for k, v in catalogue("ja").items() if k.startswith("activity.")}
+            assert welcome["words"] == ja and "activity.launch" in ja
+            frame = await b.table()
+            assert frame["game_name"] == catalogue("ja")["game.sixdice"]
+            accepted(await table.press("Roll 6 dice", by=table.mover))
+            frame = await b.latest(frame["version"] + 1)
+            mover = table.mover.name
+            assert says(frame["log"][-1], "ev.sixdice.roll", "ja", player=mover)
+            assert not says(frame["log"][-1], "ev.sixdice.roll", "en", player=mover)
+            # the same commit in English on an English viewer's socket
+            a = await act.open(night.alice, table.channel)
+            assert says((await a.table())["log"][-1], "ev.sixdice.roll", "en", player=mover)
