@@ -14,7 +14,7 @@
 
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { skipRolls } from "./dice.js";
-import { drawAsk, drawTable, tickClocks } from "./table.js";
+import { drawAsk, drawTable, serverNow, tickClocks } from "./table.js";
 import { hasWords, rich, setWords, t } from "./words.js";
 
 const root = document.getElementById("app");
@@ -160,6 +160,7 @@ function receive(message) {
       if (!prev || prev.table !== message.table || prev.version !== message.version) state.ask = null;
       state.frame = message;
       state.version = message.version;
+      serverNow(message.now);
       redraw(prev);
       break;
     }

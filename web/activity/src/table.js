@@ -191,8 +191,17 @@ function clockText(deadline, now) {
   return `${m}:${s}`;
 }
 
+// The server's clock minus the browser's, from the last frame's `now` (the
+// sandbox's bot runs on a simulated clock; a player's computer may be off).
+let skew = 0;
+
+// A frame just received says the server's time.
+export function serverNow(now) {
+  if (now && !Number.isNaN(Date.parse(now))) skew = Date.parse(now) - Date.now();
+}
+
 // Ticks every clock on the page (each .clock holds its deadline).
-export function tickClocks(root = document, now = Date.now()) {
+export function tickClocks(root = document, now = Date.now() + skew) {
   for (const node of root.querySelectorAll(".clock[data-deadline]")) {
     const text = clockText(node.dataset.deadline, now);
     const value = node.querySelector(".value");
