@@ -81,7 +81,10 @@ async def open_sandbox(
         if "url" not in activity:
             return {}
         channel = getattr(preview.channel, "id", None)
-        in_guild = getattr(preview.channel, "guild_id", None) == activity["guild"] or channel == activity["channel"]
+        in_guild = (
+            getattr(preview.channel, "guild_id", None) == activity["guild"]
+            or channel == activity["channel"]
+        )
         return {
             str(viewer.id): activity_link(
                 activity["url"], activity["identity"], viewer.id, activity["guild"],
@@ -94,8 +97,12 @@ async def open_sandbox(
     park_computers(runner._env, bot)  # before the start, which kicks a kept --db's computers
     try:
         with (
-            members_speak(locale), fresh_selects(), commands_speak(locale), thread_links(threads),
-            embed_commands(), activity_links(links_of, t("activity.launch", lang_of(locale))),
+            members_speak(locale),
+            fresh_selects(),
+            commands_speak(locale),
+            thread_links(threads),
+            embed_commands(),
+            activity_links(links_of, t("activity.launch", lang_of(locale))),
         ):
             async with runner as env, contextlib.AsyncExitStack() as pages:
                 world["env"] = env
@@ -122,7 +129,9 @@ async def open_sandbox(
                 dm_urls: dict[str, str] = {}
                 if not close_dms:
                     for name, actor in zip(members, actors, strict=True):
-                        dm = await enter_page(pages, env, actor.user.dm_channel, [actor.user], locale)
+                        dm = await enter_page(
+                            pages, env, actor.user.dm_channel, [actor.user], locale
+                        )
                         live.adopt(dm)
                         dm_urls[name] = dm.url
 
@@ -139,7 +148,9 @@ async def open_sandbox(
                 live.watch_threads(guild.id, open_thread)
                 info = {
                     "url": preview.url,
-                    "members": {name: actor.id for name, actor in zip(members, actors, strict=True)},
+                    "members": {
+                        name: actor.id for name, actor in zip(members, actors, strict=True)
+                    },
                     "dm_urls": dm_urls,
                     "channel": channel.id,
                     "guild": guild.id,
@@ -151,7 +162,9 @@ async def open_sandbox(
                     "thread_urls": live.threads,  # thread id -> its page, as threads open
                     "activity_url": activity["url"],
                     "activity_links": {
-                        name: activity_link(activity["url"], activity["identity"], actor.id, guild.id, channel.id)
+                        name: activity_link(
+                            activity["url"], activity["identity"], actor.id, guild.id, channel.id
+                        )
                         for name, actor in zip(members, actors, strict=True)
                     },
                 }
@@ -229,12 +242,20 @@ def park_computers(env: Any, bot: Any) -> None:
     click answered at once on Discord took 6-30 s here. Declared as an
     external wait (``env.external_wait``), the computer's task runs on its
     own: its pause ends when the ticker moves the clock past it, its move is
-    committed and drawn like any, and :class:`Live` shows it."""
+    committed and drawn like any, and :class:`Live` shows it.
+
+    A computer's move after a move from the Activity (served by aiohttp, not
+    an operation of SimCord's) is no work of SimCord's to wait for: it runs
+    as it is (SimCord refuses ``external_wait`` outside the bot's work)."""
     computers = bot.computers
     run = computers._run
 
     async def parked(table_id: int) -> None:
-        await env.external_wait(run(table_id), reason="a computer player's move")
+        task = asyncio.current_task()
+        if task is not None and task in env._work.tasks:
+            await env.external_wait(run(table_id), reason="a computer player's move")
+        else:
+            await run(table_id)
 
     computers._run = parked
 
@@ -259,6 +280,10 @@ async def enter_page(
 def _close_dms(env: Any) -> None:
     """Make every DM fail as on Discord with DMs closed (403, code 50007)."""
     env.inject_error(
-        "POST", "/users/@me/channels", status=403, code=50007,
-        message="Cannot send messages to this user", times=None,
+        "POST",
+        "/users/@me/channels",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
     )

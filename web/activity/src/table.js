@@ -175,7 +175,6 @@ function sixtysixBoard(frame, ctx, prev) {
       hand.append(node);
     }
     box.append(el("div", "own", el("span", "who", t("activity.ui.your_hand")), hand));
-    if (v.points != null) box.append(el("p", "points", t("activity.ui.card_points", { points: v.points })));
   }
   return box;
 }
