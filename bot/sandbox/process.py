@@ -101,10 +101,7 @@ class _ClosedDms(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        return (
-            "a DM could not be sent" not in message
-            and "editing a player's DM failed" not in message
-        )
+        return "a DM could not be sent" not in message and "editing a player's DM failed" not in message
 
 
 def quiet_terminal(*, closed_dms: bool = False) -> None:
@@ -138,9 +135,7 @@ def main(argv: list[str]) -> int:
     async def ready(info: dict[str, Any]) -> None:
         print("chabudai sandbox is running (loopback only, no Discord, no token).", flush=True)
         print(f"Database: {db}{'' if args.db else ' (temporary; deleted on exit)'}")
-        print(
-            f"Open this page (the address is a key to the session; keep it to yourself):\n\n  {info['url']}\n"
-        )
+        print(f"Open this page (the address is a key to the session; keep it to yourself):\n\n  {info['url']}\n")
         names = list(info["members"])
         print(f"Members: {', '.join(names)}. Pick who you are in the page's viewer menu;")
         print("open the page in several tabs to play several members at once.")
@@ -150,9 +145,7 @@ def main(argv: list[str]) -> int:
             for name, url in info["dm_urls"].items():
                 print(f"  {name}: {url}")
         else:
-            print(
-                "The members' DMs are closed (--no-dm): hands and dice come with Show my hand/dice."
-            )
+            print("The members' DMs are closed (--no-dm): hands and dice come with Show my hand/dice.")
         print(f"The Activity (the table live, as in a voice channel): {info['activity_url']}")
         print("  each member's page has an “Open the Activity” link, logged in as that member.")
         print("Type /play in the message box to open a table; the others press Join.")
@@ -170,17 +163,9 @@ def main(argv: list[str]) -> int:
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
         await open_sandbox(
-            db,
-            port=args.port,
-            members=members,
-            locale=args.locale,
-            close_dms=not args.dm,
-            ready=ready,
-            stop=stop,
-            tick=args.tick,
-            cpu_delay=args.cpu_delay,
-            on_thread=on_thread,
-            activity_port=args.activity_port,
+            db, port=args.port, members=members, locale=args.locale,
+            close_dms=not args.dm, ready=ready, stop=stop, tick=args.tick,
+            cpu_delay=args.cpu_delay, on_thread=on_thread, activity_port=args.activity_port,
         )
 
     try:

@@ -89,9 +89,7 @@ def thread_links(threads: Mapping[int, str]) -> Iterator[None]:
     project = messages._system_projection
     static = server.PreviewServer._static
 
-    def projecting(
-        preview: Any, page: Any, message: Any, *args: Any, **kwargs: Any
-    ) -> dict[str, Any]:
+    def projecting(preview: Any, page: Any, message: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         system: dict[str, Any] = project(preview, page, message, *args, **kwargs)
         target = system.get("channel")
         if isinstance(target, dict) and str(target.get("id", "")).isdigit():
@@ -134,9 +132,7 @@ def embed_commands() -> Iterator[None]:
     command."""
     from simcord.preview import _markdown as markdown
 
-    fields = [
-        markdown._FIELD_POLICIES.get(name) for name in ("embed_description", "embed_field_value")
-    ]
+    fields = [markdown._FIELD_POLICIES.get(name) for name in ("embed_description", "embed_field_value")]
     before = [None if policy is None else policy.get("commands") for policy in fields]
     for policy in fields:
         if policy is not None:

@@ -81,10 +81,7 @@ async def open_sandbox(
         if "url" not in activity:
             return {}
         channel = getattr(preview.channel, "id", None)
-        in_guild = (
-            getattr(preview.channel, "guild_id", None) == activity["guild"]
-            or channel == activity["channel"]
-        )
+        in_guild = getattr(preview.channel, "guild_id", None) == activity["guild"] or channel == activity["channel"]
         return {
             str(viewer.id): activity_link(
                 activity["url"], activity["identity"], viewer.id, activity["guild"],
@@ -97,12 +94,8 @@ async def open_sandbox(
     park_computers(runner._env, bot)  # before the start, which kicks a kept --db's computers
     try:
         with (
-            members_speak(locale),
-            fresh_selects(),
-            commands_speak(locale),
-            thread_links(threads),
-            embed_commands(),
-            activity_links(links_of, t("activity.launch", lang_of(locale))),
+            members_speak(locale), fresh_selects(), commands_speak(locale), thread_links(threads),
+            embed_commands(), activity_links(links_of, t("activity.launch", lang_of(locale))),
         ):
             async with runner as env, contextlib.AsyncExitStack() as pages:
                 world["env"] = env
@@ -129,9 +122,7 @@ async def open_sandbox(
                 dm_urls: dict[str, str] = {}
                 if not close_dms:
                     for name, actor in zip(members, actors, strict=True):
-                        dm = await enter_page(
-                            pages, env, actor.user.dm_channel, [actor.user], locale
-                        )
+                        dm = await enter_page(pages, env, actor.user.dm_channel, [actor.user], locale)
                         live.adopt(dm)
                         dm_urls[name] = dm.url
 
@@ -148,9 +139,7 @@ async def open_sandbox(
                 live.watch_threads(guild.id, open_thread)
                 info = {
                     "url": preview.url,
-                    "members": {
-                        name: actor.id for name, actor in zip(members, actors, strict=True)
-                    },
+                    "members": {name: actor.id for name, actor in zip(members, actors, strict=True)},
                     "dm_urls": dm_urls,
                     "channel": channel.id,
                     "guild": guild.id,
@@ -162,9 +151,7 @@ async def open_sandbox(
                     "thread_urls": live.threads,  # thread id -> its page, as threads open
                     "activity_url": activity["url"],
                     "activity_links": {
-                        name: activity_link(
-                            activity["url"], activity["identity"], actor.id, guild.id, channel.id
-                        )
+                        name: activity_link(activity["url"], activity["identity"], actor.id, guild.id, channel.id)
                         for name, actor in zip(members, actors, strict=True)
                     },
                 }
@@ -280,10 +267,6 @@ async def enter_page(
 def _close_dms(env: Any) -> None:
     """Make every DM fail as on Discord with DMs closed (403, code 50007)."""
     env.inject_error(
-        "POST",
-        "/users/@me/channels",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
+        "POST", "/users/@me/channels", status=403, code=50007,
+        message="Cannot send messages to this user", times=None,
     )
