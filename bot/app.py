@@ -109,7 +109,7 @@ class ChabudaiBot(commands.Bot):
         bus.subscribe(self.tournaments.on_commit, name="tournament")  # a match ended
         bus.subscribe(self.ops.on_commit, name="ops")  # last: counts what was committed
         bus.on_failure = self.ops.follower_failed
-        self.activity: Activity | None = None  # CHABUDAI_ACTIVITY (enable_activity)
+        self.activity_hub: Activity | None = None  # CHABUDAI_ACTIVITY (enable_activity)
         # one error handler for every slash command: an answer on any error
         self.tree.on_error = self.on_command_failed  # type: ignore[method-assign]
 
@@ -119,7 +119,7 @@ class ChabudaiBot(commands.Bot):
         the Activity" button, and its routes go on the operators' server."""
         hub = Activity(self, identity, client_id=client_id)
         hub.attach()
-        self.activity = hub
+        self.activity_hub = hub
         self.screen.launch = True
         self.ops.also_serve(hub.routes)
         return hub
@@ -151,8 +151,8 @@ class ChabudaiBot(commands.Bot):
             return
         live = await store.tables.live_tables()
         log.info("ready to serve %d live table(s)", len(live))
-        if self.activity is not None:
-            await self.activity.start()  # other processes' commits (PostgreSQL)
+        if self.activity_hub is not None:
+            await self.activity_hub.start()  # other processes' commits (PostgreSQL)
         await self.ops.start()
 
     async def commands_payload(self) -> list[dict[str, Any]]:
@@ -166,7 +166,7 @@ class ChabudaiBot(commands.Bot):
             await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree)
             for c in tree.get_commands()
         ]
-        if self.activity is not None:
+        if self.activity_hub is not None:
             payload.append(entry_point())
         return payload
 
@@ -192,7 +192,7 @@ class ChabudaiBot(commands.Bot):
             except discord.HTTPException:
                 log.info("slash commands' ids not fetched: replies name them as text")
             return False
-        if self.activity is None:
+        if self.activity_hub is None:
             synced = await self.tree.sync()
         else:  # discord.py 2.7 has no Entry Point commands: the same bulk update, with it
             assert self.application_id is not None
@@ -288,8 +288,8 @@ class ChabudaiBot(commands.Bot):
             await super().close()
         finally:
             await self.ops.stop()
-            if self.activity is not None:
-                await self.activity.close()
+            if self.activity_hub is not None:
+                await self.activity_hub.close()
             if self.tables.store.is_open:
                 await self.tables.flush()  # what is on screen, for the next start
             await self.tables.store.close()

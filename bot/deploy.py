@@ -54,7 +54,8 @@ def configured_activity() -> tuple[str, str] | None:
         raise ValueError(f"{ACTIVITY_ENV} must be 1 or 0, not {value!r}")
     client_id = os.environ.get(CLIENT_ID_ENV, "").strip()
     secret = os.environ.get(CLIENT_SECRET_ENV, "").strip()
-    missing = [name for name, v in ((CLIENT_ID_ENV, client_id), (CLIENT_SECRET_ENV, secret)) if not v]
+    given = ((CLIENT_ID_ENV, client_id), (CLIENT_SECRET_ENV, secret))
+    missing = [name for name, v in given if not v]
     if missing:
         raise ValueError(f"{ACTIVITY_ENV}=1 needs {' and '.join(missing)} (docs/activity.md)")
     if not client_id.isdigit():

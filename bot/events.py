@@ -108,10 +108,13 @@ class Bus:
         self._followers: list[tuple[str, Follower]] = []
         self.on_failure = on_failure
 
-    def subscribe(self, follower: Follower, *, name: str | None = None, first: bool = False) -> None:
+    def subscribe(
+        self, follower: Follower, *, name: str | None = None, first: bool = False
+    ) -> None:
         """Follow every commit, after the followers already subscribed (or
         before them all: ``first``)."""
-        entry: tuple[str, Follower] = (name or str(getattr(follower, "__qualname__", "?")), follower)
+        named = name or str(getattr(follower, "__qualname__", "?"))
+        entry: tuple[str, Follower] = (named, follower)
         if first:
             self._followers.insert(0, entry)
         else:

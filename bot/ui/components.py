@@ -322,12 +322,13 @@ def ended_view(table_id: int, label: str) -> discord.ui.View:
 
 class LaunchButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ca:(?P<table>[0-9]+)",
+    template=r"ca:(?P<table>[0-9]+):0:open",
 ):
-    """"Open the Activity" on a table message (``ca:<table>``; only where
+    """The "Open the Activity" button on a table message (``ca:<table>:0:open``,
+    the table scheme with no version: it changes nothing; only where
     the bot serves the Activity, ``docs/activity.md``): answered with
     Discord's launch-activity response, which opens the app's Activity in
-    the presser's client. No version: it changes nothing."""
+    the presser's client."""
 
     def __init__(self, table_id: int, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
@@ -336,7 +337,7 @@ class LaunchButton(
     @classmethod
     def build(cls, table_id: int, label: str) -> LaunchButton:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"ca:{table_id}"
+            label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"ca:{table_id}:0:open"
         )
         return cls(table_id, button)
 
