@@ -63,6 +63,7 @@ class Activity:
     def __init__(self, browser: Any, url: str, width: int = 1100, route: Any = None) -> None:
         self.page = browser.new_page(viewport={"width": width, "height": 820})
         self.frames: list[dict[str, Any]] = []
+        self.sizes: list[int] = []  # each frame's bytes
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._heard))
         if route is not None:
             self.page.route_web_socket(re.compile(r".*/api/ws$"), route)
@@ -70,6 +71,7 @@ class Activity:
         self.page.locator(".table").wait_for(timeout=20000)
 
     def _heard(self, payload: Any) -> None:
+        self.sizes.append(len(payload.encode() if isinstance(payload, str) else payload))
         self.frames.append(json.loads(payload if isinstance(payload, str) else payload.decode()))
 
     def tables(self) -> list[dict[str, Any]]:
@@ -113,7 +115,7 @@ def start_table(chat: Any, game: str, option: str, options: str, players: tuple[
 
 
 def test_two_members_play_a_whole_sixtysix_in_the_activity_while_a_third_watches_the_chat(
-    sandbox: Any,
+    live_sandbox: Any,
 ) -> None:
     box = live_sandbox()
     assert sync_playwright is not None
@@ -182,6 +184,8 @@ def test_two_members_play_a_whole_sixtysix_in_the_activity_while_a_third_watches
                     or act.page.locator(".result a.replay").count()
                 )
                 shot(act.page, f"activity-sixtysix-end-{member}-en.png")
+            sizes = sorted(n for a in (*players.values(), watcher) for n in a.sizes)
+            print(f"frames: {len(sizes)}, median {sizes[len(sizes) // 2]} bytes, max {sizes[-1]}")
             # the spectator's Activity: the public table, never a hand
             assert watcher.tables() and all(
                 f["you"] is None and "hand" not in f["view"] for f in watcher.tables()
