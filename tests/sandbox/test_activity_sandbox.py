@@ -26,9 +26,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import test_sandbox_live
 from browserkit import CHROMIUM, CHROMIUM_ARGS, NEEDS_BROWSER, shot, sync_playwright
 from test_sandbox_live import over, send_play, table, text_of
-from test_sandbox_live import sandbox as live_sandbox  # noqa: F401 (a fixture)
+
+live_sandbox = test_sandbox_live.sandbox  # the sandbox in a process (a fixture)
 
 pytestmark = NEEDS_BROWSER
 
