@@ -220,6 +220,49 @@ async def run(game: str, presses: int, viewer_counts: list[int]) -> dict[str, An
     return out
 
 
+def frame_costs() -> list[str]:
+    """A public frame's size, the time to build and encode it, and what
+    permessage-deflate would cost per socket (the server sends frames
+    uncompressed: one frame goes to many sockets, each would deflate it)."""
+    import zlib
+
+    from bot.activity import frames
+    from bot.tables.rows import TableRow
+    from games import registry
+    from games.core import SeededSource
+
+    lines = []
+    for game in ("nine", "sixtysix", "yahtzee"):
+        eng = registry.engine(game)
+        state = eng.new_game(["alice", "bob"], {}, "alice", SeededSource("bench-activity"))
+        for _ in range(3):
+            mover = eng.to_move(state)[0]
+            eng.apply(state, mover, eng.legal_moves(state, mover)[0])
+        seats = [{"id": 10, "name": "alice", "display": "alice"},
+                 {"id": 11, "name": "bob", "display": "bob"}]  # fmt: skip
+        row = TableRow(
+            id=1, guild_id=1, channel_id=2, message_id=3, game=game, phase="playing",
+            host_id=10, seats=seats, options={}, state=eng.to_json(state), ui={}, seed=None,
+            version=5, deadline=None, created_at=0.0, updated_at=0.0,
+        )  # fmt: skip
+        n = 200
+        t0 = time.perf_counter()
+        for _ in range(n):
+            frame = frames.table_frame(frames.Shown(row, state), None, "en")
+            data = json.dumps(frame, ensure_ascii=False, separators=(",", ":")).encode()
+        built = (time.perf_counter() - t0) / n
+        t0 = time.perf_counter()
+        for _ in range(n):
+            z = zlib.compressobj(wbits=-15)
+            packed = z.compress(data) + z.flush(zlib.Z_SYNC_FLUSH)
+        deflate = (time.perf_counter() - t0) / n
+        lines.append(
+            f"{game}: a public frame {len(data)} bytes, built and encoded in "
+            f"{built * 1000:.2f} ms; deflated {len(packed)} bytes in {deflate * 1e6:.0f} µs a socket"
+        )
+    return lines
+
+
 def main() -> int:
     if sys.argv[1:2] == ["--clients"]:
         url, channel, code, count = sys.argv[2:6]
@@ -230,6 +273,8 @@ def main() -> int:
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--viewers", type=int, nargs="+", default=[1, 50])
     args = parser.parse_args()
+    for line in frame_costs():
+        print(line)
     out = asyncio.run(run(args.game, args.presses, args.viewers))
     print(f"game {out['game']}, {out['presses']} presses per figure")
     for count, lat in out["latency"].items():

@@ -377,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("chabudai").info(
             "shards: %s (%d of %d)", shards, len(shards.ids), shards.count
         )
-    bot = create_bot(open_store(target, migrate=migrate), shards=shards, activity=activity)
+    served = {"activity": activity} if activity is not None else {}  # CHABUDAI_ACTIVITY
+    bot = create_bot(open_store(target, migrate=migrate), shards=shards, **served)
     tune_gc()
     tune_malloc()
     bot.run(token, log_handler=None)

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.activity import Activity, DiscordIdentity, Identity, entry_point
+from bot.activity import Activity, DiscordIdentity, Identity, Places, entry_point
 from bot.commands.boards import Boards
 from bot.commands.config import Config
 from bot.commands.help import Help
@@ -118,11 +118,26 @@ class ChabudaiBot(commands.Bot):
         hub follows every commit (first), the table message gets its "Open
         the Activity" button, and its routes go on the operators' server."""
         hub = Activity(self, identity, client_id=client_id)
+        if isinstance(identity, DiscordIdentity):  # the channel is Discord's word
+            hub.places = Places(self.activity_instance)
         hub.attach()
         self.activity_hub = hub
         self.screen.launch = True
         self.ops.also_serve(hub.routes)
         return hub
+
+    async def activity_instance(self, instance: str) -> dict[str, Any] | None:
+        """An Activity instance of this app as Discord describes it (its
+        location and users), with the bot's token."""
+        route = discord.http.Route(
+            "GET", "/applications/{application_id}/activity-instances/{instance_id}",
+            application_id=self.application_id, instance_id=instance,
+        )  # fmt: skip
+        try:
+            found = await self.http.request(route)
+        except discord.NotFound:
+            return None
+        return found if isinstance(found, dict) else None
 
     async def setup_hook(self) -> None:
         store = self.tables.store

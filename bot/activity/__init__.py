@@ -21,6 +21,8 @@ from bot.activity.identity import (
     DiscordIdentity,
     Identity,
     IdentityError,
+    Place,
+    Places,
     SandboxIdentity,
     Viewer,
 )
@@ -37,6 +39,8 @@ __all__ = [
     "DiscordIdentity",
     "Identity",
     "IdentityError",
+    "Place",
+    "Places",
     "SandboxIdentity",
     "Socket",
     "Viewer",

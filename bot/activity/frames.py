@@ -111,8 +111,11 @@ def _controls(row: TableRow, state: Any, seat: str, lang: str) -> list[Control]:
     return unique
 
 
-def table_frame(shown: Shown, seat: str | None, lang: str) -> dict[str, Any]:
-    """The ``table`` frame of ``shown`` for ``seat`` (``None``: the public)."""
+def table_frame(
+    shown: Shown, seat: str | None, lang: str, now: float | None = None
+) -> dict[str, Any]:
+    """The ``table`` frame of ``shown`` for ``seat`` (``None``: the public);
+    ``now``: the bot's clock (unix seconds), to count the deadline from."""
     row = shown.row
     eng = registry.engine(row.game)
     the = plugin(row.game)
@@ -141,6 +144,7 @@ def table_frame(shown: Shown, seat: str | None, lang: str) -> dict[str, Any]:
         "version": row.version,
         "game": row.game,
         "game_name": t(f"game.{row.game}", lang),
+        "terms": the.terms(lang),
         "phase": phase,
         "players": players,
         "you": seat,
@@ -148,6 +152,7 @@ def table_frame(shown: Shown, seat: str | None, lang: str) -> dict[str, Any]:
         "status": None,
         "scores": [],
         "deadline": None,
+        "now": iso(now),
         "log": [line.removeprefix("• ") for line in present.log_lines(row, lang, LOG_LINES)],
         "view": {},
         "private": [],

@@ -35,7 +35,7 @@ from aiohttp import WSMsgType, web
 from bot import events as ev
 from bot.activity import frames
 from bot.activity.frames import Shown
-from bot.activity.identity import Identity, IdentityError, Viewer
+from bot.activity.identity import Identity, IdentityError, Places, Viewer
 from bot.db.core import PROCESS
 from bot.events import TableCommitted
 from bot.i18n import lang_of, rule_error
@@ -125,6 +125,9 @@ class Activity:
         self._channels: dict[int, set[Socket]] = {}
         self.frames_built = 0  # frames built since start (one per viewer kind and commit)
         self.moving = 0  # Activity moves being handled (their followers included)
+        # where an Activity instance runs, Discord's word (None: the client's
+        # word for its channel is taken, as in the sandbox)
+        self.places: Places | None = None
         self.listening = False
         self.announce = True  # tell other processes of each commit (PostgreSQL)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -192,7 +195,8 @@ class Activity:
         return [s for group in self._channels.values() for s in group]
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME)
+        # no permessage-deflate: one frame goes to many sockets, each would deflate it again
+        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
         await ws.prepare(request)
         sock = Socket(ws)
         try:
@@ -236,6 +240,9 @@ class Activity:
         if isinstance(token, str) and 0 < len(token) <= MAX_CODE:
             viewer = await self.identity.user(token)
         channel = _id(data.get("channel"))
+        refused = channel is not None and not await self._here(data.get("instance"), channel, viewer)
+        if refused:
+            channel = None
         self._leave(sock)
         sock.viewer = viewer
         sock.lang = lang_of(viewer.locale) if viewer is not None else "en"
@@ -244,11 +251,26 @@ class Activity:
             {"op": "welcome", "user": user, "locale": sock.lang, "words": frames.words(sock.lang)}
         )
         if channel is None:
-            sock.send_frame(frames.error_frame("activity.error.no_channel", sock.lang))
+            key = "activity.error.not_here" if refused else "activity.error.no_channel"
+            sock.send_frame(frames.error_frame(key, sock.lang))
             return
         sock.channel = channel
         self._channels.setdefault(channel, set()).add(sock)
         await self.catch_up(channel, [sock])
+
+    async def _here(self, instance: Any, channel: int, viewer: Viewer | None) -> bool:
+        """Whether a socket may be in ``channel``: where Discord says where
+        an instance runs (:attr:`places`), the instance must run there and a
+        proven user be one of its users; elsewhere (the sandbox) the
+        client's word is taken."""
+        if self.places is None:
+            return True
+        if not isinstance(instance, str) or not 0 < len(instance) <= MAX_CODE:
+            return False
+        place = await self.places.where(instance, None if viewer is None else viewer.id)
+        if place is None or place.channel_id != channel:
+            return False
+        return viewer is None or viewer.id in place.users
 
     async def catch_up(self, channel: int, socks: Iterable[Socket]) -> None:
         """The channel's table as stored now, to ``socks``."""
@@ -326,12 +348,13 @@ class Activity:
             for sock in targets:
                 sock.send(text)
             return
+        now = self.service.clock()
         groups: dict[tuple[str | None, str], list[Socket]] = {}
         for sock in targets:
             groups.setdefault((self._seat(shown.row, sock.viewer), sock.lang), []).append(sock)
         for (seat, lang), group in groups.items():
             try:
-                frame = frames.table_frame(shown, seat, lang)
+                frame = frames.table_frame(shown, seat, lang, now)
             except Exception:
                 log.exception("table %d: the Activity's frame failed", shown.row.id)
                 continue

@@ -21,9 +21,9 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import aiohttp
 
@@ -33,6 +33,58 @@ API = "https://discord.com/api/v10"
 TIMEOUT = aiohttp.ClientTimeout(total=10)
 USER_TTL = 300.0  # seconds a token's user, once asked of Discord, is trusted
 USERS_KEPT = 4096  # tokens remembered (the oldest asked again)
+
+
+PLACE_TTL = 60.0  # seconds an Activity instance's place and users are trusted
+PLACES_KEPT = 1024
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an Activity instance runs (Discord's word): its channel and the
+    users connected to it."""
+
+    channel_id: int
+    users: frozenset[int]
+
+
+class Places:
+    """An Activity instance's place, asked of Discord with the bot's token
+    (``GET /applications/{app}/activity-instances/{instance}``) and kept
+    :data:`PLACE_TTL` seconds; a user not among the kept users asks again
+    (they may just have joined). ``fetch(instance)``: the raw instance
+    (``None``: no such instance)."""
+
+    def __init__(
+        self,
+        fetch: Callable[[str], Awaitable[dict[str, Any] | None]],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.fetch = fetch
+        self.clock = clock
+        self._kept: dict[str, tuple[Place | None, float]] = {}
+
+    async def where(self, instance: str, user_id: int | None) -> Place | None:
+        now = self.clock()
+        kept = self._kept.get(instance)
+        if kept is not None and kept[1] > now and kept[0] is not None:
+            if user_id is None or user_id in kept[0].users:
+                return kept[0]
+        try:
+            raw = await self.fetch(instance)
+        except Exception as err:  # Discord unreachable, 404, 403: no place
+            log.info("activity: an instance could not be asked for (%s)", type(err).__name__)
+            raw = None
+        place = None
+        location = raw.get("location") if isinstance(raw, dict) else None
+        if isinstance(location, dict) and str(location.get("channel_id", "")).isdigit():
+            users = frozenset(int(u) for u in raw.get("users") or () if str(u).isdigit())
+            place = Place(int(location["channel_id"]), users)
+        if len(self._kept) >= PLACES_KEPT:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[instance] = (place, now + PLACE_TTL)
+        return place
 
 
 class IdentityError(Exception):

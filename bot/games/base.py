@@ -158,6 +158,11 @@ class GamePlugin:
         """A player's private picture (games without secrets: the table)."""
         return self.table_image(view, lang)
 
+    def terms(self, lang: str) -> dict[str, str]:
+        """The game's own words for the names its view uses (Yahtzee: its
+        boxes), for a client that draws the view itself (the Activity)."""
+        return {}
+
     def picture_view(self, view: dict[str, Any], ui: dict[str, Any]) -> dict[str, Any]:
         """The view the table picture draws: the public view plus what the
         table's UI state shows on the table (Yahtzee: the held dice), so the

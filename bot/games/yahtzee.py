@@ -118,6 +118,10 @@ class Plugin(GamePlugin):
                 hold = [False] * 5
         ui["hold"] = (hold + [False] * 5)[:5]
 
+    def terms(self, lang: str) -> dict[str, str]:
+        """Each box of the score sheet by its name in ``lang``."""
+        return {box: t(f"yahtzee.box.{box}", lang) for box in BOXES}
+
     def picture_view(self, view: dict[str, Any], ui: dict[str, Any]) -> dict[str, Any]:
         """The picture marks "keep" under exactly the dice whose buttons are
         held: the table's held dice while a reroll is left, none otherwise

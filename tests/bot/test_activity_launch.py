@@ -64,12 +64,36 @@ def test_the_bot_refuses_to_start_without_the_secret(monkeypatch, tmp_path, caps
     assert not (tmp_path / "db.sqlite3").exists()
 
 
+def test_the_bot_starts_with_it_when_asked(monkeypatch, tmp_path) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    for name, value in (("DISCORD_TOKEN", "a-token"), ("CHABUDAI_DB", str(tmp_path / "d.sqlite3")),
+                        (ENV, "127.0.0.1:0"), (ACTIVITY_ENV, "1"), (CLIENT_ID_ENV, CLIENT[0]),
+                        (CLIENT_SECRET_ENV, CLIENT[1])):  # fmt: skip
+        monkeypatch.setenv(name, value)
+    built: list[dict] = []
+
+    class Ran:
+        def run(self, token: str, **kwargs) -> None:
+            pass
+
+    def fake_create_bot(store, **options):
+        built.append(options)
+        return Ran()
+
+    monkeypatch.setattr("bot.app.create_bot", fake_create_bot)
+    assert main([]) == 0
+    assert built == [{"shards": None, "activity": CLIENT}]
+
+
 def test_create_bot_serves_it_only_when_asked(tmp_path) -> None:
     assert create_bot(Store(tmp_path / "a.sqlite3")).activity_hub is None
     bot = create_bot(Store(tmp_path / "b.sqlite3"), activity=CLIENT)
     assert bot.activity_hub is not None and bot.screen.launch
     assert isinstance(bot.activity_hub.identity, DiscordIdentity)
     assert bot.activity_hub.client_id == CLIENT[0]
+    assert bot.activity_hub.places is not None  # the channel is Discord's word
     assert bot.tables.bus.followers[0] == "activity"  # before the table message's edit
 
 

@@ -6,6 +6,8 @@ catches up; the words come from the catalogues in the viewer's language."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from activitykit import activity_of
 from simtable import accepted, says
 
@@ -126,3 +128,24 @@ async def test_words_in_the_viewers_language(game_night):
             # the same commit in English on an English viewer's socket
             a = await act.open(night.alice, table.channel)
             assert says((await a.table())["log"][-1], "ev.sixdice.roll", "en", player=mover)
+
+
+async def test_the_bots_clock_and_the_games_terms(game_night):
+    """A frame carries the bot's now (the clock to count the deadline from:
+    SimCord's here, not the test's) and the game's own words for its view's
+    names in the viewer's language (Yahtzee's boxes)."""
+    async with game_night(seeded=True, locales={"bob": "ja"}) as night:
+        table = await night.table("yahtzee", players=2)
+        async with activity_of(night) as act:
+            b = await act.open(night.bob, table.channel)
+            frame = await b.table()
+            now = dt.datetime.fromisoformat(frame["now"]).timestamp()
+            assert abs(now - night.bot.tables.clock()) < 2
+            row = await table.row()
+            assert row is not None and row.deadline is not None
+            assert dt.datetime.fromisoformat(frame["deadline"]).timestamp() == int(row.deadline)
+            boxes = frame["view"]["sheets"][frame["players"][0]["name"]][0]["boxes"]
+            assert set(frame["terms"]) == set(boxes)
+            assert frame["terms"]["three_kind"] == catalogue("ja")["yahtzee.box.three_kind"]
+            nine = await night.table("nine", players=2)
+            assert (await (await act.open(None, nine.channel)).table())["terms"] == {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from activitykit import activity_of
 
+from bot.activity import Places
 from bot.i18n import catalogue
 
 
@@ -106,3 +107,62 @@ async def test_the_token_endpoint_refuses_a_forged_code(game_night):
             assert res.status == 400
             res = await act.client.get("/activity/api/config")
             assert await res.json() == {"client_id": "sandbox"}
+
+
+async def test_the_channel_is_discords_word_where_it_can_say(game_night):
+    """With Discord's identity the hub asks Discord where an Activity
+    instance runs: a socket claiming another channel, or a user not in the
+    instance, is refused (and sees nothing); the instance's own users in
+    its channel are served. Discord is faked here (SimCord has no Activity
+    instances): what it answers is the bot's ``activity_instance``."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        elsewhere = await night.table("nine", players=[night.carol, night.dave])
+        async with activity_of(night) as act:
+            asked: list[str] = []
+            now = [0.0]
+            users = {night.alice.id}
+
+            async def instance(instance_id: str):
+                asked.append(instance_id)
+                if instance_id != "i-1":
+                    return None
+                return {"instance_id": "i-1", "location": {"channel_id": str(table.channel.id)},
+                        "users": [str(u) for u in sorted(users)]}  # fmt: skip
+
+            act.hub.places = Places(instance, clock=lambda: now[0])
+
+            async def hello(user, channel, instance_id):
+                ws = await act.client.ws_connect("/activity/api/ws")
+                token = None if user is None else await act.token(user)
+                await ws.send_json({"op": "hello", "token": token, "channel": str(channel.id),
+                                    "instance": instance_id, "since": None})  # fmt: skip
+                frames = [await ws.receive_json(timeout=5), await ws.receive_json(timeout=5)]
+                await ws.close()
+                return frames[1]
+
+            assert (await hello(night.alice, table.channel, "i-1"))["op"] == "table"
+            refused = await hello(night.alice, elsewhere.channel, "i-1")  # another channel
+            assert refused["key"] == "activity.error.not_here"
+            assert refused["text"] == catalogue("en")["activity.error.not_here"]
+            assert (await hello(night.bob, table.channel, "i-1"))[
+                "key"
+            ] == "activity.error.not_here"
+            assert (await hello(night.alice, table.channel, "i-2"))[
+                "key"
+            ] == "activity.error.not_here"
+            assert (await hello(night.alice, table.channel, None))[
+                "key"
+            ] == "activity.error.not_here"
+            assert (await hello(None, table.channel, "i-1"))["op"] == "table"  # public, its channel
+            assert (await hello(None, elsewhere.channel, "i-1"))["key"] == "activity.error.not_here"
+            assert act.hub.sockets(elsewhere.channel.id) == []
+            # bob joins the instance: asked again (he was not among the kept users)
+            users.add(night.bob.id)
+            assert (await hello(night.bob, table.channel, "i-1"))["op"] == "table"
+            n = len(asked)
+            assert (await hello(night.alice, table.channel, "i-1"))["op"] == "table"
+            assert len(asked) == n  # kept a while
+            now[0] += 61
+            assert (await hello(night.alice, table.channel, "i-1"))["op"] == "table"
+            assert len(asked) == n + 1
