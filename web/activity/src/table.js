@@ -241,7 +241,7 @@ export function drawTable(root, frame, prev, ctx) {
     ...ctx,
     moves,
     name,
-    boxName: (b) => frame.boxes?.[b] || b,
+    boxName: (b) => frame.terms?.[b] || b,
     used: (list) => list.forEach((m) => used.add(m.move)),
   };
   const turn = frame.turn || [];
