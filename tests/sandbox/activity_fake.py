@@ -50,6 +50,8 @@ class FakeActivity:
         self.url = ""
         self.log: list[str] = []
         self.label: Callable[[str], str] = lambda move: move
+        self.now: str | None = None  # the server's clock in the frames (ISO), if set
+        self.deadline: str | None = None  # the turn clock's end (ISO), if set
 
     # ------------------------------------------------------------------ frames
 
@@ -66,7 +68,7 @@ class FakeActivity:
                         for i, p in enumerate(self.players)],
             "you": viewer, "turn": turn, "status": "",
             "scores": [{"name": p, "text": str(i)} for i, p in enumerate(self.players)],
-            "deadline": None, "log": self.log[-8:], "view": view, "private": [],
+            "deadline": self.deadline, "now": self.now, "log": self.log[-8:], "view": view, "private": [],
             "moves": [{"move": f"m:{m}", "label": self.label(m), "group": "", "style": "primary"} for m in legal],
             "finished": finished,
             "result": ["**Game over.**"] if finished else [],

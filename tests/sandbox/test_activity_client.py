@@ -181,3 +181,22 @@ def test_a_japanese_viewer_reads_the_japanese_catalogue(chromium: Any) -> None:
         shot(page, "fake-sixtysix-ja-mobile.png")
     finally:
         fake.stop()
+
+
+def test_the_clock_counts_from_the_servers_now(chromium: Any) -> None:
+    """The sandbox's bot runs on a simulated clock (and a player's computer
+    may be off): a deadline 90 s after the frame's ``now`` reads about 1:30,
+    whatever the browser's own clock says (here: months later)."""
+    fake = FakeActivity("nine", ["alice", "bob"], seed="client-clock")
+    fake.now, fake.deadline = "2026-01-01T00:00:00+00:00", "2026-01-01T00:01:30+00:00"
+    url = fake.start()
+    try:
+        page = open_as(chromium, url, "alice")
+        value = page.locator(".clock .value")
+        page.wait_for_function("() => document.querySelector('.clock .value')?.textContent !== ''")
+        shown = value.inner_text()
+        minutes, seconds = (int(x) for x in shown.split(":"))
+        assert 80 <= minutes * 60 + seconds <= 90, shown
+        assert page.locator(".clock .label").inner_text() == words("en")["activity.ui.clock"]
+    finally:
+        fake.stop()

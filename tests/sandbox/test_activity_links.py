@@ -49,7 +49,9 @@ async def test_each_page_links_its_members_to_the_activity(tmp_path: Path) -> No
                     for link in links.values():
                         parts = urlsplit(link)
                         query = parse_qs(parts.query)
-                        assert query["sdk"] == ["mock"] and query["channel"] == [str(info["channel"])], link
+                        assert query["sdk"] == ["mock"] and query["channel"] == [
+                            str(info["channel"])
+                        ], link
                         assert query["guild"] == [str(info["guild"])], link
                         assert parts.fragment.startswith("code=") and "code" not in query, link
                         assert link.startswith(info["activity_url"]), link
@@ -62,7 +64,14 @@ async def test_each_page_links_its_members_to_the_activity(tmp_path: Path) -> No
                     token = (await answer.json())["access_token"]
                     # the socket that says hello with it is the member's
                     async with http.ws_connect(info["activity_url"] + "api/ws") as ws:
-                        await ws.send_json({"op": "hello", "token": token, "channel": str(info["channel"]), "since": None})
+                        await ws.send_json(
+                            {
+                                "op": "hello",
+                                "token": token,
+                                "channel": str(info["channel"]),
+                                "since": None,
+                            }
+                        )
                         welcome = await ws.receive_json(timeout=10)
                     seen.setdefault("users", {})[name] = welcome["user"]
                     forged = code[:-1] + ("0" if code[-1] != "0" else "1")
