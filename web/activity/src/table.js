@@ -116,7 +116,11 @@ function yahtzeeBoard(frame, ctx, prev) {
         const key = columns > 1 ? `${b} x${c + 1}` : b;
         const move = p === frame.you ? scoring.get(key) : null;
         if (move) {
-          const button = el("button", "box-move", move.label);
+          // the row names the box: the button says the points it would score
+          const potential = (v.potential || []).find((q) => `m:${q.move}` === move.move);
+          const button = el("button", "box-move", potential ? `+${potential.points}` : move.label);
+          button.setAttribute("aria-label", move.label);
+          button.title = move.label;
           button.type = "button";
           button.dataset.move = move.move;
           button.addEventListener("click", () => ctx.send(move.move));
