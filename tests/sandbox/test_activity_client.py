@@ -200,3 +200,36 @@ def test_the_clock_counts_from_the_servers_now(chromium: Any) -> None:
         assert page.locator(".clock .label").inner_text() == words("en")["activity.ui.clock"]
     finally:
         fake.stop()
+
+
+def test_a_roll_tumbles_briefly_a_key_skips_it_and_reduced_motion_stills_it(chromium: Any) -> None:
+    """A new roll's dice tumble (CSS animation) for a moment; a key press
+    ends it at once; with prefers-reduced-motion there is no animation."""
+    fake = FakeActivity("sixdice", ["alice", "bob"], seed="client-roll")
+    url = fake.start()
+    try:
+        page = open_as(chromium, url, "alice")
+        (first,) = fake.engine.to_move(fake.state)
+        fake.play(first, "roll")
+        page.locator(".die.rolling").first.wait_for(timeout=5000)
+        name = page.locator(".die.rolling").first.evaluate("d => getComputedStyle(d).animationName")
+        assert name == "roll"
+        page.keyboard.press("Escape")
+        assert page.locator(".die.rolling").count() == 0
+        # setting dice aside is no roll: nothing tumbles; the next roll does,
+        # even one that ends the turn (no dice left in "roll", the last roll shown)
+        take = next(m for m in fake.engine.legal_moves(fake.state, first) if m.startswith("take"))
+        for move, tumbling in ((take, False), ("roll", True)):
+            fake.play(first, move)
+            page.wait_for_function(f"() => document.querySelector('.table')?.dataset.version === '{fake.version}'")
+            assert (page.locator(".die.rolling").count() > 0) is tumbling, (move, fake.log)
+        # with reduced motion a rolling die does not move
+        still = chromium.new_page(viewport={"width": 1100, "height": 800}, reduced_motion="reduce")
+        still.goto(f"{url}?sdk=mock&channel=5#code=code-bob")
+        still.locator(".table .die").first.wait_for(timeout=15000)
+        names = still.locator(".table .die").evaluate_all(
+            "ds => ds.map(d => { d.classList.add('rolling'); return getComputedStyle(d).animationName; })"
+        )
+        assert names and set(names) == {"none"}, names
+    finally:
+        fake.stop()

@@ -31,9 +31,12 @@ function changed(prev, frame, pick) {
 function sixdiceBoard(frame, ctx, prev) {
   const v = frame.view;
   const box = el("div", "board sixdice");
-  const rolling = changed(prev, frame, (w) => w.roll);
+  // a roll is new when the last roll is another (each has its number)
+  const rolling = changed(prev, frame, (w) => w.last_roll);
   if (v.roll) box.append(diceRow(v.roll, { rolling }));
-  else if (v.last_roll?.dice) box.append(diceRow(v.last_roll.dice, { rolling }));
+  else if (v.last_roll?.dice && v.last_roll.result !== "score") {
+    box.append(diceRow(v.last_roll.dice, { rolling })); // the roll that ended the turn (ドボン, ブタ)
+  }
   if (v.set_aside?.length) {
     const aside = el("div", "aside");
     for (const group of v.set_aside) aside.append(el("div", "group", diceRow(group.dice, { held: true }), el("span", "points", `+${group.points}`)));
@@ -81,7 +84,7 @@ function yahtzeeBoard(frame, ctx, prev) {
   const box = el("div", "board yahtzee");
   if (v.dice?.length) {
     // a die to hold is the chat table's toggle (k:<i>); held ones are marked
-    const rolling = changed(prev, frame, (w) => w.dice);
+    const rolling = changed(prev, frame, (w) => [w.dice, w.rolls_left, w.turn, w.round]);
     const row = el("div", "dice");
     v.dice.forEach((value, i) => {
       const toggle = ctx.moves.find((m) => m.move === `k:${i}`);
