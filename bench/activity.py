@@ -11,7 +11,8 @@ player and the rest spectators, all on the table's channel.
 - commit-to-Activity latency: from the commit's announcement on the bus
   (``Bus.publish``) to the frame's arrival at each socket (both processes
   read the same monotonic clock), p50/p99 over every (press, viewer), for
-  each ``--viewers`` count;
+  each ``--viewers`` count; and the bot's side alone: from the
+  announcement to the frame written to every socket (p50/p99 per press);
 - the CPU a press costs the bot process (``time.process_time``: the bot,
   its followers, the table message's picture, SimCord's simulated Discord)
   with no Activity open against ``max(--viewers)`` open, in alternating
@@ -138,7 +139,18 @@ async def run(game: str, presses: int, viewer_counts: list[int]) -> dict[str, An
                 users = [alice, bob]
                 names = {u.id: (u.name, "en-US") for u in users}
                 identity = SandboxIdentity(names)
-                runner = web.AppRunner(activity_app(bot, identity), access_log=None)
+                app = activity_app(bot, identity)
+                hub = app["activity"]
+                written: dict[tuple[int, int], float] = {}  # all sockets written (or queued)
+                push = hub.push
+
+                async def timed_push(channel: int, shown: Any, socks: Any = None) -> None:
+                    await push(channel, shown, socks)
+                    if shown is not None:
+                        written[(shown.row.id, shown.row.version)] = time.perf_counter()
+
+                hub.push = timed_push
+                runner = web.AppRunner(app, access_log=None)
                 await runner.setup()
                 site = web.TCPSite(runner, "127.0.0.1", 0)
                 await site.start()
@@ -197,6 +209,7 @@ async def run(game: str, presses: int, viewer_counts: list[int]) -> dict[str, An
                     arrivals = await viewers.close()
                     wanted = set(versions)
                     lags = [at - published[v] for v, at in arrivals if v in wanted and v in published]
+                    sent = [written[v] - published[v] for v in wanted if v in written and v in published]
                     per_version = dict.fromkeys(wanted, 0)
                     for v, _at in arrivals:
                         if v in per_version:
@@ -207,6 +220,8 @@ async def run(game: str, presses: int, viewer_counts: list[int]) -> dict[str, An
                         "p99_ms": pct(lags, 0.99) * 1000,
                         "max_ms": max(lags) * 1000,
                         "missed": sum(1 for v in wanted if per_version[v] < count),
+                        "written_p50_ms": statistics.median(sent) * 1000,
+                        "written_p99_ms": pct(sent, 0.99) * 1000,
                     }
                 out["cpu"] = {
                     "none_ms": statistics.mean(cpu[0]) * 1000,
@@ -281,7 +296,9 @@ def main() -> int:
         print(
             f"commit → Activity, {count:>3} viewer(s): p50 {lat['p50_ms']:.2f} ms, "
             f"p99 {lat['p99_ms']:.2f} ms, max {lat['max_ms']:.2f} ms "
-            f"({lat['samples']} arrivals, {lat['missed']} commits missed by a socket)"
+            f"({lat['samples']} arrivals, {lat['missed']} commits missed by a socket); "
+            f"written to every socket: p50 {lat['written_p50_ms']:.2f} ms, "
+            f"p99 {lat['written_p99_ms']:.2f} ms"
         )
     cpu = out["cpu"]
     rounds = "; ".join(f"{a:.2f} / {b:.2f}" for a, b in cpu["rounds"])

@@ -37,6 +37,7 @@ from bot.activity import frames
 from bot.activity.frames import Shown
 from bot.activity.identity import Identity, IdentityError, Places, Viewer
 from bot.db.core import PROCESS
+from bot.db.postgres import PostgresDatabase
 from bot.events import TableCommitted
 from bot.i18n import lang_of, rule_error
 from bot.model import is_cpu, message_link
@@ -54,9 +55,12 @@ STATIC = Path(__file__).parent / "static"  # the built client (web/activity/)
 PREFIX = "/activity"
 NOTICES = "chabudai_activity"  # NOTIFY channel: a commit another process may show
 MAX_QUEUED = 16  # frames a socket may have unsent before the oldest is dropped
+SEND_NOW = 16 * 1024  # bytes buffered below which a frame is written at once
 MAX_FRAME = 4096  # bytes of a client's frame
 MAX_CODE = 512  # characters of an OAuth2 code
 HEARTBEAT = 30.0  # seconds between the server's pings of a socket
+RESULT_SHOWN = 900.0  # seconds a finished game's result greets a socket of its channel
+RESULTS_KEPT = 4096  # channels whose last result is remembered (the oldest forgotten)
 ID_DIGITS = 20  # a Discord id's digits at most
 
 
@@ -74,8 +78,9 @@ class Socket:
     """One open Activity: who (proven or not), where, in which language,
     and what is queued for it."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.BaseTransport | None) -> None:
         self.ws = ws
+        self.transport = transport
         self.viewer: Viewer | None = None
         self.lang = "en"
         self.channel: int | None = None
@@ -90,6 +95,25 @@ class Socket:
             self._queue.popleft()
         self._queue.append(text)
         self._wake.set()
+
+    async def deliver(self, text: str) -> None:
+        """Send ``text`` at once when the socket keeps up (nothing queued,
+        its transport's buffer nearly empty: the write does not wait), else
+        queue it for the writer: a slow socket never holds up the others."""
+        transport = self.transport
+        if (
+            not self._queue
+            and isinstance(transport, asyncio.WriteTransport)
+            and not transport.is_closing()
+            and transport.get_write_buffer_size() < SEND_NOW
+        ):
+            try:
+                await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):  # closed meanwhile
+                return
+            self.sent += 1
+            return
+        self.send(text)
 
     def send_frame(self, frame: dict[str, Any]) -> None:
         self.send(_dumps(frame))
@@ -129,8 +153,11 @@ class Activity:
         # word for its channel is taken, as in the sandbox)
         self.places: Places | None = None
         self.listening = False
-        self.announce = True  # tell other processes of each commit (PostgreSQL)
+        self.announce = False  # tell other processes of each commit (PostgreSQL: start())
         self._tasks: set[asyncio.Task[None]] = set()
+        # channel → (its last finished game's result, when): a socket that
+        # was away when the game ended is shown its result on its hello
+        self._finished: dict[int, tuple[int, float]] = {}
         # who announces (several bots may share one OS process: the tests)
         self.me = f"{PROCESS}/{secrets.token_hex(4)}"
 
@@ -198,7 +225,7 @@ class Activity:
         # no permessage-deflate: one frame goes to many sockets, each would deflate it again
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
         await ws.prepare(request)
-        sock = Socket(ws)
+        sock = Socket(ws, request.transport)
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -240,7 +267,9 @@ class Activity:
         if isinstance(token, str) and 0 < len(token) <= MAX_CODE:
             viewer = await self.identity.user(token)
         channel = _id(data.get("channel"))
-        refused = channel is not None and not await self._here(data.get("instance"), channel, viewer)
+        refused = channel is not None and not await self._here(
+            data.get("instance"), channel, viewer
+        )
         if refused:
             channel = None
         self._leave(sock)
@@ -273,9 +302,23 @@ class Activity:
         return viewer is None or viewer.id in place.users
 
     async def catch_up(self, channel: int, socks: Iterable[Socket]) -> None:
-        """The channel's table as stored now, to ``socks``."""
+        """The channel's table as stored now, to ``socks``; with none, the
+        game that finished there in the last :data:`RESULT_SHOWN` seconds
+        (its result), if this process heard of it."""
         row = await self.service.store.tables.table_in_channel(channel)
-        self.push(channel, None if row is None else Shown(row), list(socks))
+        shown = None if row is None else Shown(row)
+        if shown is None:
+            finished = self._finished.get(channel)
+            if finished is not None and finished[1] > self.service.clock() - RESULT_SHOWN:
+                shown = await self._result(finished[0])
+        await self.push(channel, shown, list(socks))
+
+    def _ended(self, channel: int, result_id: int) -> None:
+        """A game finished in ``channel`` (here or in another process)."""
+        self._finished.pop(channel, None)
+        if len(self._finished) >= RESULTS_KEPT:
+            self._finished.pop(next(iter(self._finished)))
+        self._finished[channel] = (result_id, self.service.clock())
 
     async def _move(self, sock: Socket, data: dict[str, Any]) -> None:
         lang = sock.lang
@@ -315,29 +358,31 @@ class Activity:
         """After every commit: its channel's Activities get the table, and
         other processes are told (they may hold sockets on the channel)."""
         row = change.after
+        if change.kind == ev.FINISHED and change.result_id is not None:
+            self._ended(row.channel_id, change.result_id)
         if self._channels.get(row.channel_id):
-            self.push(row.channel_id, shown_of(change))
+            await self.push(row.channel_id, shown_of(change))
             # the sockets' writers send now, before the next follower's work
             # (the table message's picture) holds the loop
             await asyncio.sleep(0)
         if self.announce and self.listening and change.kind != ev.REPAIRED:
-            payload = " ".join(
-                str(x)
-                for x in (
-                    self.me,
-                    row.channel_id,
-                    row.id,
-                    row.version,
-                    change.kind,
-                    change.result_id or 0,
-                )  # fmt: skip
-            )
-            try:
-                await self.service.store.db.notify(NOTICES, payload)
-            except Exception as err:  # the move stands; other processes catch up on their next
-                log.warning("activity: a commit could not be announced (%s)", type(err).__name__)
+            fields = (self.me, row.channel_id, row.id, row.version, change.kind,
+                      change.result_id or 0)  # fmt: skip
+            # in the background: the followers after this one (the table
+            # message) do not wait for the database's round trip; a
+            # listener loads the channel's table as it is then, so notices
+            # arriving out of order show the same table
+            self._spawn(self._announce(" ".join(str(x) for x in fields)))
 
-    def push(self, channel: int, shown: Shown | None, socks: list[Socket] | None = None) -> None:
+    async def _announce(self, payload: str) -> None:
+        try:
+            await self.service.store.db.notify(NOTICES, payload)
+        except Exception as err:  # the move stands; other processes catch up on their next
+            log.warning("activity: a commit could not be announced (%s)", type(err).__name__)
+
+    async def push(
+        self, channel: int, shown: Shown | None, socks: list[Socket] | None = None
+    ) -> None:
         """``shown`` (``None``: no table) to the channel's sockets (or
         ``socks``): one frame per distinct viewer seat and language."""
         targets = self.sockets(channel) if socks is None else socks
@@ -346,7 +391,7 @@ class Activity:
         if shown is None:
             text = _dumps({"op": "none"})
             for sock in targets:
-                sock.send(text)
+                await sock.deliver(text)
             return
         now = self.service.clock()
         groups: dict[tuple[str | None, str], list[Socket]] = {}
@@ -361,7 +406,7 @@ class Activity:
             self.frames_built += 1
             text = _dumps(frame)
             for sock in group:
-                sock.send(text)
+                await sock.deliver(text)
 
     @staticmethod
     def _seat(row: TableRow, viewer: Viewer | None) -> str | None:
@@ -376,17 +421,24 @@ class Activity:
         """Listen for other processes' commits (PostgreSQL; nothing on SQLite)."""
         if self.listening:
             return
-        await self.service.store.db.listen(NOTICES, self._heard_notice, missed=self._missed)
+        db = self.service.store.db
+        await db.listen(NOTICES, self._heard_notice, missed=self._missed)
         self.listening = True
+        self.announce = isinstance(db, PostgresDatabase)  # SQLite: one process, nobody to tell
 
     def _heard_notice(self, payload: str) -> None:
         parts = payload.split(" ")
         if len(parts) != 6 or parts[0] == self.me:
             return  # this process's own commit was pushed already
         channel = _id(parts[1])
-        if channel is None or not self._channels.get(channel):
+        if channel is None:
             return
-        self._spawn(self._heard_commit(channel, parts[4], _id(parts[5]) or None))
+        result_id = _id(parts[5]) or None
+        if parts[4] == ev.FINISHED and result_id is not None:
+            self._ended(channel, result_id)
+        if not self._channels.get(channel):
+            return
+        self._spawn(self._heard_commit(channel, parts[4], result_id))
 
     def _missed(self) -> None:
         """Notices were lost (the database's connection): every channel caught up."""
@@ -402,7 +454,7 @@ class Activity:
         if kind == ev.FINISHED and result_id is not None:
             shown = await self._result(result_id)
             if shown is not None:
-                self.push(channel, shown)
+                await self.push(channel, shown)
                 return
         await self.catch_up(channel, self.sockets(channel))
 

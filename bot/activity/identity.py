@@ -77,9 +77,10 @@ class Places:
             log.info("activity: an instance could not be asked for (%s)", type(err).__name__)
             raw = None
         place = None
-        location = raw.get("location") if isinstance(raw, dict) else None
+        found = raw if isinstance(raw, dict) else {}
+        location = found.get("location")
         if isinstance(location, dict) and str(location.get("channel_id", "")).isdigit():
-            users = frozenset(int(u) for u in raw.get("users") or () if str(u).isdigit())
+            users = frozenset(int(u) for u in found.get("users") or () if str(u).isdigit())
             place = Place(int(location["channel_id"]), users)
         if len(self._kept) >= PLACES_KEPT:
             self._kept.pop(next(iter(self._kept)))

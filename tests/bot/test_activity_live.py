@@ -11,6 +11,7 @@ import datetime as dt
 from activitykit import activity_of
 from simtable import accepted, says
 
+from bot.activity import hub
 from bot.i18n import catalogue
 
 
@@ -23,6 +24,7 @@ async def test_a_chat_press_shows_in_the_activity_and_back(game_night):
             b = await act.open(bob, table.channel)
             e = await act.open(None, table.channel)
             first = await a.table()
+            assert not act.hub.announce  # SQLite: one process, nobody to tell
             seat = {p["display"]: p["name"] for p in first["players"]}
             assert first["phase"] == "playing" and first["you"] == seat["alice"]
             assert (await e.table())["you"] is None
@@ -149,3 +151,89 @@ async def test_the_bots_clock_and_the_games_terms(game_night):
             assert frame["terms"]["three_kind"] == catalogue("ja")["yahtzee.box.three_kind"]
             nine = await night.table("nine", players=2)
             assert (await (await act.open(None, nine.channel)).table())["terms"] == {}
+
+
+async def test_ui_actions_and_game_actions_from_the_activity(game_night):
+    """Yahtzee's hold toggles (a UI change, no move) and Bluff's roll without
+    looking (a game's own action) work from the Activity as from chat."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("yahtzee", players=2)
+        async with activity_of(night) as act:
+            mover = table.mover
+            sock = await act.open(mover, table.channel)
+            frame = await sock.table()
+            await sock.move(frame, "m:roll")
+            rolled = await sock.latest(frame["version"] + 1)
+            holds = [m for m in rolled["moves"] if m["move"].startswith("k:")]
+            assert len(holds) == 5 and rolled["view"]["kept"] == [False] * 5
+            await act.settle()
+
+            def shown() -> dict:
+                return {c["custom_id"].split(":", 3)[3]: (c.get("style"), c.get("label"))
+                        for c in table.controls}  # fmt: skip
+
+            before = shown()
+            await sock.move(rolled, holds[0]["move"])
+            held = await sock.latest(rolled["version"] + 1)
+            assert held["view"]["kept"] == [True, False, False, False, False]
+            moves = await table.moves()
+            assert len(moves) == 1  # a UI change is no move
+            await act.settle()
+            row = await table.row()
+            assert row is not None and row.ui["hold"][:1] == [True]  # stored, as a chat press
+            assert shown()["k:0"] != before["k:0"]  # the chat table shows the die held
+            assert shown()["k:1"] == before["k:1"]
+        bluff = await night.table("bluff", players=2)
+        async with activity_of(night) as act:
+            mover = bluff.mover
+            sock = await act.open(mover, bluff.channel)
+            frame = await sock.table()
+            assert "blind" in [m["move"] for m in frame["moves"]]
+            await sock.move(frame, "blind")
+            after = await sock.latest(frame["version"] + 1)
+            assert after["view"].get("cup_seen") is None  # rolled without looking
+            assert (await bluff.moves())[-1].endswith(" roll")
+
+
+async def test_the_end_of_a_table_reaches_the_activity(game_night):
+    """A game ended without a result (/game end by the host: Nine has no
+    settlement as it stands) and a lobby cancelled: the Activity is told."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        async with activity_of(night) as act:
+            e = await act.open(None, table.channel)
+            frame = await e.table()
+            res = await night.alice.slash(table.channel, "game end")
+            assert res.response is not None
+            ended = await e.latest(frame["version"] + 1)
+            assert ended["phase"] == "ended" and ended["finished"] and ended["moves"] == []
+            assert says(ended["result"][0], "activity.ended", game="Nine")
+            lobby = await night.table("nine", players=2, start=False)
+            waiting = await act.open(None, lobby.channel)
+            assert (await waiting.table())["phase"] == "lobby"
+            await lobby.act("cancel", by=night.alice)
+            assert (await waiting.next())["op"] == "none"
+
+
+async def test_a_socket_away_at_the_end_is_shown_the_result(game_night, monkeypatch):
+    """A socket that dropped before the game ended is greeted with the
+    game's result (not "no table") when it comes back — for a while."""
+    async with game_night(seeded=True) as night:
+        table = await night.table("nine", players=2)
+        async with activity_of(night) as act:
+            s = await act.open(night.alice, table.channel)
+            seen = (await s.table())["version"]
+            await s.close()
+            await table.play_to_the_end()
+            back = await act.open(night.alice, table.channel, since=seen)
+            frame = await back.next()
+            assert frame["op"] == "table" and frame["phase"] == "finished", frame
+            results = await night.store.results.all(game="nine")
+            result = await night.store.results.get_result(results[0]["id"])
+            winner = next(p for p in result["players"] if p["won"])
+            assert says(frame["result"][0], "activity.place_won", rank="1", player=winner["name"])
+            assert frame["links"]["review"].endswith(str(result["message_id"]))
+            # long after (RESULT_SHOWN), the channel has no table to show
+            monkeypatch.setattr(hub, "RESULT_SHOWN", 0.0)
+            later = await act.open(None, table.channel)
+            assert (await later.next())["op"] == "none"
