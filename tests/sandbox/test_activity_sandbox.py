@@ -235,6 +235,7 @@ def test_bluff_from_the_chat_and_from_the_activity_with_a_dropped_socket(live_sa
             view_as(chat, "alice")
             dropped = False
             hellos_before = calm_until = 0
+            ended_away = -1  # bob's welcomes before the drop at the match's end
             deadline = time.monotonic() + 120
             chat_moves = bob_moves = 0
             while not over(chat):
@@ -242,7 +243,8 @@ def test_bluff_from_the_chat_and_from_the_activity_with_a_dropped_socket(live_sa
                 shown = bob.controls()
                 if shown:
                     before = bob.version()
-                    if "m:reveal" in shown and bob_moves >= 1:
+                    # bob goes on (the match ends with alice's reveal, from the chat)
+                    if shown == ["m:reveal"]:
                         bob.press("m:reveal")
                     elif "m:roll" in shown:
                         bob.press("m:roll")
@@ -271,6 +273,13 @@ def test_bluff_from_the_chat_and_from_the_activity_with_a_dropped_socket(live_sa
                     buttons = table(chat).locator(".message-components").get_by_role("button")
                     reveal = table(chat).get_by_role("button", name=re.compile("Reveal"))
                     if reveal.count() and chat_moves >= max(1, calm_until):
+                        # and again before the reveal that ends the match: back, bob's
+                        # page is greeted with the result he missed
+                        welcomes = sum(1 for f in bob.frames if f.get("op") == "welcome")
+                        bob.page.wait_for_function("() => !document.querySelector('#bar.warn')", timeout=15000)
+                        routes[-1].close()
+                        bob.page.locator("#bar.warn").wait_for(timeout=5000)
+                        ended_away = welcomes
                         reveal.first.click(timeout=3000)
                     elif menu.count():
                         menu.first.click(timeout=3000)
@@ -291,6 +300,13 @@ def test_bluff_from_the_chat_and_from_the_activity_with_a_dropped_socket(live_sa
             assert dropped
             assert sum(1 for f in bob.frames if f.get("op") == "welcome") > hellos_before
             assert bob.page.locator("#bar.warn").count() == 0
+            # the match ended while bob was away: his new socket got the result
+            assert ended_away >= 0
+            after = bob.frames[[i for i, f in enumerate(bob.frames) if f.get("op") == "welcome"][ended_away]:]
+            assert after[0]["op"] == "welcome" and any(
+                f.get("op") == "table" and f.get("phase") == "finished" for f in after
+            ), [(f.get("op"), f.get("phase")) for f in after]
+            assert not any(f.get("op") == "none" for f in after)
             shot(bob.page, "activity-bluff-end-bob-en.png")
             # alice's chat moves appeared in bob's Activity: frames of tables
             # whose last announcement was alice's

@@ -156,7 +156,10 @@ function receive(message) {
       break;
     case "table": {
       const prev = state.frame;
-      if (prev && prev.table === message.table && prev.version > message.version) return; // an older frame
+      // an older frame of the same table is dropped; a game's end is final
+      // whatever its version (one rebuilt from the stored result has none)
+      const final = message.phase === "finished" || message.phase === "ended";
+      if (prev && prev.table === message.table && prev.version > message.version && !final) return;
       if (!prev || prev.table !== message.table || prev.version !== message.version) state.ask = null;
       state.frame = message;
       state.version = message.version;
