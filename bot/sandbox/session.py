@@ -81,7 +81,9 @@ async def open_sandbox(
         if "url" not in activity:
             return {}
         channel = getattr(preview.channel, "id", None)
-        in_guild = getattr(preview.channel, "guild_id", None) == activity["guild"] or channel == activity["channel"]
+        guild = getattr(preview.channel, "guild", None)  # a handle's (a thread's), else the channel's id
+        guild_id = getattr(guild, "id", None) if guild is not None else getattr(preview.channel, "guild_id", None)
+        in_guild = guild_id == activity["guild"] or channel == activity["channel"]
         return {
             str(viewer.id): activity_link(
                 activity["url"], activity["identity"], viewer.id, activity["guild"],
