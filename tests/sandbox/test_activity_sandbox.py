@@ -27,7 +27,14 @@ from pathlib import Path
 from typing import Any
 
 import test_sandbox_live
-from browserkit import CHROMIUM, CHROMIUM_ARGS, NEEDS_BROWSER, shot, sync_playwright
+from browserkit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NEEDS_BROWSER,
+    PlaywrightTimeout,
+    shot,
+    sync_playwright,
+)
 from test_sandbox_live import over, send_play, table, text_of
 
 live_sandbox = test_sandbox_live.sandbox  # the sandbox in a process (a fixture)
@@ -86,8 +93,14 @@ class Activity:
         return [str(m) for m in self.page.locator(".table button[data-move]:not([disabled])").evaluate_all(
             "bs => bs.map(b => b.dataset.move)")]  # fmt: skip
 
-    def press(self, move: str) -> None:
-        self.page.locator(f'.table button[data-move="{move}"]').first.click(timeout=3000)
+    def press(self, move: str) -> bool:
+        """Press the control of ``move``; ``False`` when the page was redrawn
+        under the press and it is gone (the caller looks again)."""
+        try:
+            self.page.locator(f'.table button[data-move="{move}"]:not([disabled])').first.click(timeout=3000)
+        except PlaywrightTimeout:
+            return False
+        return True
 
 
 def strings(doc: Any) -> set[str]:
@@ -150,16 +163,16 @@ def test_two_members_play_a_whole_sixtysix_in_the_activity_while_a_third_watches
                         continue
                     before = act.version()
                     plays = [m for m in shown if m.startswith("m:play ")]
-                    if plays and act.page.locator(".hand.mine button.card[data-move]").count():
-                        act.page.locator(".hand.mine button.card[data-move]").first.click(
-                            timeout=3000
-                        )
-                        cards += 1
+                    if plays:  # a card of the hand (the card is the button)
+                        pressed = act.press(plays[0])
+                        cards += pressed
                     elif "m:declare" in shown and "m:pass" in shown:
-                        act.press("m:declare")  # a deal's end: declare, to end it
+                        pressed = act.press("m:declare")  # a deal's end: declare, to end it
                     else:
                         calm = [m for m in shown if m not in ("m:declare", "m:close")] or shown
-                        act.press(calm[0])
+                        pressed = act.press(calm[0])
+                    if not pressed:
+                        continue  # redrawn under the press: look again
                     presses += 1
                     acted = True
                     try:
@@ -245,12 +258,15 @@ def test_bluff_from_the_chat_and_from_the_activity_with_a_dropped_socket(live_sa
                     before = bob.version()
                     # bob goes on (the match ends with alice's reveal, from the chat)
                     if shown == ["m:reveal"]:
-                        bob.press("m:reveal")
+                        pressed = bob.press("m:reveal")
                     elif "m:roll" in shown:
-                        bob.press("m:roll")
+                        pressed = bob.press("m:roll")
                     else:
                         announce = [m for m in shown if m.startswith("m:announce")]
-                        bob.press(announce[-1] if announce else shown[0])  # the weakest: the match goes on
+                        # the weakest: the match goes on
+                        pressed = bob.press(announce[-1] if announce else shown[0])
+                    if not pressed:
+                        continue  # redrawn under the press: look again
                     bob_moves += 1
                     bob.page.wait_for_function(
                         f"() => Number(document.querySelector('.table')?.dataset.version) > {before}",
