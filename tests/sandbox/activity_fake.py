@@ -50,6 +50,7 @@ class FakeActivity:
         self.url = ""
         self.log: list[str] = []
         self.label: Callable[[str], str] = lambda move: move
+        self.refusing = False  # sockets closed at once (a server away), while set
         self.now: str | None = None  # the server's clock in the frames (ISO), if set
         self.deadline: str | None = None  # the turn clock's end (ISO), if set
 
@@ -118,6 +119,9 @@ class FakeActivity:
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
+        if self.refusing:
+            await ws.close()
+            return ws
         viewer: str | None = None
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:

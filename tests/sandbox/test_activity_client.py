@@ -27,6 +27,16 @@ from browserkit import CHROMIUM, CHROMIUM_ARGS, NEEDS_BROWSER, shot, sync_playwr
 
 pytestmark = NEEDS_BROWSER
 
+# What the connection's bar showed, recorded as it changes (a reconnect can
+# come and go faster than a poll of the page sees it).
+WATCH_BAR = """() => {
+  const bar = document.getElementById("bar");
+  window.barShown = [];
+  new MutationObserver(() => window.barShown.push(bar.className + "|" + bar.textContent))
+    .observe(bar, { attributes: true, childList: true, subtree: true, characterData: true });
+}"""
+SAID_RECONNECTING = "() => (window.barShown || []).some(s => s.startsWith('bar warn|'))"
+
 
 @pytest.fixture
 def chromium() -> Iterator[Any]:
@@ -145,15 +155,19 @@ def test_a_dropped_socket_reconnects_and_catches_up(chromium: Any) -> None:
         )
         # the socket drops: the page says so in the catalogue's words
         hellos = fake.hellos
+        alice.evaluate(WATCH_BAR)
+        fake.refusing = True  # the page cannot come back before the move below
         routes[-1].close()
         reconnecting = words("en")["activity.ui.reconnecting"]
-        alice.get_by_text(reconnecting).wait_for(timeout=5000)
+        alice.wait_for_function(SAID_RECONNECTING, timeout=5000)
+        assert f"bar warn|{reconnecting}" in alice.evaluate("window.barShown")
         # meanwhile a move is made from elsewhere (as from the chat table)
         fake.play(first, fake.engine.legal_moves(fake.state, first)[0])
+        fake.refusing = False
         alice.wait_for_function(
             "() => document.querySelector('.table')?.dataset.version === '3'", timeout=15000
         )
-        assert fake.hellos == hellos + 1
+        assert fake.hellos == hellos + 1  # one hello: the socket the server took
         alice.get_by_text(reconnecting).wait_for(state="hidden", timeout=5000)
         last_hello = [m for m in fake.received if m["op"] == "hello"][-1]
         assert last_hello["since"] == 2 and last_hello["token"] == "tok-alice"
