@@ -50,6 +50,7 @@ class FakeActivity:
         self.url = ""
         self.log: list[str] = []
         self.label: Callable[[str], str] = lambda move: move
+        self.asks: set[str] = set()  # moves answered with a question ("sure?") first
         self.refusing = False  # sockets closed at once (a server away), while set
         self.now: str | None = None  # the server's clock in the frames (ISO), if set
         self.deadline: str | None = None  # the turn clock's end (ISO), if set
@@ -146,8 +147,15 @@ class FakeActivity:
                     },
                 )
                 await self._send(ws, viewer, self.frame(viewer))
+            elif doc.get("op") == "move" and doc.get("move") == "dismiss":
+                continue  # "no" to a question: nothing changes, nothing is sent
+            elif doc.get("op") == "move" and doc.get("move") in self.asks and viewer is not None:
+                question = {"op": "ask", "table": 1, "version": self.version, "text": "**Sure?**",
+                            "moves": [{"move": "y:" + doc["move"], "label": "Yes", "group": "", "style": "danger"},
+                                      {"move": "dismiss", "label": "No", "group": "", "style": "secondary"}]}  # fmt: skip
+                await self._send(ws, viewer, question)
             elif doc.get("op") == "move":
-                move = str(doc.get("move", "")).removeprefix("m:")
+                move = str(doc.get("move", "")).removeprefix("y:").removeprefix("m:")
                 if viewer is None or doc.get("version") != self.version:
                     await self._send(
                         ws, viewer, {"op": "error", "key": "error.stale", "text": "stale"}

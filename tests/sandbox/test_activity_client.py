@@ -247,3 +247,29 @@ def test_a_roll_tumbles_briefly_a_key_skips_it_and_reduced_motion_stills_it(chro
         assert names and set(names) == {"none"}, names
     finally:
         fake.stop()
+
+
+def test_a_question_asked_about_a_move_is_answered_no_or_yes(chromium: Any) -> None:
+    """An ``ask`` frame (Sixty-Six's "sure?") is a dialog: "no" closes it and
+    the controls come back (no frame follows a "no"); "yes" plays the move."""
+    fake = FakeActivity("sixtysix", ["alice", "bob"], {"target": 1}, seed="client-ask")
+    fake.asks = {"m:declare"}
+    url = fake.start()
+    try:
+        (first,) = fake.engine.to_move(fake.state)
+        page = open_as(chromium, url, first)
+        declare = page.locator('.table button[data-move="m:declare"]')
+        declare.click()
+        page.locator(".ask").wait_for(timeout=5000)
+        assert page.locator(".ask strong").inner_text() == "Sure?"
+        page.locator('.ask button[data-move="dismiss"]').click()
+        page.locator(".ask").wait_for(state="detached", timeout=2000)
+        assert declare.is_enabled(), "the controls came back after 'no'"
+        before = fake.version
+        declare.click()
+        page.locator('.ask button[data-move="y:m:declare"]').click()
+        page.wait_for_function(f"() => Number(document.querySelector('.table')?.dataset.version) > {before}", timeout=5000)
+        assert fake.log[-1] == f"{first.capitalize()}: declare"
+        assert [m["move"] for m in fake.received if m["op"] == "move"] == ["m:declare", "dismiss", "m:declare", "y:m:declare"]
+    finally:
+        fake.stop()

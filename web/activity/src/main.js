@@ -119,9 +119,17 @@ function send(message) {
 function move(action) {
   const about = state.ask || state.frame;
   if (!about) return;
+  const answering = state.ask !== null;
   state.ask = null;
-  root.querySelectorAll("button[data-move]").forEach((b) => { b.disabled = true; });
   send({ op: "move", table: about.table, version: about.version, move: action });
+  if (answering) {
+    redraw(state.frame); // the question closes ("no" changes nothing, and no frame follows)
+    return;
+  }
+  root.querySelectorAll("button[data-move]").forEach((b) => { b.disabled = true; });
+  // a press that changes nothing anyone sees brings no frame: the controls come back
+  const shown = state.frame;
+  setTimeout(() => { if (state.frame === shown && !state.ask) redraw(shown); }, 4000);
 }
 
 const controls = {
