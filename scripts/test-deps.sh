@@ -5,7 +5,9 @@
 # browser here), PostgreSQL's server binaries (initdb, pg_ctl: the store's
 # tests start a throwaway server of their own, nothing is left running) and
 # the colour emoji font the pictures draw names' emoji with (without it they
-# are dropped and the emoji pictures' tests skip).
+# are dropped and the emoji pictures' tests skip), and a Japanese font for
+# the browser's pages (the Activity's and the sandbox's Japanese screenshots;
+# without one they show empty boxes, the tests still pass).
 # Elsewhere (no apt-get) it says what is missing; those tests then skip.
 missing=""
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
@@ -14,6 +16,9 @@ if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb 
     missing="$missing postgresql"
 fi
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$missing fonts-noto-color-emoji"
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=ja 2>/dev/null)" ]; then
+    missing="$missing fonts-ipaexfont-gothic"
+fi
 [ -z "$missing" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "test-deps: please install$missing (their tests will be skipped)" >&2

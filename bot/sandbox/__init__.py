@@ -7,7 +7,9 @@ a loopback-only page with the real buttons, selects and slash commands; each
 member has its own page, and (DMs open, the default) a page of their DMs with
 the bot, where Sixty-Six hands and Bluff dice arrive and are edited in place
 as on Discord. ``--no-dm`` closes the members' DMs: secrets then come
-ephemerally and through the table's "Show my hand/dice" button.
+ephemerally and through the table's "Show my hand/dice" button. The
+Activity (docs/activity.md) is served beside the pages: each page links its
+member to it ("Open the Activity"), logged in through the SDK's mock.
 
 It plays like Discord (docs/sandbox.md):
 
@@ -37,13 +39,19 @@ The package, one job a module (each imports only those listed after it):
 - ``live``: :class:`Live` (one gate, the pages republished, a click on the
   page before) and the ticker that moves the simulated clock;
 - ``serving``: what SimCord's pages show, adapted (selects, thread links,
-  command mentions in embeds);
+  command mentions in embeds, each member's link to the Activity);
 - ``speaking``: ``--locale`` in the interactions and the page's commands.
 """
 
 from bot.sandbox.live import REPUBLISH, TICK, TICK_BUDGET, Live
 from bot.sandbox.process import main, parse_args, parse_delay, quiet_terminal
-from bot.sandbox.serving import SELECTS, embed_commands, fresh_selects, thread_links
+from bot.sandbox.serving import (
+    SELECTS,
+    activity_links,
+    embed_commands,
+    fresh_selects,
+    thread_links,
+)
 from bot.sandbox.session import (
     BOT_NAME,
     MEMBERS,
@@ -62,6 +70,7 @@ __all__ = [
     "TICK",
     "TICK_BUDGET",
     "Live",
+    "activity_links",
     "commands_speak",
     "embed_commands",
     "enter_page",

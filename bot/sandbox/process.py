@@ -69,6 +69,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="seconds a computer waits before its move, or a range LOW-HIGH (default: 1-2)",
     )
     ap.add_argument(
+        "--activity-port",
+        type=int,
+        default=0,
+        help="loopback port of the Activity (docs/activity.md; default: any free one)",
+    )
+    ap.add_argument(
         "--dm",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -140,6 +146,8 @@ def main(argv: list[str]) -> int:
                 print(f"  {name}: {url}")
         else:
             print("The members' DMs are closed (--no-dm): hands and dice come with Show my hand/dice.")
+        print(f"The Activity (the table live, as in a voice channel): {info['activity_url']}")
+        print("  each member's page has an “Open the Activity” link, logged in as that member.")
         print("Type /play in the message box to open a table; the others press Join.")
         print("A thread (a tournament's match) gets a page of its own: its address is printed")
         print("here, and its name in the channel links to it.")
@@ -157,7 +165,7 @@ def main(argv: list[str]) -> int:
         await open_sandbox(
             db, port=args.port, members=members, locale=args.locale,
             close_dms=not args.dm, ready=ready, stop=stop, tick=args.tick,
-            cpu_delay=args.cpu_delay, on_thread=on_thread,
+            cpu_delay=args.cpu_delay, on_thread=on_thread, activity_port=args.activity_port,
         )
 
     try:

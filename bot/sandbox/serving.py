@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
+
+from aiohttp import web
 
 SELECTS = frozenset({3, 5, 6, 7, 8})  # Discord's select component types
 
@@ -140,3 +143,79 @@ def embed_commands() -> Iterator[None]:
         for policy, value in zip(fields, before, strict=True):
             if policy is not None:
                 policy["commands"] = bool(value)
+
+
+ACTIVITY_SCRIPT = "/activity-link.js"  # the page's script that shows the member's link
+_ACTIVITY_TAG = '<script src="/activity-link.js" defer></script>'
+_PAGE_END = "</body>"
+
+
+def activity_script(links: Mapping[str, str], label: str) -> str:
+    """The script a page loads (SimCord's pages allow only their own scripts,
+    no inline one): a link "Open the Activity" in the page's toolbar, to the
+    Activity as the member the page is viewing as (``links``: viewer id ->
+    address; no link for a viewer without one)."""
+    return f"""// chabudai's sandbox: the member's "Open the Activity" link (docs/sandbox.md)
+const links = {json.dumps(dict(links))};
+const link = document.createElement("a");
+link.id = "activity-link";
+link.className = "toolbar-button";
+link.target = "_blank";
+link.rel = "noopener";
+link.textContent = {json.dumps(label)};
+link.hidden = true;
+const refresh = document.getElementById("refresh");
+(refresh ? refresh.parentNode : document.body).insertBefore(link, refresh ? refresh.nextSibling : null);
+function show() {{
+  const picker = document.getElementById("viewer-picker");
+  const url = picker ? links[picker.value] : undefined;
+  link.hidden = !url;
+  if (url && link.href !== url) link.href = url;
+}}
+document.addEventListener("change", show);
+setInterval(show, 300);
+show();
+"""
+
+
+@contextlib.contextmanager
+def activity_links(links_of: Callable[[Any], Mapping[str, str]], label: str) -> Iterator[None]:
+    """Each page shows an "Open the Activity" link in its toolbar, to the
+    Activity on that page's channel as the member the page views as
+    (``links_of(preview)``: viewer id -> address). The address carries the
+    member's sandbox code in its fragment (``#code=…``), which the browser
+    never sends to a server; the page that shows it is already the key to
+    the session (it acts as any of its members)."""
+    from simcord.preview import _server as server
+
+    static = server.PreviewServer._static
+    files = server.PreviewServer._STATIC_FILES
+    added = ACTIVITY_SCRIPT not in files
+
+    async def serving(self: Any, request: Any) -> Any:
+        if request.path == ACTIVITY_SCRIPT:
+            if self.port is None or request.headers.get("Host", "") not in self._allowed_hosts():
+                raise web.HTTPForbidden()
+            return web.Response(
+                text=activity_script(links_of(self.preview), label),
+                content_type="application/javascript",
+                headers=self._SECURITY_HEADERS,
+            )
+        response = await static(self, request)
+        if request.path == "/" and isinstance(getattr(response, "text", None), str):
+            text = response.text
+            if _PAGE_END in text:
+                response.text = text.replace(_PAGE_END, _ACTIVITY_TAG + _PAGE_END, 1)
+            else:
+                log.debug("SimCord's index.html changed: no Activity link on the page")
+        return response
+
+    if added:
+        files[ACTIVITY_SCRIPT] = "activity-link.js"
+    server.PreviewServer._static = serving  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        server.PreviewServer._static = static  # type: ignore[method-assign]
+        if added:
+            files.pop(ACTIVITY_SCRIPT, None)

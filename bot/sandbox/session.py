@@ -10,8 +10,9 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.i18n import lang_of, t
 from bot.sandbox.live import REPUBLISH, TICK, Live, _tick
-from bot.sandbox.serving import embed_commands, fresh_selects, thread_links
+from bot.sandbox.serving import activity_links, embed_commands, fresh_selects, thread_links
 from bot.sandbox.speaking import commands_speak, members_speak
 
 MEMBERS = ("alice", "bob", "carol", "dave")
@@ -30,6 +31,7 @@ async def open_sandbox(
     tick: float = TICK,
     cpu_delay: float | tuple[float, float] | None = None,
     on_thread: Callable[[str, str], None] | None = None,
+    activity_port: int = 0,
 ) -> None:
     """Run the sandbox until ``stop`` is set (or the page session closes).
 
@@ -37,8 +39,15 @@ async def open_sandbox(
 
     ``ready`` receives ``{"url": …, "members": {member: id}, "dm_urls":
     {member: url}, "channel": id, "guild": id, "preview", "env", "bot",
-    "actors", "table_channel"}`` once the pages are served (the tests use
-    it); the clock starts moving when it returns.
+    "actors", "table_channel", "activity_url", "activity_links": {member:
+    url}}`` once the pages are served (the tests use it); the clock starts
+    moving when it returns.
+
+    The Activity (docs/activity.md) is served on ``activity_port`` (any free
+    one by default) with the sandbox's identity: each page shows its member
+    an "Open the Activity" link (:func:`activity_links`) that opens the
+    client with the SDK's mock, logged in as that member, on that page's
+    channel (a DM page's: the game channel).
     """
     import simcord
     from simcord.builders import ChannelHandle
@@ -65,12 +74,30 @@ async def open_sandbox(
     # The bot's errors are logged as they happen; none is raised again at exit.
     runner = simcord.run(bot, settle_timeout=60.0, check_errors=False)
     threads: dict[int, str] = {}  # a thread's id -> its page's address
+    activity: dict[str, Any] = {}  # the Activity's server: "url", "identity", "guild", "channel"
+
+    def links_of(preview: Any) -> dict[str, str]:
+        # a page's members' links to the Activity on its channel
+        if "url" not in activity:
+            return {}
+        channel = getattr(preview.channel, "id", None)
+        guild = getattr(preview.channel, "guild", None)  # a handle's (a thread's), else the channel's id
+        guild_id = getattr(guild, "id", None) if guild is not None else getattr(preview.channel, "guild_id", None)
+        in_guild = guild_id == activity["guild"] or channel == activity["channel"]
+        return {
+            str(viewer.id): activity_link(
+                activity["url"], activity["identity"], viewer.id, activity["guild"],
+                channel if in_guild and channel is not None else activity["channel"],
+            )
+            for viewer in preview.viewers
+        }  # fmt: skip
+
     name_the_bot(runner._env)
     park_computers(runner._env, bot)  # before the start, which kicks a kept --db's computers
     try:
         with (
             members_speak(locale), fresh_selects(), commands_speak(locale), thread_links(threads),
-            embed_commands(),
+            embed_commands(), activity_links(links_of, t("activity.launch", lang_of(locale))),
         ):
             async with runner as env, contextlib.AsyncExitStack() as pages:
                 world["env"] = env
@@ -85,6 +112,10 @@ async def open_sandbox(
                 actors = [_member(guild, user, owner=i == 0) for i, user in enumerate(users)]
                 if close_dms:
                     _close_dms(env)
+                activity.update(
+                    await serve_activity(pages, bot, dict(zip(users, members, strict=True)), locale, activity_port),
+                    guild=guild.id, channel=channel.id,
+                )  # fmt: skip
                 live = Live(env, threads)
                 preview = await pages.enter_async_context(
                     env.preview(channel, viewers=actors, layout="channel", locale=locale, port=port)
@@ -120,6 +151,11 @@ async def open_sandbox(
                     "actors": actors,  # the members (SimCord actors), in order
                     "table_channel": channel,
                     "thread_urls": live.threads,  # thread id -> its page, as threads open
+                    "activity_url": activity["url"],
+                    "activity_links": {
+                        name: activity_link(activity["url"], activity["identity"], actor.id, guild.id, channel.id)
+                        for name, actor in zip(members, actors, strict=True)
+                    },
                 }
                 if ready is not None:
                     await ready(info)
@@ -140,6 +176,33 @@ async def open_sandbox(
             with contextlib.suppress(Exception):
                 await bot.tables.flush()
             await store.close()
+
+
+async def serve_activity(
+    pages: contextlib.AsyncExitStack, bot: Any, users: dict[Any, str], locale: str, port: int
+) -> dict[str, Any]:
+    """The Activity's server for the sandbox's bot on loopback (closed with
+    ``pages``), with the sandbox's identity: a code minted per member
+    (``users``: SimCord user -> name), each speaking the sandbox's language."""
+    from aiohttp import web
+
+    from bot.activity import SandboxIdentity, activity_app
+
+    identity = SandboxIdentity({user.id: (name, locale) for user, name in users.items()})
+    runner = web.AppRunner(activity_app(bot, identity))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    await site.start()
+    pages.push_async_callback(runner.cleanup)
+    bound = runner.addresses[0][1]
+    return {"url": f"http://127.0.0.1:{bound}/activity/", "identity": identity}
+
+
+def activity_link(base: str, identity: Any, user_id: int, guild_id: int, channel_id: int) -> str:
+    """A member's address of the Activity on ``channel_id``: the client with
+    the SDK's mock (``sdk=mock``), the member's code in the fragment (which
+    no server sees; the client reads it and takes it off the address)."""
+    return f"{base}?sdk=mock&guild={guild_id}&channel={channel_id}#code={identity.mint(user_id)}"
 
 
 def _member(guild: Any, user: Any, *, owner: bool) -> Any:
@@ -168,12 +231,20 @@ def park_computers(env: Any, bot: Any) -> None:
     click answered at once on Discord took 6-30 s here. Declared as an
     external wait (``env.external_wait``), the computer's task runs on its
     own: its pause ends when the ticker moves the clock past it, its move is
-    committed and drawn like any, and :class:`Live` shows it."""
+    committed and drawn like any, and :class:`Live` shows it.
+
+    A computer's move after a move from the Activity (served by aiohttp, not
+    an operation of SimCord's) is no work of SimCord's to wait for: it runs
+    as it is (SimCord refuses ``external_wait`` outside the bot's work)."""
     computers = bot.computers
     run = computers._run
 
     async def parked(table_id: int) -> None:
-        await env.external_wait(run(table_id), reason="a computer player's move")
+        task = asyncio.current_task()
+        if task is not None and task in env._work.tasks:
+            await env.external_wait(run(table_id), reason="a computer player's move")
+        else:
+            await run(table_id)
 
     computers._run = parked
 
