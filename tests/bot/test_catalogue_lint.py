@@ -575,6 +575,12 @@ NOT_A_SENTENCE = {
     "lobby.ready": "inside the players line's brackets (開始できます)",
     "pic.not_seen": "a label drawn in a picture",
     "pic.stats.no_trend": "a label drawn in a picture",
+    # the Activity's page (web/activity/): a badge, a panel's heading, a status
+    "activity.ui.your_turn": "a badge beside the game's name (あなたの番です)",
+    "activity.ui.private": "a panel's heading (あなただけに見えています)",
+    "activity.ui.lobby": "a status line where the table would be",
+    "activity.ui.rolls_left": "a label beside the dice",
+    "activity.ui.closed": "a label beside the trump card",
 }
 
 
