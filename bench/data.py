@@ -620,7 +620,9 @@ def report(table: dict[int, dict[str, tuple[float, float, int]]]) -> None:
     names = list(table[sizes[0]])
     head = "| query | " + " | ".join(f"{s:.0e} p50 / p99 ms" for s in sizes)
     grow = len(sizes) > 2
-    base = 100_000 if 100_000 in sizes[:-1] else sizes[1]  # the growth: from 10^5
+    base = sizes[0]
+    if grow:  # the growth: from 10^5
+        base = 100_000 if 100_000 in sizes[:-1] else sizes[1]
     span = f"{base:.0e}→{sizes[-1]:.0e}" if grow else ""
     print(head + (f" | p50, p99 {span} |" if grow else " |"))
     print("|---" * (len(sizes) + 1 + int(grow)) + "|")
