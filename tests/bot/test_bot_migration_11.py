@@ -48,7 +48,10 @@ async def counts_right(store: Store, kept: dict[int, list[tuple[str, int]]]) -> 
 async def has_index(store: Store, name: str) -> bool:
     async with store.db.reading() as c:
         if store.is_postgres:
-            rows = await c.fetch("SELECT 1 FROM pg_indexes WHERE indexname = ?", (name,))
+            rows = await c.fetch(
+                "SELECT 1 FROM pg_indexes WHERE indexname = ? AND schemaname = current_schema()",
+                (name,),
+            )
         else:
             rows = await c.fetch(
                 "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (name,)
