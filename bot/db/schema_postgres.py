@@ -257,6 +257,7 @@ MIGRATIONS: list[str] = [
     # for, counted across processes (SQLite's migration 11)
     """
     CREATE INDEX tables_guild ON tables(guild_id, phase, host_id);
+    CREATE INDEX results_guild_game ON results(guild_id, game, finished_at);
     CREATE TABLE review_waits (
         result_id   BIGINT NOT NULL,
         user_id     BIGINT NOT NULL,

@@ -78,6 +78,7 @@ async def test_migration_11_on_a_schema_10_database(new_database, backend):
     try:
         assert await store.schema_version() == len(everything) >= 11
         assert await has_index(store, "tables_guild")
+        assert await has_index(store, "results_guild_game")
         await counts_right(store, kept)
         more = await open_tables(store, 20, 2)  # and they go on
         await counts_right(store, {g: kept[g] + more[g] for g in GUILDS})
