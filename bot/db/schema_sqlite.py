@@ -280,8 +280,9 @@ MIGRATIONS: list[str] = [
     # 11: what is counted reads only what it counts (issue 35). A server's
     # open tables (the limits of /play, bot/tables/repo.py open_counts):
     # its own rows of the index, which holds all the count reads (phase,
-    # host). A server's /history of one game by its own index. The reviews being waited for (bot/commands/review.py): a row
-    # per member and result while the member waits, so every process
+    # host). A server's /history of one game by its own index. The
+    # reviews being waited for (bot/commands/review.py): a row per member
+    # and result while the member waits, so every process
     # counts the same (docs/review.md "Limits"); ``since``: a row a process
     # left behind when it died counts no more after a while. Not copied by
     # copy-db (nobody waits on the copy).

@@ -738,10 +738,13 @@ class BoardsRepo:
             " JOIN results r ON r.id = rp.result_id WHERE rp.user_id = ? AND r.seats IS NOT NULL"
             " ORDER BY rp.finished_at DESC LIMIT 1) AS u{}"
         )
+        latest: list[Sequence[Any]] = []
         async with self.db.reading() as c:
-            latest = await c.fetch(
-                " UNION ALL ".join(one.format(n) for n in range(len(ids))), tuple(ids)
-            )
+            for i in range(0, len(ids), 100):  # SQLite: at most 500 SELECTs in one compound
+                part = ids[i : i + 100]
+                latest += await c.fetch(
+                    " UNION ALL ".join(one.format(n) for n in range(len(part))), tuple(part)
+                )
         out: dict[int, str] = {}
         for user_id, _result_id, seats in latest:
             for seat in json.loads(seats):
