@@ -413,6 +413,8 @@ class Reviews(commands.Cog):
         self.queued: dict[int, ai.Queued] = {}  # their jobs (where each stands in line)
         self.waiting: dict[int, set[int]] = {}  # result id -> the members waiting for it
         self.asked_in: dict[int, int | None] = {}  # result id -> the server it was asked in
+        # (result id, member): the waits written in the database (review_waits)
+        self.counted: set[tuple[int, int]] = set()
         caches.budget("reviews", CACHE, "entries", lambda: (len(self.cache), 0))
         bot.result_actions["review"] = self.on_button
 
@@ -472,6 +474,9 @@ class Reviews(commands.Cog):
             if not waiting:
                 self.waiting.pop(result_id, None)
                 self.asked_in.pop(result_id, None)
+            if (result_id, user) in self.counted:
+                self.counted.discard((result_id, user))
+                await store.reviews.done_waiting(result_id, user)
         me = next(
             (
                 str(s["name"])
@@ -505,8 +510,13 @@ class Reviews(commands.Cog):
         if result_id in self.cache:
             return True
         user = interaction.user.id
+        guild = interaction.guild_id
+        reviews = self.bot.tables.store.reviews
         if result_id in self.pending or result_id in self.waiting:
             if user not in self.waiting.get(result_id, ()):
+                # joining: never refused, but counted (in every process)
+                await reviews.wait(result_id, user, guild, now=self.bot.tables.clock())
+                self.counted.add((result_id, user))
                 return True
             queued = self.queued.get(result_id)
             place = queued.place() if queued is not None else 0
@@ -516,12 +526,15 @@ class Reviews(commands.Cog):
             else:
                 await self.bot.tables.reply(interaction, "review.queue.now")
             return False
-        mine = sum(1 for who in self.waiting.values() if user in who)
-        guild = interaction.guild_id
-        here = sum(1 for g in self.asked_in.values() if guild is not None and g == guild)
-        if mine < MEMBER_REVIEWS and here < SERVER_REVIEWS:
+        # counted in the database: the waits of every process (review_waits)
+        over = await reviews.wait(
+            result_id, user, guild, now=self.bot.tables.clock(), limits=(MEMBER_REVIEWS, SERVER_REVIEWS)
+        )
+        if over is None:
+            self.counted.add((result_id, user))
             return True
-        if await self.bot.tables.store.reviews.get_review(result_id, VERSION) is not None:
+        mine, here = over
+        if await reviews.get_review(result_id, VERSION) is not None:
             return True  # stored: read, not computed
         if mine >= MEMBER_REVIEWS:
             await self.bot.tables.reply(interaction, "error.review_member_limit", count=mine)

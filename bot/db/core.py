@@ -99,6 +99,12 @@ class Conn(abc.ABC):
     @abc.abstractmethod
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
+    async def executemany_all(self, steps: Sequence[tuple[str, Sequence[Sequence[Any]]]]) -> None:
+        """:meth:`executemany` of each ``(sql, rows)`` in turn (SQLite: all
+        in one hop to its thread)."""
+        for sql, rows in steps:
+            await self.executemany(sql, rows)
+
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Sequence[Any] | None:
         rows = await self.fetch(sql, args)
         return rows[0] if rows else None

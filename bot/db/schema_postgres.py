@@ -253,4 +253,19 @@ MIGRATIONS: list[str] = [
     -- less to write for each place of a finished game
     DROP INDEX IF EXISTS result_players_game;
     """,
+    # 11: a server's open tables counted by its index; the reviews waited
+    # for, counted across processes (SQLite's migration 11)
+    """
+    CREATE INDEX tables_guild ON tables(guild_id, phase, host_id);
+    CREATE INDEX results_guild_game ON results(guild_id, game, finished_at);
+    CREATE TABLE review_waits (
+        result_id   BIGINT NOT NULL,
+        user_id     BIGINT NOT NULL,
+        guild_id    BIGINT,
+        since       DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    );
+    CREATE INDEX review_waits_user ON review_waits(user_id, since);
+    CREATE INDEX review_waits_guild ON review_waits(guild_id, since) WHERE guild_id IS NOT NULL;
+    """,
 ]

@@ -277,4 +277,28 @@ MIGRATIONS: list[str] = [
     -- less to write for each place of a finished game
     DROP INDEX IF EXISTS result_players_game;
     """,
+    # 11: what is counted reads only what it counts (issue 35). A server's
+    # open tables (the limits of /play, bot/tables/repo.py open_counts):
+    # its own rows of the index, which holds all the count reads (phase,
+    # host). A server's /history of one game by its own index. The
+    # reviews being waited for (bot/commands/review.py): a row per member
+    # and result while the member waits, so every process
+    # counts the same (docs/review.md "Limits"); ``since``: a row a process
+    # left behind when it died counts no more after a while. Not copied by
+    # copy-db (nobody waits on the copy).
+    """
+    CREATE INDEX tables_guild ON tables(guild_id, phase, host_id);
+    -- a server's history of one game: its newest ten, not every newest
+    -- result of the server until ten are of the game
+    CREATE INDEX results_guild_game ON results(guild_id, game, finished_at);
+    CREATE TABLE review_waits (
+        result_id   INTEGER NOT NULL,
+        user_id     INTEGER NOT NULL,
+        guild_id    INTEGER,                  -- the server it was asked in (NULL: a DM)
+        since       REAL NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    );
+    CREATE INDEX review_waits_user ON review_waits(user_id, since);
+    CREATE INDEX review_waits_guild ON review_waits(guild_id, since) WHERE guild_id IS NOT NULL;
+    """,
 ]

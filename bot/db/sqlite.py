@@ -58,6 +58,16 @@ def _execute_many(sql: str, rows: Sequence[Sequence[Any]]) -> Callable[[sqlite3.
     return run
 
 
+def _execute_many_all(
+    steps: Sequence[tuple[str, Sequence[Sequence[Any]]]],
+) -> Callable[[sqlite3.Connection], None]:
+    def run(conn: sqlite3.Connection) -> None:
+        for sql, rows in steps:
+            conn.executemany(sql, rows).close()
+
+    return run
+
+
 def _update_and_insert(
     sql: str, args: Sequence[Any], insert: str, insert_args: Sequence[Any]
 ) -> Callable[[sqlite3.Connection], int]:
@@ -100,6 +110,11 @@ class _SqliteConn(Conn):
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self.store._sent(sql)
         await _one_hop(self.connection, _execute_many(sql, rows))
+
+    async def executemany_all(self, steps: Sequence[tuple[str, Sequence[Sequence[Any]]]]) -> None:
+        for sql, _ in steps:
+            self.store._sent(sql)
+        await _one_hop(self.connection, _execute_many_all(steps))
 
 
 class SqliteDatabase(Database):

@@ -315,8 +315,8 @@ async def test_migration_10_back_fills_the_boards_of_a_schema_9_database(
     await old.open()
     with monkeypatch.context() as m:
 
-        async def no_totals(self, tx, result):  # schema 9 had none
-            return None
+        def no_totals(self, result, rated):  # schema 9 had none
+            return []
 
         m.setattr(ResultsRepo, "_count", no_totals, raising=False)
         await play(old, games[:50])
