@@ -179,3 +179,23 @@ async def test_a_table_already_here_is_refused(game_night):
             assert err["key"] == "error.table_exists"
             await act.settle()
             assert (await night.store.tables.table_in_channel(table.channel.id)).game == "nine"
+
+
+async def test_the_last_to_leave_from_the_activity_closes_the_lobby(game_night):
+    async with game_night() as night:
+        channel = night.guild.create_text_channel("activity-leave")
+        async with activity_of(night) as act:
+            a = await act.open(night.alice, channel)
+            await a.next("none")
+            await a.send({"op": "open", "game": "yahtzee"})
+            frame = await a.table()
+            await act.settle()
+            await a.move(frame, "leave")
+            offer = await a.next("none")  # no table again: the games are offered
+            assert [g["name"] for g in offer["games"]] == list(registry.names())
+            await act.settle()
+            assert await night.store.tables.table_in_channel(channel.id) is None
+            (posted,) = bot_messages(night, channel)
+            shown = ResponseMessage(night.env, night.env.backend.get_message(channel.id, posted.id))
+            assert says(shown.content, "lobby.cancelled", game=t("game.yahtzee"),
+                        user=night.alice.mention)  # fmt: skip
