@@ -58,6 +58,38 @@ class Again:
     order: list[int] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Who:
+    """Who asks a lobby for something, without a Discord interaction (the
+    Activity, ``docs/activity.md``): the server and channel, the user's id
+    and display name (``id`` and ``display_name``, as :func:`bot.model.human_seat`
+    reads a member), their locale, and whether they may manage the server."""
+
+    guild_id: int | None
+    channel_id: int
+    id: int
+    display_name: str
+    locale: Any
+    manager: bool = False
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any]) -> Who:
+        user = interaction.user
+        return cls(interaction.guild_id, interaction.channel_id or 0, user.id, user.display_name,
+                   interaction.locale, is_manager(interaction))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a lobby's request changed nothing: a catalogue key and its
+    arguments (worded in the asker's locale), or words already made (a
+    rule's error)."""
+
+    key: str
+    args: dict[str, Any] = field(default_factory=dict)
+    text: str | None = None
+
+
 def invited(row: TableRow) -> list[dict[str, Any]]:
     """The people a rematch lobby still waits for (they press Join)."""
     return list(row.ui.get("rematch", {}).get("invited", []))
@@ -129,46 +161,64 @@ class Lobby:
         """``/play``: a new lobby in the interaction's channel, its host the
         user; ``again``: a rematch of a finished game (its options, seats,
         invitations and host instead)."""
+        lang = await self.service.public_lang(interaction)
+        refused = await self.open_for(
+            Who.of(interaction), game, options_text, lang, again=again, interaction=interaction
+        )
+        if refused is not None:
+            await self.tell(interaction, refused)
+
+    async def open_for(
+        self,
+        who: Who,
+        game: str,
+        options_text: str | None,
+        lang: str,
+        *,
+        again: Again | None = None,
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> Refusal | None:
+        """A new lobby in ``who``'s channel, hosted by them (``/play``, the
+        Activity's ``open``), its public messages in ``lang``: the server's
+        default house options over ``options_text``, the limits, and the
+        lobby stored and committed (the screen follower posts its message).
+        What refused it (nothing opened), else ``None``. ``interaction``:
+        the commit answers it (``/play``)."""
         service = self.service
         spec = registry.spec(game)
         try:
             if again is not None:
                 options = core.parse_options(spec.options, again.options)
             else:
-                raw = await service.server_options(interaction.guild_id, game)
+                raw = await service.server_options(who.guild_id, game)
                 raw.update(parse_options_text(options_text))
                 options = core.parse_options(spec.options, raw)
         except RuleError as err:
-            name = t(f"game.{game}", interaction.locale)
-            reason = option_error(err, spec.options, name, interaction.locale)
-            await service.reply(interaction, "error.bad_options", reason=reason)
-            return
-        channel_id = interaction.channel_id
-        assert channel_id is not None
+            name = t(f"game.{game}", who.locale)
+            reason = option_error(err, spec.options, name, who.locale)
+            return Refusal("error.bad_options", {"reason": reason})
+        channel_id = who.channel_id
         existing = await service.store.tables.table_in_channel(channel_id)
         if existing is not None and await service.drop_unopened(existing):
             existing = None
         if existing is not None:
-            await self.already_here(interaction, existing)
-            return
-        if not await self.within_limits(interaction, again):
-            return
-        lang = await service.public_lang(interaction)
-        user = interaction.user
+            return self.here_already(who.locale, existing)
+        host = again.host_id if again is not None else who.id
+        refused = await self.limits(who.guild_id, host)
+        if refused is not None:
+            return refused
         row = await service.store.tables.create_table(
-            guild_id=interaction.guild_id,
+            guild_id=who.guild_id,
             channel_id=channel_id,
             game=game,
-            host_id=again.host_id if again else user.id,
-            seats=again.seats if again else [human_seat(user, set(), interaction.locale)],
+            host_id=host,
+            seats=again.seats if again else [human_seat(who, set(), who.locale)],
             options=options,
             now=service.clock(),
         )
         if row is None:  # another /play was faster
             existing = await service.store.tables.table_in_channel(channel_id)
-            if existing is not None:
-                await self.already_here(interaction, existing)
-            return
+            return None if existing is None else self.here_already(who.locale, existing)
         before = snapshot(row)
         row.seed = service.seed_factory()
         row.ui = {"lang": lang, "log": []}
@@ -181,35 +231,54 @@ class Lobby:
         if opened is None:  # the database failed after the row was made: not half a lobby
             with contextlib.suppress(sqlite3.Error):
                 await service.store.tables.delete_table(row)  # still version 0: never opened
+            return None if interaction is not None else Refusal("error.db_unavailable")
+        return None
+
+    async def tell(self, interaction: discord.Interaction[Any], refused: Refusal) -> None:
+        """Tell the user (ephemerally) why nothing changed."""
+        if refused.text is not None:
+            await self.service.say(interaction, refused.text)
+        else:
+            await self.service.reply(interaction, refused.key, **refused.args)
 
     async def within_limits(
         self, interaction: discord.Interaction[Any], again: Again | None
     ) -> bool:
+        """Whether a new table may open here (:meth:`limits`); if not, the
+        user is told, ephemerally."""
+        host = again.host_id if again is not None else interaction.user.id
+        refused = await self.limits(interaction.guild_id, host)
+        if refused is not None:
+            await self.tell(interaction, refused)
+        return refused is None
+
+    async def limits(self, guild_id: int | None, host: int) -> Refusal | None:
         """Whether a new table may open here (docs/bot.md "Limits"): a server
         has at most :data:`SERVER_TABLES` tables open, a member hosts at most
-        :data:`MEMBER_LOBBIES` lobbies waiting for players in it; if not, the
-        user is told, ephemerally, and nothing is opened. (A tournament's
-        matches are opened by :meth:`open_seated`, never refused: the
-        tournament bounds them.)"""
-        guild_id = interaction.guild_id
+        :data:`MEMBER_LOBBIES` lobbies waiting for players in it; if not,
+        what refuses it (nothing is opened). (A tournament's matches are
+        opened by :meth:`open_seated`, never refused: the tournament bounds
+        them.)"""
         if guild_id is None:
-            return True
-        host = again.host_id if again is not None else interaction.user.id
+            return None
         tables, lobbies = await self.service.store.tables.open_counts(guild_id, host)
         if tables >= SERVER_TABLES:
-            await self.service.reply(interaction, "error.server_tables_limit", count=tables)
-            return False
+            return Refusal("error.server_tables_limit", {"count": tables})
         if lobbies >= MEMBER_LOBBIES:
-            await self.service.reply(interaction, "error.member_lobbies_limit", count=lobbies)
-            return False
-        return True
+            return Refusal("error.member_lobbies_limit", {"count": lobbies})
+        return None
 
     async def already_here(self, interaction: discord.Interaction[Any], row: TableRow) -> None:
         """Tell the user the channel has a table (with a link to it)."""
-        game = t(f"game.{row.game}", interaction.locale)
+        await self.tell(interaction, self.here_already(interaction.locale, row))
+
+    @staticmethod
+    def here_already(locale: Any, row: TableRow) -> Refusal:
+        """The channel has a table: the refusal, with a link to it."""
+        game = t(f"game.{row.game}", locale)
         url = message_link(row.guild_id, row.channel_id, row.message_id)
-        link = linked("link.table", interaction.locale, url, game=game)
-        await self.service.reply(interaction, "error.table_exists", game=game, link=link)
+        link = linked("link.table", locale, url, game=game)
+        return Refusal("error.table_exists", {"game": game, "link": link})
 
     async def play_computer(
         self, interaction: discord.Interaction[Any], game: str, options_text: str | None, level: str
@@ -359,55 +428,69 @@ class Lobby:
     ) -> None:
         """A press on a lobby's message (under the table's lock, the row
         loaded and its version checked)."""
+        refused = await self.act(Who.of(interaction), before, row, action, interaction)
+        if refused is not None:
+            await self.tell(interaction, refused)
+
+    async def act(
+        self,
+        who: Who,
+        before: TableRow,
+        row: TableRow,
+        action: str,
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> Refusal | None:
+        """``who``'s ``action`` on a lobby (a button's: ``join``, ``leave``,
+        ``cpu:<level>``, ``cpu:remove``, ``start``, ``cancel``), under the
+        table's lock, the row loaded and its version checked; the change
+        committed. What refused it (nothing changed), else ``None``.
+        ``interaction``: the press the commit answers (the Activity: none;
+        a stale commit is then its refusal)."""
         service = self.service
-        user = interaction.user
         spec = registry.spec(row.game)
-        seated = row.seat_of(user.id)
+        seated = row.seat_of(who.id)
         if action == "join":
             if seated:
-                await service.reply(interaction, "lobby.already_in")
-                return
+                return Refusal("lobby.already_in")
             if len(row.seats) >= spec.max_players:
-                await service.reply(interaction, "lobby.full", max=spec.max_players)
-                return
+                return Refusal("lobby.full", {"max": spec.max_players})
             waiting = invited(row)
-            if not any(p["id"] == user.id for p in waiting):
+            if not any(p["id"] == who.id for p in waiting):
                 if len(row.seats) + len(waiting) >= spec.max_players:  # held for a rematch
-                    await service.reply(interaction, "error.seats_held")
-                    return
-            row.seats.append(human_seat(user, {s["name"] for s in row.seats}, interaction.locale))
-            answer_invite(row, user.id)
+                    return Refusal("error.seats_held")
+            row.seats.append(human_seat(who, {s["name"] for s in row.seats}, who.locale))
+            answer_invite(row, who.id)
         elif action == "leave":
             if not seated:
-                if answer_invite(row, user.id):  # an invitation declined
-                    await service.commit(before, row, origin="press", interaction=interaction)
-                    return
-                await service.reply(interaction, "error.not_in_game")
-                return
-            await self.leave(interaction, before, row, seated)
-            return
+                if answer_invite(row, who.id):  # an invitation declined
+                    change = await service.commit(before, row, origin="press",
+                                                  interaction=interaction)  # fmt: skip
+                    return _stale(change, interaction)
+                return Refusal("error.not_in_game")
+            return await self.left(who.id, before, row, seated, "press", interaction)
         elif action.startswith(CPU_ADD):  # add or remove a computer player
-            if not await self.cpu_seat(interaction, row, action):
-                return
+            refused = self.seat_cpu(who, row, action)
+            if refused is not None:
+                return refused
         elif action in ("start", "cancel"):
-            if user.id != row.host_id and not is_manager(interaction):
-                await service.reply(interaction, "lobby.host_only")
-                return
+            if who.id != row.host_id and not who.manager:
+                return Refusal("lobby.host_only")
             if action == "cancel":
-                await service.commit(
-                    before, row, origin="press", kind=CANCELLED, interaction=interaction, by=user.id
+                change = await service.commit(
+                    before, row, origin="press", kind=CANCELLED, interaction=interaction, by=who.id
                 )
-                return
-            if not await self.start(interaction, row):
-                return
+                return _stale(change, interaction)
+            refused = self.deal(who.locale, row)
+            if refused is not None:
+                return refused
         else:
-            await service.reply(interaction, "error.unknown_action")
-            return
+            return Refusal("error.unknown_action")
         # who pressed Start: the first player, when someone else, is pinged
         actor = seated["name"] if seated else None
-        await service.commit(
+        change = await service.commit(
             before, row, origin="press", state=None, interaction=interaction, actor=actor
         )
+        return _stale(change, interaction)
 
     async def leave(
         self,
@@ -416,62 +499,82 @@ class Lobby:
         row: TableRow,
         seat: dict[str, Any],
     ) -> None:
-        """``seat``'s person leaves the lobby (Leave, ``/game leave``): the
-        last person closes it; a host who leaves hands it on."""
-        service = self.service
-        user_id = interaction.user.id
+        """``seat``'s person leaves the lobby (Leave, ``/game leave``)."""
         origin = "press" if interaction.type is discord.InteractionType.component else "command"
+        await self.left(interaction.user.id, before, row, seat, origin, interaction)
+
+    async def left(
+        self,
+        user_id: int,
+        before: TableRow,
+        row: TableRow,
+        seat: dict[str, Any],
+        origin: str,
+        interaction: discord.Interaction[Any] | None,
+    ) -> Refusal | None:
+        """``seat``'s person leaves the lobby: the last person closes it; a
+        host who leaves hands it on."""
+        service = self.service
         row.seats.remove(seat)
         if not humans(row.seats):
-            await service.commit(
+            change = await service.commit(
                 before, row, origin=origin, kind=CANCELLED, interaction=interaction, by=user_id
             )
-            return
+            return _stale(change, interaction)
         if row.host_id == user_id:
             row.host_id = humans(row.seats)[0]["id"]
-        await service.commit(before, row, origin=origin, interaction=interaction)
+        change = await service.commit(before, row, origin=origin, interaction=interaction)
+        return _stale(change, interaction)
 
-    async def cpu_seat(
-        self, interaction: discord.Interaction[Any], row: TableRow, action: str
-    ) -> bool:
-        """Add or remove a computer player (host only). ``True`` = the row
-        changed and is to be saved; ``False`` = refused (already answered)."""
-        service = self.service
+    def seat_cpu(self, who: Who, row: TableRow, action: str) -> Refusal | None:
+        """Add or remove a computer player (host only): the row changed (to
+        be saved), or what refused it."""
         spec = registry.spec(row.game)
-        if interaction.user.id != row.host_id and not is_manager(interaction):
-            await service.reply(interaction, "lobby.host_only")
-            return False
+        if who.id != row.host_id and not who.manager:
+            return Refusal("lobby.host_only")
         if action == CPU_REMOVE:
             bots = [s for s in row.seats if is_cpu(s)]
             if not bots:
-                await service.reply(interaction, "cpu.none")
-                return False
+                return Refusal("cpu.none")
             row.seats.remove(bots[-1])
-            return True
+            return None
         level = action[len(CPU_ADD) :]
         if level not in LEVELS or spec.ai is None:
-            await service.reply(interaction, "error.unknown_action")
-            return False
+            return Refusal("error.unknown_action")
         if len(row.seats) >= spec.max_players:
-            await service.reply(interaction, "lobby.full", max=spec.max_players)
-            return False
+            return Refusal("lobby.full", {"max": spec.max_players})
         row.seats.append(cpu_seat(row, level, row.ui.get("lang", "en")))
-        return True
+        return None
 
     async def start(self, interaction: discord.Interaction[Any], row: TableRow) -> bool:
-        """Deal the game of a lobby (Start, ``/play vs:``): ``True`` = the
-        row now holds the first state; ``False`` = refused (answered)."""
+        """Deal the game of a lobby (``/play vs:``): ``True`` = the row now
+        holds the first state; ``False`` = refused (answered)."""
+        refused = self.deal(interaction.locale, row)
+        if refused is not None:
+            await self.tell(interaction, refused)
+        return refused is None
+
+    def deal(self, locale: Any, row: TableRow) -> Refusal | None:
+        """Deal the game of a lobby (Start): the row now holds the first
+        state, or what refused it (words in ``locale``)."""
         spec = registry.spec(row.game)
         if len(row.seats) < spec.min_players:
-            await self.service.reply(interaction, "lobby.too_few", min=spec.min_players)
-            return False
+            return Refusal("lobby.too_few", {"min": spec.min_players})
         try:
             assert row.seed is not None
             source = self.service.source_factory(row.seed)
             names = [s["name"] for s in row.seats]
             state = spec.engine.new_game(names, row.options, None, source)
         except RuleError as err:
-            await self.service.say(interaction, rule_error(err, interaction.locale))
-            return False
+            return Refusal(err.key, text=rule_error(err, locale))
         begin(row, state)
-        return True
+        return None
+
+
+def _stale(change: Any, interaction: discord.Interaction[Any] | None) -> Refusal | None:
+    """A commit that stored nothing (the row moved on, the database
+    failed): the press was answered by the commit; an asker without one
+    (the Activity) is refused."""
+    if change is None and interaction is None:
+        return Refusal("error.stale")
+    return None

@@ -27,7 +27,7 @@ from bot.events import ABANDONED, CANCELLED
 from bot.games import plugin
 from bot.games.base import CONFIRMED, DISMISS, Confirm
 from bot.i18n import lang_of, linked, rule_error, t
-from bot.lobby import Lobby
+from bot.lobby import Lobby, Who
 from bot.model import humans, is_manager, message_link
 from bot.tables.rows import TableRow
 from bot.tables.service import TableService
@@ -228,7 +228,15 @@ class Presses:
         )  # fmt: skip
 
     async def remote(
-        self, user_id: int, channel_id: int, table_id: int, version: int, action: str, lang: str
+        self,
+        user_id: int,
+        channel_id: int,
+        table_id: int,
+        version: int,
+        action: str,
+        lang: str,
+        *,
+        who: Who | None = None,
     ) -> Decided:
         """A move from away from Discord's components (the Activity,
         ``docs/activity.md``): the checks of a press on the table message —
@@ -237,8 +245,9 @@ class Presses:
         :func:`decide`, and the change committed through the one write path
         (origin ``press``: it is a player's press). What it came to: a
         refusal (nothing changed), a question, or a committed change
-        (``committed``)."""
-        work = self._remote(user_id, channel_id, table_id, version, action, lang)
+        (``committed``). A lobby's action (Join, Start…) is the lobby's
+        (:meth:`bot.lobby.Lobby.act`), for ``who`` (``None``: refused)."""
+        work = self._remote(user_id, channel_id, table_id, version, action, lang, who)
         if self.around_press is None:
             return await work
         out: list[Decided] = []
@@ -250,7 +259,14 @@ class Presses:
         return out[0]
 
     async def _remote(
-        self, user_id: int, channel_id: int, table_id: int, version: int, action: str, lang: str
+        self,
+        user_id: int,
+        channel_id: int,
+        table_id: int,
+        version: int,
+        action: str,
+        lang: str,
+        who: Who | None,
     ) -> Decided:
         service = self.service
         if not 0 < table_id <= MAX_ID:
@@ -264,6 +280,11 @@ class Presses:
                 return Decided(refusal="error.no_table")
             if row.version != version:
                 return Decided(refusal="error.stale")
+            if row.phase == "lobby" and who is not None and who.id == user_id:
+                refused = await self.lobby.act(who, before, row, action)
+                if refused is not None:
+                    return Decided(refusal=refused.key, args=refused.args, said=refused.text)
+                return Decided(committed=True)
             if row.phase != "playing" or action == "show":
                 return Decided(refusal="error.unknown_action")
             if action == DISMISS:
@@ -522,6 +543,8 @@ class Decided:
     actor: str | None = None  # the engine name of whoever moved
     confirmed: bool = False  # the "yes" to a question
     committed: bool = False  # (remote moves) the change was stored
+    args: dict[str, Any] = field(default_factory=dict)  # the refusal's words' arguments
+    said: str | None = None  # the refusal already in words (a lobby's rule error)
 
 
 def decide(row: TableRow, user_id: int, action: str, values: list[str], lang: str) -> Decided:

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.games import plugin
 from bot.i18n import catalogue, t
-from bot.model import is_cpu, message_link
+from bot.model import CPU_ADD, CPU_REMOVE, LEVELS, is_cpu, message_link
 from bot.tables.rows import TableRow
 from bot.ui import present, result_words
 from bot.ui.controls import Button, Control, Select, Standing, movers_only, waiting_for_computer
@@ -111,11 +111,46 @@ def _controls(row: TableRow, state: Any, seat: str, lang: str) -> list[Control]:
     return unique
 
 
+def none_frame(lang: str | None) -> dict[str, Any]:
+    """No table in the channel; to a proven user (``lang``: theirs) the
+    games they may open there (``None``: nobody proven, no offer)."""
+    if lang is None:
+        return {"op": "none"}
+    return {"op": "none", "games": [{"name": g, "label": t(f"game.{g}", lang)}
+                                    for g in registry.names()]}  # fmt: skip
+
+
+def lobby_moves(row: TableRow, seat: str | None, may_join: bool, lang: str) -> list[Control]:
+    """The lobby's buttons ``seat`` may press (``may_join``: a proven user
+    without a seat): Join while a seat is free; Leave when seated; the host's
+    Start (enough players), Add computer (a seat free), Remove computer and
+    Cancel. The lobby decides each press again (:meth:`bot.lobby.Lobby.act`)."""
+    spec = registry.spec(row.game)
+    free = len(row.seats) < spec.max_players
+    if seat is None:
+        return [Button("join", t("lobby.btn.join", lang), "success")] if may_join and free else []
+    out: list[Control] = [Button("leave", t("lobby.btn.leave", lang), "secondary")]
+    host = next((s["name"] for s in row.seats if s["id"] == row.host_id), None)
+    if seat != host:
+        return out
+    if len(row.seats) >= spec.min_players:
+        out.insert(0, Button("start", t("lobby.btn.start", lang), "primary"))
+    if spec.ai is not None:
+        if free:
+            out += [Button(f"{CPU_ADD}{level}", t(f"lobby.btn.cpu_{level}", lang), "secondary")
+                    for level in LEVELS]  # fmt: skip
+        if any(is_cpu(s) for s in row.seats):
+            out.append(Button(CPU_REMOVE, t("lobby.btn.cpu_remove", lang), "secondary"))
+    out.append(Button("cancel", t("lobby.btn.cancel", lang), "danger"))
+    return out
+
+
 def table_frame(
-    shown: Shown, seat: str | None, lang: str, now: float | None = None
+    shown: Shown, seat: str | None, lang: str, now: float | None = None, *, may_join: bool = False
 ) -> dict[str, Any]:
     """The ``table`` frame of ``shown`` for ``seat`` (``None``: the public);
-    ``now``: the bot's clock (unix seconds), to count the deadline from."""
+    ``now``: the bot's clock (unix seconds), to count the deadline from;
+    ``may_join``: a lobby offers Join (a proven user without a seat)."""
     row = shown.row
     eng = registry.engine(row.game)
     the = plugin(row.game)
@@ -161,7 +196,9 @@ def table_frame(
         "result": [],
         "links": {},
     }
-    if state is None:  # a lobby: its seats, nothing to play yet
+    if state is None:  # a lobby: its seats and buttons, nothing to play yet
+        if phase == "lobby":
+            frame["moves"] = move_list(lobby_moves(row, seat, may_join, lang))
         return frame
     view = eng.view(state, seat)
     frame["view"] = the.picture_view(view, row.ui)

@@ -40,6 +40,7 @@ from bot.db.core import PROCESS
 from bot.db.postgres import PostgresDatabase
 from bot.events import TableCommitted
 from bot.i18n import lang_of, rule_error
+from bot.lobby import Who
 from bot.model import is_cpu, message_link
 from bot.tables.rows import TableRow
 from bot.ui.controls import Standing
@@ -248,6 +249,8 @@ class Activity:
             await self._hello(sock, data)
         elif op == "move" and isinstance(data, dict):
             await self._move(sock, data)
+        elif op == "open" and isinstance(data, dict):
+            await self._open(sock, data)
         else:
             sock.send_frame(frames.error_frame("activity.error.bad_frame", sock.lang))
 
@@ -339,11 +342,14 @@ class Activity:
             return
         self.moving += 1
         try:
-            decided = await self.bot.presses.remote(viewer.id, channel, table, version, move, lang)
+            decided = await self.bot.presses.remote(
+                viewer.id, channel, table, version, move, lang, who=self._who(sock)
+            )
         finally:
             self.moving -= 1
         if decided.refusal is not None:
-            sock.send_frame(frames.error_frame(decided.refusal, lang))
+            sock.send_frame(frames.error_frame(decided.refusal, lang, decided.said,
+                                               **decided.args))  # fmt: skip
         elif decided.error is not None:
             text = rule_error(decided.error, lang)
             sock.send_frame(frames.error_frame(decided.error.key, lang, text))
@@ -351,6 +357,45 @@ class Activity:
             loaded = await self.service.store.tables.get_table(table)
             if loaded is not None:
                 sock.send_frame(frames.ask_frame(loaded, *decided.question))
+
+    def _who(self, sock: Socket) -> Who | None:
+        """The socket's proven user as a lobby's asker (their display name
+        in the server when the bot knows it); ``None``: nobody proven, or a
+        channel the bot does not see."""
+        viewer, channel_id = sock.viewer, sock.channel
+        if viewer is None or channel_id is None:
+            return None
+        guild = getattr(self.bot.get_channel(channel_id), "guild", None)
+        if guild is None:
+            return None
+        member = guild.get_member(viewer.id)
+        name = member.display_name if member is not None else viewer.name
+        return Who(guild.id, channel_id, viewer.id, name, sock.lang)
+
+    async def _open(self, sock: Socket, data: dict[str, Any]) -> None:
+        """``open``: a lobby of ``game`` in the socket's channel, hosted by
+        its proven user, through ``/play``'s own code (the server's house
+        options, its limits and refusals); its message is posted in the
+        channel and every socket there is pushed the lobby, by the commit."""
+        lang = sock.lang
+        who = self._who(sock)
+        if who is None:
+            sock.send_frame(frames.error_frame("activity.error.not_proven", lang))
+            return
+        game = data.get("game")
+        if not isinstance(game, str) or game not in registry.names():
+            sock.send_frame(frames.error_frame("activity.error.unknown_game", lang))
+            return
+        guild = getattr(self.bot.get_channel(who.channel_id), "guild", None)
+        locale = getattr(guild, "preferred_locale", None)
+        public = await self.service.server_lang(who.guild_id, locale)
+        self.moving += 1
+        try:
+            refused = await self.bot.lobby.open_for(who, game, None, public)
+        finally:
+            self.moving -= 1
+        if refused is not None:
+            sock.send_frame(frames.error_frame(refused.key, lang, refused.text, **refused.args))
 
     # ------------------------------------------------------------- followers
 
@@ -388,18 +433,25 @@ class Activity:
         targets = self.sockets(channel) if socks is None else socks
         if not targets:
             return
-        if shown is None:
-            text = _dumps({"op": "none"})
+        if shown is None:  # a proven user is offered the games to open
+            nones: dict[str | None, str] = {}
             for sock in targets:
-                await sock.deliver(text)
+                lang = sock.lang if sock.viewer is not None else None
+                if lang not in nones:
+                    nones[lang] = _dumps(frames.none_frame(lang))
+                await sock.deliver(nones[lang])
             return
         now = self.service.clock()
-        groups: dict[tuple[str | None, str], list[Socket]] = {}
+        lobby = shown.row.phase == "lobby" and shown.kind == "live"
+        groups: dict[tuple[str | None, str, bool], list[Socket]] = {}
         for sock in targets:
-            groups.setdefault((self._seat(shown.row, sock.viewer), sock.lang), []).append(sock)
-        for (seat, lang), group in groups.items():
+            seat = self._seat(shown.row, sock.viewer)
+            # a lobby offers Join to a proven user without a seat, not to nobody
+            may_join = lobby and seat is None and sock.viewer is not None
+            groups.setdefault((seat, sock.lang, may_join), []).append(sock)
+        for (seat, lang, may_join), group in groups.items():
             try:
-                frame = frames.table_frame(shown, seat, lang, now)
+                frame = frames.table_frame(shown, seat, lang, now, may_join=may_join)
             except Exception:
                 log.exception("table %d: the Activity's frame failed", shown.row.id)
                 continue

@@ -152,12 +152,18 @@ class TableService:
     async def public_lang(self, interaction: discord.Interaction[Any]) -> str:
         """The language of public messages: the server's setting (``/config``),
         else the server's locale, else English."""
-        if interaction.guild_id is not None:
-            chosen = await self.store.settings.guild_setting(interaction.guild_id, "lang")
+        guild = interaction.guild
+        locale = guild.preferred_locale if guild is not None else interaction.guild_locale
+        return await self.server_lang(interaction.guild_id, locale)
+
+    async def server_lang(self, guild_id: int | None, locale: Any) -> str:
+        """The language of a server's public messages: its setting, else
+        ``locale`` (the server's)."""
+        if guild_id is not None:
+            chosen = await self.store.settings.guild_setting(guild_id, "lang")
             if chosen:
                 return str(chosen)
-        guild = interaction.guild
-        return lang_of(guild.preferred_locale if guild is not None else interaction.guild_locale)
+        return lang_of(locale)
 
     # --------------------------------------------------------- what is shown
 

@@ -52,6 +52,7 @@ WATCH_BAR = """() => {
 SAID_RECONNECTING = "() => (window.barShown || []).some(s => s.startsWith('bar warn|'))"
 
 ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")  # the games, as /play lists them
 CARD = re.compile(r"^[9TJQKA][SHDC]$")
 
 
@@ -358,7 +359,7 @@ def test_bluff_from_the_chat_and_from_the_activity_with_a_dropped_socket(live_sa
 
 def test_the_activity_in_japanese_at_mobile_width(live_sandbox: Any) -> None:
     """``--locale ja``: before any table the Activity says, in Japanese, that the
-    channel has none; then alice opens a Sixty-Six against a computer with
+    channel has none (and offers the games); then alice opens a Sixty-Six against a computer with
     /あそぶ and plays cards from her Activity at Discord's mobile width, every
     word of the page from the Japanese catalogue."""
     box = live_sandbox("--locale", "ja")
@@ -379,7 +380,9 @@ def test_the_activity_in_japanese_at_mobile_width(live_sandbox: Any) -> None:
                 lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)),
             )
             alice.goto(link)
-            alice.get_by_text(ja["activity.ui.no_table"]).wait_for(timeout=15000)
+            alice.get_by_text(ja["activity.ui.open_game"]).wait_for(timeout=15000)
+            games = alice.locator(".games button.game").all_inner_texts()
+            assert games == [ja[f"game.{g}"] for g in GAMES], games
             assert "#code=" not in alice.url  # the code is taken off the address
             shot(alice, "activity-ja-no-table.png")
             composer = chat.get_by_placeholder(re.compile("Message #game-table"))
@@ -426,5 +429,55 @@ def test_the_activity_in_japanese_at_mobile_width(live_sandbox: Any) -> None:
             )
             shot(alice, "activity-sixtysix-ja-mobile.png")
             shot(chat, "activity-sixtysix-ja-chat.png")
+        finally:
+            browser.close()
+
+
+def test_a_table_opened_from_the_activity_shows_in_the_chat(live_sandbox: Any) -> None:
+    """With no table in the channel alice's Activity offers the games; she
+    opens a Nine from it: the lobby is in her Activity and, as after /play,
+    in the chat; bob joins from the chat, alice starts from her Activity,
+    and a move made afterwards shows in her Activity."""
+    box = live_sandbox()
+    assert sync_playwright is not None
+    en = json.loads((ROOT / "bot" / "i18n" / "en.json").read_text(encoding="utf-8"))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chat = browser.new_page(viewport={"width": 1200, "height": 900})
+        try:
+            chat.goto(box.url)
+            chat.locator("#channel-composer-input").wait_for()
+            link = activity_link(chat, "alice")
+            alice = browser.new_page(viewport={"width": 1100, "height": 820})
+            alice.goto(link)
+            alice.get_by_text(en["activity.ui.open_game"]).wait_for(timeout=15000)
+            games = alice.locator(".games button.game").all_inner_texts()
+            assert games == [en[f"game.{g}"] for g in GAMES], games
+            shot(alice, "activity-open-games.png")
+            alice.get_by_role("button", name=en["game.nine"], exact=True).click()
+            alice.locator(".table[data-phase=lobby]").wait_for(timeout=15000)
+            # the lobby message is in the chat: bob joins there
+            view_as(chat, "bob")
+            chat.get_by_role("button", name=en["lobby.btn.join"], exact=True).last.click(
+                timeout=10000
+            )
+            chat.get_by_text(re.compile(r"Players 2/")).first.wait_for(timeout=5000)
+            start = alice.locator('.table button[data-move="start"]:not([disabled])')
+            start.wait_for(timeout=10000)
+            assert alice.locator(".players .player").all_inner_texts() == ["alice", "bob"]
+            shot(alice, "activity-open-lobby.png")
+            start.click()
+            alice.locator(".table[data-phase=playing]").wait_for(timeout=15000)
+            before = int(alice.locator(".table").get_attribute("data-version") or 0)
+            roll = alice.locator('.table button[data-move="m:roll"]:not([disabled])')
+            if roll.count():  # alice moves first: from her Activity
+                roll.first.click()
+            else:  # bob does, from the chat
+                chat.get_by_role("button", name=en["nine.btn.roll"], exact=True).last.click()
+            alice.wait_for_function(
+                f"() => Number(document.querySelector('.table')?.dataset.version) > {before}",
+                timeout=10000,
+            )
+            shot(alice, "activity-open-playing.png")
         finally:
             browser.close()

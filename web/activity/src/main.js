@@ -32,6 +32,7 @@ const state = {
   attempts: 0, // reconnections since the last welcome
   connected: false,
   ask: null, // a question asked about a move ("sure?"), till answered
+  none: null, // the last "none" frame (the games offered), while there is no table
 };
 
 function show(kind, key, args) {
@@ -143,6 +144,29 @@ const controls = {
     },
 };
 
+// No table here: to a proven user the server offers the games; a button
+// each opens a lobby in this channel (the chat shows it too).
+function drawNone(message) {
+  const games = message.games || [];
+  const text = t(games.length ? "activity.ui.open_game" : "activity.ui.no_table");
+  const page = [Object.assign(document.createElement("p"), { className: "no-table", textContent: text })];
+  if (games.length) {
+    const list = document.createElement("div");
+    list.className = "games";
+    for (const game of games) {
+      const button = Object.assign(document.createElement("button"), { className: "move game", textContent: game.label });
+      button.dataset.game = game.name;
+      button.addEventListener("click", () => {
+        list.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+        send({ op: "open", game: game.name });
+      });
+      list.append(button);
+    }
+    page.push(list);
+  }
+  root.replaceChildren(...page);
+}
+
 function redraw(prev = state.frame) {
   if (!state.frame) return;
   drawTable(root, state.frame, prev, controls);
@@ -170,6 +194,7 @@ function receive(message) {
       if (prev && prev.table === message.table && prev.version > message.version && !final) return;
       if (!prev || prev.table !== message.table || prev.version !== message.version) state.ask = null;
       state.frame = message;
+      state.none = null;
       state.version = message.version;
       serverNow(message.now);
       redraw(prev);
@@ -178,7 +203,8 @@ function receive(message) {
     case "none":
       state.frame = null;
       state.version = null;
-      root.replaceChildren(Object.assign(document.createElement("p"), { className: "no-table", textContent: t("activity.ui.no_table") }));
+      state.none = message;
+      drawNone(message);
       break;
     case "ask":
       state.ask = message;
@@ -186,6 +212,7 @@ function receive(message) {
       break;
     case "error":
       showError(message.text || message.key);
+      if (!state.frame && state.none) drawNone(state.none); // the games come back
       redraw(state.frame); // the controls come back
       break;
     default:

@@ -305,7 +305,7 @@ export function drawTable(root, frame, prev, ctx) {
 
   // the board
   const board = BOARDS[frame.game];
-  if (board && frame.view) play.prepend(board(frame, context, prev));
+  if (board && frame.view && frame.phase !== "lobby") play.prepend(board(frame, context, prev));
 
   // the controls: every legal move not drawn on the board. A move of no
   // group is a button; a group (the chat table's select, named by its
