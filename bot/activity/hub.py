@@ -379,8 +379,9 @@ class Activity:
         channel and every socket there is pushed the lobby, by the commit."""
         lang = sock.lang
         who = self._who(sock)
-        if who is None:
-            sock.send_frame(frames.error_frame("activity.error.not_proven", lang))
+        if who is None:  # nobody signed in, or a channel of no server the bot sees
+            key = "activity.error.not_proven" if sock.viewer is None else "activity.error.no_server"
+            sock.send_frame(frames.error_frame(key, lang))
             return
         game = data.get("game")
         if not isinstance(game, str) or game not in registry.names():

@@ -8,6 +8,8 @@ nothing and can open nothing."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from activitykit import activity_of
 from conftest import Table
 from simcord.results import ResponseMessage
@@ -124,6 +126,23 @@ async def test_nobody_proven_cannot_open(game_night):
             await act.settle()
             assert await night.store.tables.table_in_channel(channel.id) is None
             assert bot_messages(night, channel) == []
+
+
+async def test_a_channel_the_bot_does_not_see_is_refused_as_such(game_night):
+    """alice is signed in, but her Activity names a channel of no server
+    the bot sees (a DM's, say): she is told that, not that she is not signed
+    in (it said "Only a player Discord has signed in can open a table")."""
+    async with game_night() as night:
+        nowhere = SimpleNamespace(id=987_654_321_012)
+        async with activity_of(night) as act:
+            a = await act.open(night.alice, nowhere)
+            await a.next("none")
+            await a.send({"op": "open", "game": "nine"})
+            err = await a.next("error")
+            assert err["key"] == "activity.error.no_server", err
+            assert says(err["text"], "activity.error.no_server")
+            await act.settle()
+            assert await night.store.tables.table_in_channel(nowhere.id) is None
 
 
 async def test_an_unknown_game_is_refused(game_night):
