@@ -49,3 +49,15 @@ def shot(page: Any, name: str) -> None:
     while not page.evaluate(loaded) and time.monotonic() < deadline:
         time.sleep(0.05)
     page.screenshot(path=str(SHOTS / name))
+
+
+# The Activity's page (web/activity/).
+# What the connection's bar showed, recorded as it changes (a reconnect can
+# come and go faster than a poll of the page sees it).
+WATCH_BAR = """() => {
+  const bar = document.getElementById("bar");
+  window.barShown = [];
+  new MutationObserver(() => window.barShown.push(bar.className + "|" + bar.textContent))
+    .observe(bar, { attributes: true, childList: true, subtree: true, characterData: true });
+}"""
+SAID_RECONNECTING = "() => (window.barShown || []).some(s => s.startsWith('bar warn|'))"

@@ -23,19 +23,17 @@ from typing import Any
 
 import pytest
 from activity_fake import FakeActivity, words
-from browserkit import CHROMIUM, CHROMIUM_ARGS, NEEDS_BROWSER, shot, sync_playwright
+from browserkit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NEEDS_BROWSER,
+    SAID_RECONNECTING,
+    WATCH_BAR,
+    shot,
+    sync_playwright,
+)
 
 pytestmark = NEEDS_BROWSER
-
-# What the connection's bar showed, recorded as it changes (a reconnect can
-# come and go faster than a poll of the page sees it).
-WATCH_BAR = """() => {
-  const bar = document.getElementById("bar");
-  window.barShown = [];
-  new MutationObserver(() => window.barShown.push(bar.className + "|" + bar.textContent))
-    .observe(bar, { attributes: true, childList: true, subtree: true, characterData: true });
-}"""
-SAID_RECONNECTING = "() => (window.barShown || []).some(s => s.startsWith('bar warn|'))"
 
 
 @pytest.fixture

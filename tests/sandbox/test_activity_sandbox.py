@@ -31,6 +31,8 @@ from browserkit import (
     CHROMIUM,
     CHROMIUM_ARGS,
     NEEDS_BROWSER,
+    SAID_RECONNECTING,
+    WATCH_BAR,
     PlaywrightTimeout,
     shot,
     sync_playwright,
@@ -41,15 +43,6 @@ live_sandbox = test_sandbox_live.sandbox  # the sandbox in a process (a fixture)
 
 pytestmark = NEEDS_BROWSER
 
-# What the connection's bar showed, recorded as it changes (a reconnect can
-# come and go faster than a poll of the page sees it).
-WATCH_BAR = """() => {
-  const bar = document.getElementById("bar");
-  window.barShown = [];
-  new MutationObserver(() => window.barShown.push(bar.className + "|" + bar.textContent))
-    .observe(bar, { attributes: true, childList: true, subtree: true, characterData: true });
-}"""
-SAID_RECONNECTING = "() => (window.barShown || []).some(s => s.startsWith('bar warn|'))"
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")  # the games, as /play lists them
@@ -229,7 +222,6 @@ def test_two_members_play_a_whole_sixtysix_in_the_activity_while_a_third_watches
                         s for s in strings(frame) if CARD.match(s)
                     }
                     assert not leaked, (member, frame["version"], leaked)
-                assert all(h for h in hands[member].values()) or True
             assert any(hands["alice"].values()) and any(hands["bob"].values())
         except BaseException:
             shot(chat, "activity-sixtysix-failed-chat.png")
