@@ -67,8 +67,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("events", ("bot.events", "bot.results.build")),
     # the service (the one write path), the lobby and the presses on it, and
     # what the followers and commands see of the bot (bot.host: types only)
-    ("service", ("bot.tables.service", "bot.lobby", "bot.presses", "bot.host",
-                 "bot.tournament.service")),
+    ("service", ("bot.tables.service", "bot.lobby", "bot.presses", "bot.game_commands",
+                 "bot.host", "bot.tournament.service")),
     ("ai", ("bot.ai", "bot.ai_worker")),
     # what reacts to a commit (they import the service, never the reverse)
     ("followers", ("bot.followers", "bot.followers.*")),

@@ -17,6 +17,7 @@ import discord
 
 from bot.games import plugin
 from bot.i18n import lang_of, t
+from bot.render import bracket
 from bot.render import tournament as drawing
 from bot.storage import Store
 from bot.tournament import pairing
@@ -162,7 +163,7 @@ class Standings:
                 rounds = drawing.bracket_from(paired, history, seeds, names, results)
                 if rounds:
                     legend = t(f"pic.tournament.bracket_legend.{row.game}", lang)
-                    pictures.append(drawing.bracket_picture(title, rounds, lang, legend))
+                    pictures.append(bracket.bracket_picture(title, rounds, lang, legend))
             return pictures
 
         try:

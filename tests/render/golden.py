@@ -18,7 +18,7 @@ from bot.pictures import (
     stats_picture,
     table_picture,
 )
-from bot.render import _base, tournament
+from bot.render import _base, bracket, tournament
 
 from .views import golden_cases
 
@@ -49,7 +49,7 @@ def _render(name: str) -> Picture:
     if kind == "standings":
         return tournament.standings_picture(**view, lang=lang)
     if kind == "bracket":
-        return tournament.bracket_picture(**view, lang=lang)
+        return bracket.bracket_picture(**view, lang=lang)
     if kind == "table":
         return table_picture(view, lang=lang)
     if kind == "hand":

@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.render import Picture
+from bot.render import bracket as K
 from bot.render import tournament as T
 from bot.render.tournament import BracketMatch, Slot, StandingRow
 
@@ -144,7 +145,7 @@ def test_rows_may_be_plain_dicts() -> None:
 
 
 def test_bracket_half_played_with_byes(drawn: list[str]) -> None:
-    pic = T.bracket_picture("KO", knockout6(), "en")
+    pic = K.bracket_picture("KO", knockout6(), "en")
     assert "Bye" in drawn  # (each string is rasterised once: drawn lists it once)
     for word in ("Quarter-final", "Semi-final", "Final", "Champion"):
         assert word in drawn, word
@@ -172,14 +173,14 @@ def test_bracket_says_what_its_figures_count(drawn: list[str]) -> None:
             key = f"pic.tournament.bracket_legend.{game}"
             assert t(key, lang) != key, (lang, key)
     legend = t("pic.tournament.bracket_legend.sixtysix", "en")
-    with_figures = T.bracket_picture("KO", knockout6(), "en", legend)
+    with_figures = K.bracket_picture("KO", knockout6(), "en", legend)
     assert legend in drawn
     drawn.clear()
     unplayed = [[BracketMatch(Slot("a", 1), Slot("b", 2)), BracketMatch(Slot("c", 3), Slot("d", 4))]]
-    bare = T.bracket_picture("KO", unplayed, "en", legend)
+    bare = K.bracket_picture("KO", unplayed, "en", legend)
     assert legend not in drawn
-    assert _size(with_figures.png)[1] > _size(T.bracket_picture("KO", knockout6(), "en").png)[1]
-    assert _size(bare.png)[1] == _size(T.bracket_picture("KO", unplayed, "en").png)[1]
+    assert _size(with_figures.png)[1] > _size(K.bracket_picture("KO", knockout6(), "en").png)[1]
+    assert _size(bare.png)[1] == _size(K.bracket_picture("KO", unplayed, "en").png)[1]
 
 
 def test_bracket_finished_in_japanese(drawn: list[str]) -> None:
@@ -221,7 +222,7 @@ def test_every_size_of_bracket(players: int) -> None:
         top = Slot(f"player {a}", a)
         bottom = Slot(f"player {c}", c) if c <= players else Slot(bye=True)
         first.append(BracketMatch(top, bottom, 0 if bottom.bye else None))
-    pic = T.bracket_picture("KO", [first], "en")
+    pic = K.bracket_picture("KO", [first], "en")
     width, height = _size(pic.png)
     assert width >= 640 and len(pic.png) <= 150 * 1024 and len(pic.alt) <= 1000
     if "earlier round" not in pic.alt:  # every round said: every bye too
@@ -231,7 +232,7 @@ def test_every_size_of_bracket(players: int) -> None:
 
 
 def test_the_winner_is_carried_to_the_next_round() -> None:
-    grid = T._grid(knockout6())
+    grid = K._grid(knockout6())
     final = grid[-1][0]
     assert final.top.name == "alice" and final.top.seed == 1 and final.top.result is None
     assert final.bottom.name is None  # ぼぶ太郎 v carol not played
@@ -240,9 +241,9 @@ def test_the_winner_is_carried_to_the_next_round() -> None:
 
 def test_a_first_round_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(ValueError):
-        T.bracket_picture("KO", [[BracketMatch(), BracketMatch(), BracketMatch()]], "en")
+        K.bracket_picture("KO", [[BracketMatch(), BracketMatch(), BracketMatch()]], "en")
     with pytest.raises(ValueError):
-        T.bracket_picture("KO", [], "en")
+        K.bracket_picture("KO", [], "en")
 
 
 def test_emoji_names_are_drawn_as_the_board_draws_them(drawn: list[str]) -> None:
@@ -253,7 +254,7 @@ def test_emoji_names_are_drawn_as_the_board_draws_them(drawn: list[str]) -> None
     with _base.emoji(False):
         rows = [StandingRow(1, "🎲🎲", 1, (), 1), StandingRow(2, "花子🌸", 0, (), 1)]
         pic = T.standings_picture("T", "S", rows, (), "en")
-        ko = T.bracket_picture(
+        ko = K.bracket_picture(
             "KO", [[BracketMatch(Slot("🎲🎲", 1, "7"), Slot("花子🌸", 2, "3"), 0)]], "en"
         )
     assert "?" in drawn and "花子" in drawn
@@ -299,14 +300,14 @@ def test_a_knockout_drawn_from_the_pairings_records() -> None:
     final = rounds[2][0]
     assert (final.top.name, final.bottom.name, final.winner) == ("dave", "bob", 1)
     assert (final.top.result, final.bottom.result) == ("12", "0")
-    pic = T.bracket_picture("KO", rounds, "en")
+    pic = K.bracket_picture("KO", rounds, "en")
     assert "Champion: bob (2)." in pic.alt
     assert "Final: bob (2) beat dave (4), face-up sum 0 to face-up sum 12." in pic.alt
     assert "alice (1) has a bye" in pic.alt
     # without the game's result (a forfeit, a game an organiser ended) the
     # bracket says who went through, and never the record's settlement
     bare = T.bracket_from(paired, history, seeds, names)
-    ko = T.bracket_picture("KO", bare, "en")
+    ko = K.bracket_picture("KO", bare, "en")
     assert "Final: bob (2) beat dave (4)." in ko.alt and "12" not in ko.alt
     assert all(s.result is None for rnd in bare for m in rnd for s in (m.top, m.bottom))
 

@@ -2,7 +2,7 @@
 ``tournament_*`` cases (``*_ja`` drawn in Japanese), in the form of
 :func:`tests.render.views.golden_cases` (kind, keyword arguments, None,
 None): ``standings`` → :func:`bot.render.tournament.standings_picture`,
-``bracket`` → :func:`bot.render.tournament.bracket_picture`."""
+``bracket`` → :func:`bot.render.bracket.bracket_picture`."""
 
 from __future__ import annotations
 
