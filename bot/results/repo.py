@@ -362,24 +362,27 @@ class ResultsRepo:
         (``guild_id``), and/or with ``user_id`` among the players, of
         ``game``. Each with where its result message is, its seed, seats,
         outcome and places (``players``, as :meth:`get_result`)."""
-        where: list[str] = []
-        args: list[Any] = []
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            args.append(guild_id)
-        if game is not None:
-            where.append("game = ?")
-            args.append(game)
+        cols = "id, guild_id, channel_id, message_id, game, seed, finished_at, outcome, seats"
         if user_id is not None:
-            where.append("id IN (SELECT result_id FROM result_players WHERE user_id = ?)")
-            args.append(user_id)
-        sql = (
-            "SELECT id, guild_id, channel_id, message_id, game, seed, finished_at, outcome, seats"
-            " FROM results"
-            + (" WHERE " + " AND ".join(where) if where else "")
-            + " ORDER BY finished_at DESC, id DESC LIMIT ?"
-        )
-        args.append(limit)
+            # a player's games from their own places, newest first
+            # (result_players_user): as many rows as the player has games
+            # there, however long the server's history (the server's newest
+            # results walked until ten had the player grew with the server)
+            where, args = equal("rp.", user_id=user_id, guild_id=guild_id, game=game)
+            sql = (
+                "SELECT " + ", ".join(f"r.{c}" for c in cols.split(", "))
+                + " FROM result_players rp CROSS JOIN results r"
+                f" WHERE {where} AND r.id = rp.result_id"
+                " ORDER BY rp.finished_at DESC, rp.result_id DESC LIMIT ?"
+            )
+        else:
+            where, args = equal("", guild_id=guild_id, game=game)
+            sql = (
+                f"SELECT {cols} FROM results"
+                + (f" WHERE {where}" if args else "")
+                + " ORDER BY finished_at DESC, id DESC LIMIT ?"
+            )
+        args = [*args, limit]
         async with self.db.reading() as c:
             rows = await c.fetch(sql, args)
             ids = [r[0] for r in rows]

@@ -215,12 +215,13 @@ class Oracle:
     def seasons(self, guild):
         return sorted({g.season for g in self.games if g.guild == guild and g.season}, reverse=True)
 
-    def history(self, guild, user, limit):
+    def history(self, guild, user, limit, game=None):
         found = [
             (g.finished_at, i)
             for i, g in enumerate(self.games, start=1)
             if (guild is None or g.guild == guild)
             and (user is None or user in [p[0] for p in g.places])
+            and (game is None or g.game == game)
         ]
         return [i for _, i in sorted(found, reverse=True)[:limit]]
 
@@ -268,10 +269,19 @@ async def check(store: Store, oracle: Oracle) -> int:
                 n += 1
     for guild in GUILDS:
         assert await b.seasons(guild) == oracle.seasons(guild)
+        n += 1
+    for guild in (None, *GUILDS):  # None: every server's and direct messages' games
         for user in (None, *USERS):
-            got_history = await store.results.history(guild_id=guild, user_id=user, limit=5)
-            assert [r["id"] for r in got_history] == oracle.history(guild, user, 5)
-            n += 2
+            for game in (None, *GAMES):
+                got_history = await store.results.history(
+                    guild_id=guild, user_id=user, game=game, limit=5
+                )
+                assert [r["id"] for r in got_history] == oracle.history(guild, user, 5, game), (
+                    guild,
+                    user,
+                    game,
+                )
+                n += 1
     return n
 
 
