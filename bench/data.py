@@ -25,7 +25,9 @@ import argparse
 import asyncio
 import json
 import os
+import pickle
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -540,6 +542,35 @@ async def finish_times(store: Store, h: History, reps: int) -> list[float]:
     return out
 
 
+async def filled(target: str, size: int, pg: bool, keep: str) -> tuple[History, float]:
+    """``target`` filled with the history of ``size`` at schema
+    :data:`FILLED_AT` (closed); the seconds it took. ``keep`` (SQLite): a
+    folder where the filled file and its history's shape are kept, and
+    copied from when they are there (the fill of 10^7 takes minutes)."""
+    kept = Path(keep) / f"schema{FILLED_AT}-{size}.db" if keep and not pg else None
+    if kept is not None and kept.exists() and kept.with_suffix(".history").exists():
+        shutil.copy(kept, target)
+        with kept.with_suffix(".history").open("rb") as f:
+            return pickle.load(f), 0.0
+    h = History(size)
+    db = open_database(target)
+    db.migrations = (schema_postgres if pg else schema_sqlite).MIGRATIONS[:FILLED_AT]
+    store = Store(db)
+    await store.open()
+    try:
+        t = time.perf_counter()
+        await fill(store, h)
+        took = time.perf_counter() - t
+    finally:
+        await store.close()
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(target, kept)
+        with kept.with_suffix(".history").open("wb") as f:
+            pickle.dump(h, f)
+    return h, took
+
+
 async def one_size(
     target: str,
     size: int,
@@ -547,17 +578,15 @@ async def one_size(
     plans: bool = False,
     finishes: int = 60,
     finish_only: bool = False,
+    keep: str = "",
 ) -> dict[str, tuple[float, float, int]]:
-    h = History(size)
-    db = open_database(target)
+    h, fill_s = await filled(target, size, pg, keep)
     everything = (schema_postgres if pg else schema_sqlite).MIGRATIONS
+    db = open_database(target)
     db.migrations = everything[:FILLED_AT]
     store = Store(db)
     await store.open()
     try:
-        t = time.perf_counter()
-        await fill(store, h)
-        filled = time.perf_counter() - t
         t = time.perf_counter()
         version = await store.migrate(everything)
         migrated = time.perf_counter() - t
@@ -565,8 +594,8 @@ async def one_size(
             async with store.db.reading() as c:
                 await c.execute("VACUUM ANALYZE")
         print(
-            f"# {size:.0e} player results: filled in {filled:.1f} s, migrated to {version}"
-            f" in {migrated:.2f} s",
+            f"# {size:.0e} player results: filled in {fill_s:.1f} s (0: a kept fill),"
+            f" migrated to {version} in {migrated:.2f} s",
             flush=True,
         )
         # the reads are timed as a bot meets them after its upgrade: the
@@ -615,7 +644,7 @@ async def main_async(args: argparse.Namespace) -> int:
                     target = str(Path(tmp) / f"data{n}.db")
                 last = args.explain and n == len(sizes) - 1
                 table[size] = await one_size(
-                    target, size, args.pg, last, args.finishes, args.finish_only
+                    target, size, args.pg, last, args.finishes, args.finish_only, args.keep
                 )
                 report(table)
     finally:
@@ -650,6 +679,9 @@ def main() -> int:
     parser.add_argument("--pg", action="store_true", help="a throwaway PostgreSQL, not SQLite")
     parser.add_argument("--finishes", type=int, default=60, help="games finished, timed")
     parser.add_argument("--finish-only", action="store_true", help="time finishing alone")
+    parser.add_argument(
+        "--keep", default="", help="SQLite: keep each size's fill in this folder, reuse it after"
+    )
     parser.add_argument(
         "--explain", action="store_true", help="the hot queries' plans at the largest size"
     )
