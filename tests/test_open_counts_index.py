@@ -94,3 +94,90 @@ def test_a_servers_history_of_one_game_reads_its_newest_ten_by_an_index(tmp_path
         conn.close()
     assert any("INDEX results_guild_game (guild_id=? AND game=?)" in step for step in plan), plan
     assert not any("TEMP B-TREE" in step for step in plan), plan
+
+
+def _plan_of(path: Path, sql: str) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return [row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + sql)]
+    finally:
+        conn.close()
+
+
+def test_a_players_history_and_a_tables_result_read_their_own_rows(tmp_path: Path) -> None:
+    """A player's /history (of a server, of a game, or everywhere) is read
+    from the player's own places newest first (``result_players_user``),
+    not the server's newest results walked until ten had the player; the
+    repair's result of a match's table from its server's results of the
+    game since the tournament began (``results_guild_game``), not a scan of
+    every result. Both right against an oracle of our own."""
+    path = tmp_path / "player.sqlite3"
+    sent: list[str] = []
+    games = ("nine", "bluff", "yahtzee")
+    # result i: server 1 + i % 4, game games[i % 3], finished at i; its
+    # players i % 5 and 5 + i % 7 (ids 100 + …)
+    players = {i: (100 + i % 5, 105 + i % 7) for i in range(1, 301)}
+
+    async def run() -> tuple[list[list[int]], int | None, int | None]:
+        store = open_store(path)
+        await store.open()
+        try:
+            async with store.db.transaction() as tx:
+                await tx.executemany(
+                    "INSERT INTO results (id, table_id, guild_id, channel_id, game, record,"
+                    " outcome, settlement, has_bots, finished_at)"
+                    " VALUES (?, ?, ?, 1, ?, '{}', '{}', '{}', 0, ?)",
+                    [(i, 5_000 + i, 1 + i % 4, games[i % 3], float(i)) for i in range(1, 301)],
+                )
+                await tx.executemany(
+                    "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank,"
+                    " won, points, best, rated, finished_at) VALUES (?, ?, ?, ?, 'p', 1, 0, 0,"
+                    " NULL, 1, ?)",
+                    [
+                        (i, u, 1 + i % 4, games[i % 3], float(i))
+                        for i in range(1, 301)
+                        for u in players[i]
+                    ],
+                )
+            await store.db._db.set_trace_callback(sent.append)
+            found = [
+                [r["id"] for r in await store.results.history(guild_id=g, user_id=102, game=game)]
+                for g, game in ((3, None), (None, None), (None, "bluff"), (2, "yahtzee"))
+            ]
+            mark = len(sent)
+            table = await store.results.result_of_table(5_150, guild_id=3, game="nine", since=100.0)
+            late = await store.results.result_of_table(5_150, guild_id=3, game="nine", since=151.0)
+            await store.db._db.set_trace_callback(None)
+            reads = [s for s in sent[:mark] if s.lstrip().upper().startswith("SELECT")]
+            assert reads
+            for sql in reads[::2]:  # each history's first read (then its places)
+                plan = _plan_of(path, sql)
+                assert any("INDEX result_players_user (user_id=?)" in s for s in plan), plan
+                assert not [s for s in plan if s.startswith("SCAN")], plan
+            last = [s for s in sent[mark:] if s.lstrip().upper().startswith("SELECT")][0]
+            plan = _plan_of(path, last)
+            assert any("results_guild_game (guild_id=? AND game=? AND finished_at>?)" in s
+                       for s in plan), plan  # fmt: skip
+            assert not [s for s in plan if s.startswith("SCAN")], plan
+            return found, table, late
+        finally:
+            await store.close()
+
+    found, table, late = asyncio.run(run())
+
+    def mine(guild: int | None, game: str | None) -> list[int]:
+        return sorted(
+            (
+                i
+                for i in range(1, 301)
+                if 102 in players[i]
+                and (guild is None or 1 + i % 4 == guild)
+                and (game is None or games[i % 3] == game)
+            ),
+            reverse=True,
+        )[:10]
+
+    assert found == [mine(3, None), mine(None, None), mine(None, "bluff"), mine(2, "yahtzee")]
+    assert all(found)
+    assert table == 150 and 1 + 150 % 4 == 3 and games[150 % 3] == "nine"
+    assert late is None  # finished before the tournament began: not its match's

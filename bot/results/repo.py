@@ -490,11 +490,19 @@ class ResultsRepo:
             ],
         }
 
-    async def result_of_table(self, table_id: int) -> int | None:
-        """The stored result of the game played at table ``table_id``, if it finished."""
+    async def result_of_table(
+        self, table_id: int, *, guild_id: int, game: str, since: float
+    ) -> int | None:
+        """The stored result of the game of ``game`` played at table
+        ``table_id`` in server ``guild_id``, if it finished at ``since`` or
+        later (a tournament's match: the tournament's start) — read from
+        that server's results of the game since then (``results_guild_game``),
+        not from every result ever stored (no index has the table)."""
         async with self.db.reading() as c:
             r = await c.fetchone(
-                "SELECT id FROM results WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,)
+                "SELECT id FROM results WHERE guild_id = ? AND game = ? AND finished_at >= ?"
+                " AND table_id = ? ORDER BY id DESC LIMIT 1",
+                (guild_id, game, since, table_id),
             )
         return None if r is None else int(r[0])
 

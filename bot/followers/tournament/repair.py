@@ -133,7 +133,9 @@ class Repairs(Part):
                     if await self.store.tables.get_table(fresh.table_id) is not None:
                         continue
                     # its table ended with nobody recording it (a crash)
-                    result_id = await self.store.results.result_of_table(fresh.table_id)
+                    result_id = await self.store.results.result_of_table(
+                        fresh.table_id, guild_id=row.guild_id, game=row.game, since=row.created_at
+                    )
                     result = None if result_id is None else await self.store.results.get_result(result_id)
                     recorded = await self.service.record(row, fresh, result)
                     wrote = True
