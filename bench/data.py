@@ -17,6 +17,11 @@ SQLite without journal for the fill, PostgreSQL by COPY) at schema 9, then
 the store migrates it to today's schema
 (the migration's back-fill is timed: ``migrate``). ``--pg`` runs the same on
 a throwaway PostgreSQL (tests/bot/pgcluster.py; durability off).
+
+Every size is filled and migrated first, then the reads are timed with the
+sizes taking turns (five rounds of each read at each size in turn), so a
+load that drifts over the run weighs on every size alike. ``--keep DIR``
+(SQLite) keeps each size's fill and copies it on the next run.
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ FILLED_AT = 9  # the schema the history is written at (then migrated)
 BATCH = 50_000  # player results per transaction
 BUDGET = 4.0  # seconds of timing per query and size (at least MIN_REPS)
 REPS, MIN_REPS = 100, 5
+ROUNDS = 5  # the sizes take turns: each read timed in ROUNDS parts at each size
 
 
 class History:
@@ -415,10 +421,12 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-async def timed(call: Callable[[], Awaitable[Any]]) -> list[float]:
+async def timed(call: Callable[[], Awaitable[Any]], parts: int = 1) -> list[float]:
+    """Calls of ``call`` timed: :data:`REPS` (at most :data:`BUDGET`
+    seconds, at least :data:`MIN_REPS`), each divided by ``parts``."""
     out: list[float] = []
     spent = 0.0
-    while len(out) < REPS and (spent < BUDGET or len(out) < MIN_REPS):
+    while len(out) < REPS // parts and (spent < BUDGET / parts or len(out) < MIN_REPS):
         t = time.perf_counter()
         await call()
         dt = time.perf_counter() - t
@@ -510,12 +518,13 @@ def queries(store: Store, h: History) -> dict[str, Callable[[], Awaitable[Any]]]
     return out
 
 
-async def finish_times(store: Store, h: History, reps: int) -> list[float]:
+async def finish_times(store: Store, h: History, reps: int, first: int = 0) -> list[float]:
     """Finishing a rated 3-player game in a season (ratings, season ratings,
-    the result, its players, and whatever the store keeps with them)."""
-    rng = random.Random(11)
+    the result, its players, and whatever the store keeps with them);
+    ``first``: the first game's number (its channel)."""
+    rng = random.Random(11 + first)
     out = []
-    for i in range(reps):
+    for i in range(first, first + reps):
         guild = h.guild()
         users = list({h.user(guild) for _ in range(3)})
         row = await store.tables.create_table(
@@ -571,15 +580,15 @@ async def filled(target: str, size: int, pg: bool, keep: str) -> tuple[History, 
     return h, took
 
 
-async def one_size(
-    target: str,
-    size: int,
-    pg: bool,
-    plans: bool = False,
-    finishes: int = 60,
-    finish_only: bool = False,
-    keep: str = "",
-) -> dict[str, tuple[float, float, int]]:
+async def prepare(target: str, size: int, pg: bool, keep: str) -> tuple[History, float]:
+    """``target`` filled (:func:`filled`), migrated to today's schema and
+    closed; the history's shape and the migration's seconds. Closed, so
+    that the reads are timed as a bot meets them after its upgrade: the
+    store opened again (SQLite's write-ahead log folded into the file when
+    the last connection closed, PostgreSQL vacuumed and analyzed as
+    autovacuum does within minutes of a bulk write) and the fill's
+    gigabytes written out by the OS (``sync``) — not while they are still
+    being written back."""
     h, fill_s = await filled(target, size, pg, keep)
     everything = (schema_postgres if pg else schema_sqlite).MIGRATIONS
     db = open_database(target)
@@ -590,42 +599,63 @@ async def one_size(
         t = time.perf_counter()
         version = await store.migrate(everything)
         migrated = time.perf_counter() - t
-        if pg:  # what autovacuum does within minutes of a bulk write
+        if pg:
             async with store.db.reading() as c:
                 await c.execute("VACUUM ANALYZE")
-        print(
-            f"# {size:.0e} player results: filled in {fill_s:.1f} s (0: a kept fill),"
-            f" migrated to {version} in {migrated:.2f} s",
-            flush=True,
-        )
-        # the reads are timed as a bot meets them after its upgrade: the
-        # store opened again (SQLite's write-ahead log folded into the file
-        # when the last connection closed) and the fill's gigabytes written
-        # out by the OS — not while they are still being written back
-        await store.close()
-        os.sync()
-        store = Store(open_database(target))
-        await store.open()
-        found: dict[str, tuple[float, float, int]] = {}
-        for name, call in queries(store, h).items():
-            if finish_only:
-                break
-            ms = await timed(call)
-            found[name] = (statistics.median(ms), pct(ms, 0.99), len(ms))
-        ms = await finish_times(store, h, finishes)
-        found["finish_table"] = (statistics.median(ms), pct(ms, 0.99), len(ms))
-        found["(migrate, s)"] = (migrated, migrated, 1)
-        if plans:
-            await explain(store)
-        return found
     finally:
         await store.close()
+    os.sync()
+    print(
+        f"# {size:.0e} player results: filled in {fill_s:.1f} s (0: a kept fill),"
+        f" migrated to {version} in {migrated:.2f} s",
+        flush=True,
+    )
+    return h, migrated
+
+
+async def measure(
+    targets: dict[int, str],
+    shapes: dict[int, History],
+    finishes: int,
+    finish_only: bool,
+) -> dict[int, dict[str, tuple[float, float, int]]]:
+    """Every read, the sizes taking turns (:data:`ROUNDS` rounds of each
+    read at each size in turn, then the next read): the machine's load,
+    which drifts over a run of many minutes, weighs on every size alike,
+    so the growth from one size to another is the code's."""
+    stores = {size: Store(open_database(t)) for size, t in targets.items()}
+    for store in stores.values():
+        await store.open()
+    try:
+        calls = {size: queries(stores[size], shapes[size]) for size in stores}
+        times: dict[int, dict[str, list[float]]] = {size: {} for size in stores}
+        names = [] if finish_only else list(next(iter(calls.values())))
+        for name in names:
+            for _ in range(ROUNDS):
+                for size in stores:
+                    ms = await timed(calls[size][name], ROUNDS)
+                    times[size].setdefault(name, []).extend(ms)
+        for k in range(ROUNDS):
+            for size in stores:
+                ms = await finish_times(
+                    stores[size], shapes[size], max(1, finishes // ROUNDS), first=k * finishes
+                )
+                times[size].setdefault("finish_table", []).extend(ms)
+        return {
+            size: {
+                name: (statistics.median(ms), pct(ms, 0.99), len(ms))
+                for name, ms in found.items()
+            }
+            for size, found in times.items()
+        }
+    finally:
+        for store in stores.values():
+            await store.close()
 
 
 async def main_async(args: argparse.Namespace) -> int:
     sizes = [int(float(s)) for s in args.sizes.split(",")]
     cluster = None
-    table: dict[int, dict[str, tuple[float, float, int]]] = {}
     if args.pg:
         why = why_not()
         if why:
@@ -635,18 +665,30 @@ async def main_async(args: argparse.Namespace) -> int:
         url = cluster.start()
     try:
         with tempfile.TemporaryDirectory(prefix="chabudai-data-") as tmp:
+            targets: dict[int, str] = {}
+            shapes: dict[int, History] = {}
+            migrated: dict[int, float] = {}
             for n, size in enumerate(sizes):
                 if cluster is not None:
                     name = f"data{n}"
                     await admin(url, f"CREATE DATABASE {name}")
-                    target = with_database(url, name)
+                    targets[size] = with_database(url, name)
                 else:
-                    target = str(Path(tmp) / f"data{n}.db")
-                last = args.explain and n == len(sizes) - 1
-                table[size] = await one_size(
-                    target, size, args.pg, last, args.finishes, args.finish_only, args.keep
+                    targets[size] = str(Path(tmp) / f"data{n}.db")
+                shapes[size], migrated[size] = await prepare(
+                    targets[size], size, args.pg, args.keep
                 )
-                report(table)
+            table = await measure(targets, shapes, args.finishes, args.finish_only)
+            for size in sizes:
+                table[size]["(migrate, s)"] = (migrated[size], migrated[size], 1)
+            report(table)
+            if args.explain:
+                store = Store(open_database(targets[sizes[-1]]))
+                await store.open()
+                try:
+                    await explain(store)
+                finally:
+                    await store.close()
     finally:
         if cluster is not None:
             cluster.stop()
