@@ -56,6 +56,17 @@ def test_open_counts_read_the_servers_rows_through_an_index(tmp_path: Path) -> N
     assert any("COVERING INDEX tables_guild (guild_id=?)" in step for step in plan), plan
 
 
+async def _three_hundred_results(tx, games: tuple[str, ...]) -> None:
+    """Results 1-300: result i of server 1 + i % 4, game games[i % 3], at
+    table 5000 + i, finished at i."""
+    await tx.executemany(
+        "INSERT INTO results (id, table_id, guild_id, channel_id, game, record,"
+        " outcome, settlement, has_bots, finished_at)"
+        " VALUES (?, ?, ?, 1, ?, '{}', '{}', '{}', 0, ?)",
+        [(i, 5_000 + i, 1 + i % 4, games[i % 3], float(i)) for i in range(1, 301)],
+    )
+
+
 def test_a_servers_history_of_one_game_reads_its_newest_ten_by_an_index(tmp_path: Path) -> None:
     """``/history`` of a server and a game (migration 11): the plan reads the
     server's results of that game newest first from ``results_guild_game``
@@ -70,12 +81,7 @@ def test_a_servers_history_of_one_game_reads_its_newest_ten_by_an_index(tmp_path
         await store.open()
         try:
             async with store.db.transaction() as tx:
-                await tx.executemany(
-                    "INSERT INTO results (id, table_id, guild_id, channel_id, game, record,"
-                    " outcome, settlement, has_bots, finished_at)"
-                    " VALUES (?, ?, ?, 1, ?, '{}', '{}', '{}', 0, ?)",
-                    [(i, i, 1 + i % 4, games[i % 3], float(i)) for i in range(1, 301)],
-                )
+                await _three_hundred_results(tx, games)
             await store.db._db.set_trace_callback(sent.append)
             found = await store.results.history(guild_id=2, game="bluff", limit=10)
             await store.db._db.set_trace_callback(None)
@@ -123,12 +129,7 @@ def test_a_players_history_and_a_tables_result_read_their_own_rows(tmp_path: Pat
         await store.open()
         try:
             async with store.db.transaction() as tx:
-                await tx.executemany(
-                    "INSERT INTO results (id, table_id, guild_id, channel_id, game, record,"
-                    " outcome, settlement, has_bots, finished_at)"
-                    " VALUES (?, ?, ?, 1, ?, '{}', '{}', '{}', 0, ?)",
-                    [(i, 5_000 + i, 1 + i % 4, games[i % 3], float(i)) for i in range(1, 301)],
-                )
+                await _three_hundred_results(tx, games)
                 await tx.executemany(
                     "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank,"
                     " won, points, best, rated, finished_at) VALUES (?, ?, ?, ?, 'p', 1, 0, 0,"
