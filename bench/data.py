@@ -57,6 +57,7 @@ GAMES = ("sixdice", "bluff", "nine", "yahtzee", "sixtysix")
 SERVERS = 10_000
 SEASONS = [f"2026-{m:02d}" for m in range(1, 13)]
 FILLED_AT = 9  # the schema the history is written at (then migrated)
+SHAPE = 2  # the generator's version: a kept fill (--keep) of another is not used
 BATCH = 50_000  # player results per transaction
 BUDGET = 4.0  # seconds of timing per query and size (at least MIN_REPS)
 REPS, MIN_REPS = 100, 5
@@ -261,7 +262,11 @@ async def fill_rows(store: Store, h: History) -> None:
                 )
             )
             h.tournaments.append((tid, guild))
-            people = list({h.user(guild) for _ in range(8)})
+            # eight entrants at every size: the server's members first (at
+            # 10^5 a server has one or two), then anyone's
+            people = list(dict.fromkeys(h.user(guild) for _ in range(8)))
+            while len(people) < 8:
+                people = list(dict.fromkeys([*people, h.user(None)]))
             for seed, u in enumerate(people, start=1):
                 entrants.append((tid, u, f"P{u}", 0.0, seed, "checked_in", t0 + tid))
             for rnd in range(1, 4):
@@ -421,18 +426,28 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-async def timed(call: Callable[[], Awaitable[Any]], parts: int = 1) -> list[float]:
+def rows_of(answer: Any) -> int:
+    """How many rows a read returned (a list's or a dict's length; else 1)."""
+    return len(answer) if isinstance(answer, (list, dict)) else int(answer is not None)
+
+
+async def timed(
+    call: Callable[[], Awaitable[Any]], parts: int = 1
+) -> tuple[list[float], list[int]]:
     """Calls of ``call`` timed: :data:`REPS` (at most :data:`BUDGET`
-    seconds, at least :data:`MIN_REPS`), each divided by ``parts``."""
+    seconds, at least :data:`MIN_REPS`), each divided by ``parts``; their
+    milliseconds and the rows each returned."""
     out: list[float] = []
+    rows: list[int] = []
     spent = 0.0
     while len(out) < REPS // parts and (spent < BUDGET / parts or len(out) < MIN_REPS):
         t = time.perf_counter()
-        await call()
+        answer = await call()
         dt = time.perf_counter() - t
         out.append(dt * 1000)
+        rows.append(rows_of(answer))
         spent += dt
-    return out
+    return out, rows
 
 
 def queries(store: Store, h: History) -> dict[str, Callable[[], Awaitable[Any]]]:
@@ -556,7 +571,7 @@ async def filled(target: str, size: int, pg: bool, keep: str) -> tuple[History, 
     :data:`FILLED_AT` (closed); the seconds it took. ``keep`` (SQLite): a
     folder where the filled file and its history's shape are kept, and
     copied from when they are there (the fill of 10^7 takes minutes)."""
-    kept = Path(keep) / f"schema{FILLED_AT}-{size}.db" if keep and not pg else None
+    kept = Path(keep) / f"schema{FILLED_AT}-v{SHAPE}-{size}.db" if keep and not pg else None
     if kept is not None and kept.exists() and kept.with_suffix(".history").exists():
         shutil.copy(kept, target)
         with kept.with_suffix(".history").open("rb") as f:
@@ -618,11 +633,13 @@ async def measure(
     shapes: dict[int, History],
     finishes: int,
     finish_only: bool,
+    returned: dict[int, dict[str, list[int]]],
 ) -> dict[int, dict[str, tuple[float, float, int]]]:
     """Every read, the sizes taking turns (:data:`ROUNDS` rounds of each
     read at each size in turn, then the next read): the machine's load,
     which drifts over a run of many minutes, weighs on every size alike,
-    so the growth from one size to another is the code's."""
+    so the growth from one size to another is the code's. ``returned``:
+    the rows each read returned, by size and read (filled in)."""
     stores = {size: Store(open_database(t)) for size, t in targets.items()}
     for store in stores.values():
         await store.open()
@@ -633,8 +650,9 @@ async def measure(
         for name in names:
             for _ in range(ROUNDS):
                 for size in stores:
-                    ms = await timed(calls[size][name], ROUNDS)
+                    ms, rows = await timed(calls[size][name], ROUNDS)
                     times[size].setdefault(name, []).extend(ms)
+                    returned[size].setdefault(name, []).extend(rows)
         for k in range(ROUNDS):
             for size in stores:
                 ms = await finish_times(
@@ -678,10 +696,12 @@ async def main_async(args: argparse.Namespace) -> int:
                 shapes[size], migrated[size] = await prepare(
                     targets[size], size, args.pg, args.keep
                 )
-            table = await measure(targets, shapes, args.finishes, args.finish_only)
+            returned: dict[int, dict[str, list[int]]] = {size: {} for size in sizes}
+            table = await measure(targets, shapes, args.finishes, args.finish_only, returned)
             for size in sizes:
                 table[size]["(migrate, s)"] = (migrated[size], migrated[size], 1)
             report(table)
+            report_rows(returned)
             if args.explain:
                 store = Store(open_database(targets[sizes[-1]]))
                 await store.open()
@@ -713,6 +733,29 @@ def report(table: dict[int, dict[str, tuple[float, float, int]]]) -> None:
             a, b = table[base][name], table[sizes[-1]][name]
             line += f" | {b[0] / max(1e-6, a[0]):.2f}×, {b[1] / max(1e-6, a[1]):.2f}×"
         print(line + " |", flush=True)
+
+
+def report_rows(returned: dict[int, dict[str, list[int]]]) -> None:
+    """The reads whose answers differ in size from the first size to the
+    last (the history's shape: at 10^5 a server has 1-2 players a game and
+    ~2 results of one game, at 10^7 ~100 and hundreds): the mean rows each
+    returned, so that a read's growth can be read per row."""
+    sizes = sorted(returned)
+    if len(sizes) < 2:
+        return
+    means = {s: {n: statistics.fmean(r) for n, r in returned[s].items() if r} for s in sizes}
+    names = [
+        n
+        for n in means[sizes[0]]
+        if abs(means[sizes[-1]][n] - means[sizes[0]][n]) > 0.25 * max(1.0, means[sizes[0]][n])
+    ]
+    if not names:
+        return
+    print()
+    print("| rows a read returned (mean) | " + " | ".join(f"{s:.0e}" for s in sizes) + " |")
+    print("|---" * (len(sizes) + 1) + "|")
+    for n in names:
+        print(f"| {n} | " + " | ".join(f"{means[s][n]:.1f}" for s in sizes) + " |", flush=True)
 
 
 def main() -> int:
