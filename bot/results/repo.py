@@ -146,8 +146,7 @@ async def _read_rated(
     where = " AND ".join(f"{name} = ?" for name in key)
     marks = ",".join("?" * len(user_ids))
     rows = await c.fetch(
-        f"SELECT user_id, mu, sigma, games FROM {table} WHERE {where}"
-        f" AND user_id IN ({marks})",
+        f"SELECT user_id, mu, sigma, games FROM {table} WHERE {where} AND user_id IN ({marks})",
         (*key.values(), *user_ids),
     )
     return {r[0]: (r[1], r[2], int(r[3])) for r in rows}
