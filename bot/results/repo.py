@@ -237,7 +237,7 @@ class ResultsRepo:
         their new ratings (read and written under the game's ratings lock)."""
         # one lock per game's ratings, not per row: a player's row may not
         # exist yet, and finishing is rare enough to take turns. An unrated
-        # game takes it too: the boards' rows it adds copy the player's
+        # game takes it too: the boards' rows it writes copy the player's
         # all-time rating, which a rated game finishing meanwhile would change
         await self.db.lock_in_transaction(tx, f"chabudai.ratings.{result.game}")
         # the games each player's rating counted before this one (all-time,

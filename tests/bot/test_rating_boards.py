@@ -18,12 +18,13 @@ puts them on its board with the all-time rating they already have.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from simtable import on_both_databases
+from simtable import on_both_databases, on_postgres
 
 from bot.db import schema_postgres, schema_sqlite
 from bot.results.repo import ResultsRepo, scopes
@@ -299,3 +300,46 @@ async def test_copy_db_carries_the_ratings_of_the_boards_both_ways(new_database,
     finally:
         for store in (source, there, back):
             await store.close()
+
+
+@on_postgres
+async def test_a_game_that_rates_nobody_waits_for_a_rated_game_of_the_same_game(new_database):
+    """PostgreSQL, two processes: a game that rates nobody copies each
+    player's all-time rating into the rows it adds (and keeps it in those it
+    updates) while a rated game of the same game, elsewhere, is changing it.
+    It waits for that game's ratings lock, so every board shows the rating
+    that game left. Without the lock its statement read the old rating
+    before waiting on the row the rated game held, and wrote it back over
+    the new one (every server's board: -2 where the ratings say 3)."""
+    target = await new_database()
+    store = await opened(target)
+    other = await opened(target)
+    try:
+        rated = Game(21, None, "nine", [(201, 1, True, 0), (202, 2, False, 0)], False, True)
+        await play(store, [rated])
+        first_here = Game(22, None, "nine", [(201, 1, True, 1)], True, False)
+        async with other.db.transaction() as tx:
+            # a rated game of nine finishing in another process: it holds the
+            # lock and moves 201's rating (its fan-out finds no row of 22 yet)
+            await other.db.lock_in_transaction(tx, "chabudai.ratings.nine")
+            await tx.execute(
+                "UPDATE ratings SET mu = mu + 5, games = games + 1 WHERE game = ? AND user_id = ?",
+                ("nine", 201),
+            )
+            await tx.execute(
+                "UPDATE board_totals SET rating = rating + 5, rated = rated + 1"
+                " WHERE game = ? AND user_id = ? AND season = ''",
+                ("nine", 201),
+            )
+            waiting = asyncio.create_task(play(store, [first_here], first=1))
+            await asyncio.sleep(0.5)
+            assert not waiting.done()  # the unrated game waits
+        await waiting
+        for guild in (22, None, 21):  # the new row, every server's, the rated game's
+            board = await store.boards.leaderboard("nine", guild_id=guild, by="rating")
+            assert board == await brute(store, "nine", guild, None, 10), guild
+        here = await store.boards.leaderboard("nine", guild_id=22, by="rating")
+        assert [r["value"] for r in here] == [3.0]  # rule: mu 0 + 1 beaten, − 3σ, + 5
+    finally:
+        await store.close()
+        await other.close()
