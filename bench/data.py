@@ -338,34 +338,28 @@ PLANS: dict[str, tuple[str, tuple[Any, ...]]] = {
         " ORDER BY best DESC, wins DESC, user_id LIMIT ?",
         ("yahtzee", 10),
     ),
-    "board global rating: the first 10 by ordinal": (
-        "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-        " r.mu - 3 * r.sigma AS value, r.games AS rated FROM ratings r CROSS JOIN board_totals a"
-        " WHERE r.game = ? AND a.game = r.game AND a.guild_id = 0 AND a.season = ''"
-        " AND a.user_id = r.user_id ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?",
-        ("nine", 10),
-    ),
-    "board global rating: those tied with the 10th": (
-        "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-        " r.mu - 3 * r.sigma AS value, r.games AS rated FROM ratings r CROSS JOIN board_totals a"
-        " WHERE r.game = ? AND a.game = r.game AND a.guild_id = 0 AND a.season = ''"
-        " AND a.user_id = r.user_id AND r.mu - 3 * r.sigma = ?",
-        ("nine", 5.0),
+    "board global rating": (
+        "SELECT user_id, name, games, wins, points, best, rating AS value, rated"
+        " FROM board_totals WHERE game = ? AND guild_id = ? AND season = ?"
+        " AND rating IS NOT NULL ORDER BY rating DESC, wins DESC, user_id LIMIT ?",
+        ("nine", 0, "", 10),
     ),
     "board server rating": (
-        "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-        " r.mu - 3 * r.sigma AS value, r.games AS rated FROM board_totals a CROSS JOIN ratings r"
-        " WHERE a.game = ? AND a.guild_id = ? AND a.season = ? AND r.game = a.game"
-        " AND r.user_id = a.user_id ORDER BY value DESC, a.wins DESC, a.user_id LIMIT ?",
+        "SELECT user_id, name, games, wins, points, best, rating AS value, rated"
+        " FROM board_totals WHERE game = ? AND guild_id = ? AND season = ?"
+        " AND rating IS NOT NULL ORDER BY rating DESC, wins DESC, user_id LIMIT ?",
         ("nine", 5, "", 10),
     ),
     "board season rating": (
-        "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-        " r.mu - 3 * r.sigma AS value, r.games AS rated FROM board_totals a"
-        " CROSS JOIN season_ratings r WHERE a.game = ? AND a.guild_id = ? AND a.season = ?"
-        " AND r.guild_id = a.guild_id AND r.season = a.season AND r.game = a.game"
-        " AND r.user_id = a.user_id ORDER BY value DESC, a.wins DESC, a.user_id LIMIT ?",
+        "SELECT user_id, name, games, wins, points, best, rating AS value, rated"
+        " FROM board_totals WHERE game = ? AND guild_id = ? AND season = ?"
+        " AND rating IS NOT NULL ORDER BY rating DESC, wins DESC, user_id LIMIT ?",
         ("nine", 5, "2026-01", 10),
+    ),
+    "finish: the player's rows of the other servers (a rated game)": (
+        "UPDATE board_totals SET rating = ?, rated = ? WHERE user_id = ? AND game = ?"
+        " AND season = '' AND guild_id <> 0 AND guild_id <> ?",
+        (20.0, 9, 1_000_005, "nine", 5),
     ),
     "stats": (
         "SELECT game, games, wins, points, best, top FROM board_totals WHERE game IN"

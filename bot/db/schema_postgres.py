@@ -268,4 +268,21 @@ MIGRATIONS: list[str] = [
     CREATE INDEX review_waits_user ON review_waits(user_id, since);
     CREATE INDEX review_waits_guild ON review_waits(guild_id, since) WHERE guild_id IS NOT NULL;
     """,
+    # 12: each board_totals row keeps its board's rating and its rated games;
+    # the boards by rating read by their own index; the ratings by ordinal
+    # dropped (SQLite's migration 12)
+    """
+    ALTER TABLE board_totals ADD COLUMN rating DOUBLE PRECISION;
+    ALTER TABLE board_totals ADD COLUMN rated INTEGER;
+    UPDATE board_totals a SET rating = r.mu - 3 * r.sigma, rated = r.games FROM ratings r
+        WHERE a.season = '' AND r.game = a.game AND r.user_id = a.user_id;
+    UPDATE board_totals a SET rating = r.mu - 3 * r.sigma, rated = r.games
+        FROM season_ratings r WHERE a.season <> '' AND r.guild_id = a.guild_id
+        AND r.season = a.season AND r.game = a.game AND r.user_id = a.user_id;
+    CREATE INDEX board_totals_rating ON board_totals(game, guild_id, season, rating DESC,
+        wins DESC, user_id) WHERE rating IS NOT NULL;
+    CREATE INDEX board_totals_user ON board_totals(user_id, game)
+        WHERE season = '' AND guild_id <> 0;
+    DROP INDEX IF EXISTS ratings_ordinal;
+    """,
 ]

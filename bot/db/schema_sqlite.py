@@ -301,4 +301,33 @@ MIGRATIONS: list[str] = [
     CREATE INDEX review_waits_user ON review_waits(user_id, since);
     CREATE INDEX review_waits_guild ON review_waits(guild_id, since) WHERE guild_id IS NOT NULL;
     """,
+    # 12: the boards by rating read only their rows (issue 35). Each row of
+    # board_totals keeps the rating its scope's board sorts by — the all-time
+    # rating (mu - 3 sigma) on the rows of season '' (every server's, each
+    # server's), the season's own on a season's row; NULL: no rating there —
+    # and ``rated``, the games that rating counts (the provisional mark).
+    # The finishing transaction writes them into the rows it upserts, and a
+    # rated game the player's all-time rating into their rows of the other
+    # servers too (by board_totals_user: a player's rows of season '' but
+    # every server's). board_totals_rating holds every board by rating as a
+    # range of ``limit`` rows in its order (rating, wins, user), so the
+    # ratings by ordinal are read by no board any more: dropped (one index
+    # less to write a player per finish). Back-filled from the ratings.
+    """
+    ALTER TABLE board_totals ADD COLUMN rating REAL;
+    ALTER TABLE board_totals ADD COLUMN rated INTEGER;
+    UPDATE board_totals SET (rating, rated) = (SELECT r.mu - 3 * r.sigma, r.games FROM ratings r
+        WHERE r.game = board_totals.game AND r.user_id = board_totals.user_id)
+        WHERE season = '';
+    UPDATE board_totals SET (rating, rated) = (SELECT r.mu - 3 * r.sigma, r.games
+        FROM season_ratings r WHERE r.guild_id = board_totals.guild_id
+        AND r.season = board_totals.season AND r.game = board_totals.game
+        AND r.user_id = board_totals.user_id)
+        WHERE season <> '';
+    CREATE INDEX board_totals_rating ON board_totals(game, guild_id, season, rating DESC,
+        wins DESC, user_id) WHERE rating IS NOT NULL;
+    CREATE INDEX board_totals_user ON board_totals(user_id, game)
+        WHERE season = '' AND guild_id <> 0;
+    DROP INDEX IF EXISTS ratings_ordinal;
+    """,
 ]

@@ -65,9 +65,23 @@ COPIED = {
         "guild_id, season, game, user_id",
         frozenset(),
     ),
-    # the boards' totals (migration 10): copied as they are, not rebuilt
+    # the boards' totals (migration 10; their ratings: 12): copied as they
+    # are, not rebuilt
     "board_totals": (
-        ("game", "guild_id", "season", "user_id", "name", "games", "wins", "points", "best", "top"),
+        (
+            "game",
+            "guild_id",
+            "season",
+            "user_id",
+            "name",
+            "games",
+            "wins",
+            "points",
+            "best",
+            "top",
+            "rating",
+            "rated",
+        ),
         "game, guild_id, season, user_id",
         frozenset(),
     ),
@@ -122,18 +136,30 @@ async def read_ratings(
     return {r[0]: (r[1], r[2]) for r in rows}
 
 
-async def read_season_ratings(
-    c: Conn, guild_id: int, season: str, game: str, user_ids: Sequence[int]
-) -> dict[int, tuple[float, float]]:
+async def _read_rated(
+    c: Conn, game: str, user_ids: Sequence[int], season: tuple[int, str] | None
+) -> tuple[dict[int, tuple[float, float, int]], dict[int, tuple[float, float, int]]]:
+    """The players' all-time ``(mu, sigma, games)`` of ``game`` and, with
+    ``season`` (a server's: guild id, season), that season's own — in one
+    statement (a hop less to SQLite's thread than one a table)."""
     if not user_ids:
-        return {}
+        return {}, {}
     marks = ",".join("?" * len(user_ids))
-    rows = await c.fetch(
-        "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND season = ?"
-        f" AND game = ? AND user_id IN ({marks})",
-        (guild_id, season, game, *user_ids),
+    sql = (
+        "SELECT 0, user_id, mu, sigma, games FROM ratings"
+        f" WHERE game = ? AND user_id IN ({marks})"
     )
-    return {r[0]: (r[1], r[2]) for r in rows}
+    args: list[Any] = [game, *user_ids]
+    if season is not None:
+        sql += (
+            " UNION ALL SELECT 1, user_id, mu, sigma, games FROM season_ratings"
+            f" WHERE guild_id = ? AND season = ? AND game = ? AND user_id IN ({marks})"
+        )
+        args += [*season, game, *user_ids]
+    books: tuple[dict[int, tuple[float, float, int]], ...] = ({}, {})
+    for book, user_id, mu, sigma, games in await c.fetch(sql, args):
+        books[int(book)][int(user_id)] = (float(mu), float(sigma), int(games))
+    return books[0], books[1]
 
 
 async def _players_ratings(
@@ -209,20 +235,32 @@ class ResultsRepo:
     async def _store(self, tx: Conn, result: Result) -> int:
         """Inside the finishing transaction: the result, its players and
         their new ratings (read and written under the game's ratings lock)."""
+        # one lock per game's ratings, not per row: a player's row may not
+        # exist yet, and finishing is rare enough to take turns. An unrated
+        # game takes it too: the boards' rows it writes copy the player's
+        # all-time rating, which a rated game finishing meanwhile would change
+        await self.db.lock_in_transaction(tx, f"chabudai.ratings.{result.game}")
+        # the games each player's rating counted before this one (all-time,
+        # the season's): what the boards' rows show as its rated games
+        counted: dict[int, int] = {}
+        counted_season: dict[int, int] = {}
         if result.rate is not None:
-            # one lock per game's ratings, not per row: a player's row may
-            # not exist yet, and finishing is rare enough to take turns
-            await self.db.lock_in_transaction(tx, f"chabudai.ratings.{result.game}")
             ranks = {p.user_id: p.rank for p in result.players}
-            current = await read_ratings(tx, result.game, list(ranks))
-            result.ratings = result.rate(ranks, current)
-            if result.season is not None and result.guild_id is not None:
+            season = (
+                (result.guild_id, result.season)
+                if result.season is not None and result.guild_id is not None
+                else None
+            )
+            current, now_season = await _read_rated(tx, result.game, list(ranks), season)
+            counted = {u: n for u, (_, _, n) in current.items()}
+            result.ratings = result.rate(ranks, {u: v[:2] for u, v in current.items()})
+            if season is not None:
                 # the season's ratings: fresh (the model's defaults) for a
                 # player's first game of the season, under the same lock
-                now_season = await read_season_ratings(
-                    tx, result.guild_id, result.season, result.game, list(ranks)
+                counted_season = {u: n for u, (_, _, n) in now_season.items()}
+                result.season_ratings = result.rate(
+                    ranks, {u: v[:2] for u, v in now_season.items()}
                 )
-                result.season_ratings = result.rate(ranks, now_season)
         settlement = {str(p.user_id): p.points for p in result.players}
         r = await tx.fetchone(
             "INSERT INTO results (table_id, guild_id, channel_id, game, record, outcome,"
@@ -277,7 +315,7 @@ class ResultsRepo:
                     for p in result.players
                 ],
             ),
-            *self._count(result, rated),
+            *self._count(result, rated, counted, counted_season),
         ]
         if result.ratings:
             steps.append(
@@ -307,12 +345,46 @@ class ResultsRepo:
         await tx.executemany_all(steps)
         return result_id
 
-    def _count(self, result: Result, rated: int) -> list[tuple[str, list[Any]]]:
+    def _count(
+        self,
+        result: Result,
+        rated: int,
+        counted: dict[int, int],
+        counted_season: dict[int, int],
+    ) -> list[tuple[str, list[Any]]]:
         """The statements that add the game's places to the boards' totals
-        of each scope it counts in (migration 10), and its counts, in key
-        order (two games finishing at once lock the rows in one order)."""
+        of each scope it counts in (migration 10) with the ratings their
+        boards sort by (migration 12), and its counts, in key order (two
+        games finishing at once lock the rows in one order). ``counted``,
+        ``counted_season``: the games each player's all-time and season
+        rating counted before this game (:meth:`_store` read them)."""
+
+        def rating(season: str, user_id: int) -> tuple[float | None, int | None]:
+            """The rating a row of ``season`` shows after this game and its
+            rated games (``None``: unchanged, or none yet)."""
+            book, before = (
+                (result.ratings, counted)
+                if season == ALL_SEASONS
+                else (result.season_ratings, counted_season)
+            )
+            if user_id not in book:
+                return None, None
+            mu, sigma = book[user_id]
+            return mu - 3 * sigma, before.get(user_id, 0) + 1
+
         places = sorted(
-            (result.game, guild, season, p.user_id, p.name, int(p.won), p.points, p.best, p.points)
+            (
+                result.game,
+                guild,
+                season,
+                p.user_id,
+                p.name,
+                int(p.won),
+                p.points,
+                p.best,
+                p.points,
+                *rating(season, p.user_id),
+            )
             for guild, season in scopes(result.guild_id, result.season)
             for p in result.players
         )
@@ -330,22 +402,62 @@ class ResultsRepo:
                 ),
             )
         ]
-        if places:
+        if not places:
+            return steps
+        if result.ratings:  # the new ratings, as computed
+            new = "?, ?"
+        else:
+            # no rating changed: a row new to its board (a player's first
+            # game in a server) copies the player's all-time rating, if any;
+            # a season's row has its season's only from a rated game of it
+            new = (
+                "(SELECT mu - 3 * sigma FROM ratings WHERE game = ? AND user_id = ? AND ? = ''),"
+                " (SELECT games FROM ratings WHERE game = ? AND user_id = ? AND ? = '')"
+            )
+            places = [
+                (*place[:-2], game, user, season, game, user, season)
+                for place in places
+                for game, _guild, season, user in [place[:4]]
+            ]
+        steps.insert(
+            0,
+            (
+                "INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins,"
+                f" points, best, top, rating, rated) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, {new})"
+                " ON CONFLICT (game, guild_id, season, user_id) DO UPDATE SET"
+                " name = CASE WHEN excluded.name > board_totals.name THEN excluded.name"
+                " ELSE board_totals.name END, games = board_totals.games + 1,"
+                " wins = board_totals.wins + excluded.wins,"
+                " points = board_totals.points + excluded.points,"
+                " best = CASE WHEN board_totals.best IS NULL OR excluded.best > board_totals.best"
+                " THEN excluded.best ELSE board_totals.best END,"
+                " top = CASE WHEN excluded.top > board_totals.top THEN excluded.top"
+                " ELSE board_totals.top END,"
+                # a game that changes no rating keeps the row's
+                " rating = COALESCE(excluded.rating, board_totals.rating),"
+                " rated = COALESCE(excluded.rated, board_totals.rated)",
+                places,
+            ),
+        )
+        if result.ratings:
+            # a player's all-time rating is on the board of every server
+            # they played the game in: their rows of the other servers
+            # (board_totals_user; this server's and every server's row are
+            # the upsert's)
             steps.insert(
-                0,
+                1,
                 (
-                    "INSERT INTO board_totals (game, guild_id, season, user_id, name, games, wins,"
-                    " points, best, top) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)"
-                    " ON CONFLICT (game, guild_id, season, user_id) DO UPDATE SET"
-                    " name = CASE WHEN excluded.name > board_totals.name THEN excluded.name"
-                    " ELSE board_totals.name END, games = board_totals.games + 1,"
-                    " wins = board_totals.wins + excluded.wins,"
-                    " points = board_totals.points + excluded.points,"
-                    " best = CASE WHEN board_totals.best IS NULL OR excluded.best > board_totals.best"
-                    " THEN excluded.best ELSE board_totals.best END,"
-                    " top = CASE WHEN excluded.top > board_totals.top THEN excluded.top"
-                    " ELSE board_totals.top END",
-                    places,
+                    "UPDATE board_totals SET rating = ?, rated = ? WHERE user_id = ? AND game = ?"
+                    " AND season = '' AND guild_id <> 0 AND guild_id <> ?",
+                    [
+                        (
+                            *rating(ALL_SEASONS, user_id),
+                            user_id,
+                            result.game,
+                            result.guild_id or EVERYWHERE,
+                        )
+                        for user_id in sorted(result.ratings)
+                    ],
                 ),
             )
         return steps
@@ -563,49 +675,18 @@ class BoardsRepo:
     async def _rating_board(
         self, c: Conn, game: str, scope: tuple[int, str], limit: int
     ) -> list[Sequence[Any]]:
-        """A board by rating from the kept totals: a season's by its own
-        ratings; a server's all-time ratings of its players (their totals
-        first: few rows); every server's from the ratings by ordinal (their
-        index): the first ``limit`` and those tied with the last, ordered as
-        the other boards (value, wins, user) — flat however long the history."""
-        guild_id, season = scope
-        cols = (
-            "SELECT a.user_id, a.name, a.games, a.wins, a.points, a.best,"
-            " r.mu - 3 * r.sigma AS value, r.games AS rated"
+        """A board by rating from the kept totals alone (migration 12): each
+        row keeps the rating its scope's board shows — the all-time one on
+        every server's and a server's rows, the season's own on a season's —
+        read by board_totals_rating as the first ``limit`` rows in the order
+        of the other boards (value, wins, user): flat however long the
+        history and however many players the server has."""
+        return await c.fetch(
+            "SELECT user_id, name, games, wins, points, best, rating AS value, rated"
+            " FROM board_totals WHERE game = ? AND guild_id = ? AND season = ?"
+            " AND rating IS NOT NULL ORDER BY rating DESC, wins DESC, user_id LIMIT ?",
+            (game, *scope, limit),
         )
-        order = " ORDER BY value DESC, a.wins DESC, a.user_id LIMIT ?"
-        if season != ALL_SEASONS:
-            return await c.fetch(
-                f"{cols} FROM board_totals a CROSS JOIN season_ratings r"
-                " WHERE a.game = ? AND a.guild_id = ? AND a.season = ? AND r.guild_id = a.guild_id"
-                f" AND r.season = a.season AND r.game = a.game AND r.user_id = a.user_id{order}",
-                (game, guild_id, season, limit),
-            )
-        if guild_id != EVERYWHERE:
-            return await c.fetch(
-                f"{cols} FROM board_totals a CROSS JOIN ratings r"
-                " WHERE a.game = ? AND a.guild_id = ? AND a.season = ? AND r.game = a.game"
-                f" AND r.user_id = a.user_id{order}",
-                (game, guild_id, season, limit),
-            )
-        # every server's: the ratings' index by ordinal gives the first
-        # ``limit``; those tied with the last of them (by ordinal) are read
-        # too and all ordered as the other boards. The scope is written in
-        # (constants): PostgreSQL's plan kept for the statement then still
-        # starts from that index
-        joined = (
-            " FROM ratings r CROSS JOIN board_totals a WHERE r.game = ? AND a.game = r.game"
-            f" AND a.guild_id = {EVERYWHERE} AND a.season = '{ALL_SEASONS}'"
-            " AND a.user_id = r.user_id"
-        )
-        top = await c.fetch(
-            f"{cols}{joined} ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?", (game, limit)
-        )
-        if top and len(top) == limit:
-            floor = top[-1][6]
-            tied = await c.fetch(f"{cols}{joined} AND r.mu - 3 * r.sigma = ?", (game, floor))
-            top = [r for r in top if r[6] > floor] + list(tied)
-        return sorted(top, key=lambda r: (-r[6], -r[3], r[0]))[:limit]
 
     async def _leaderboard_of_rows(
         self, c: Conn, game: str, guild_id: int | None, by: str, limit: int, season: str | None

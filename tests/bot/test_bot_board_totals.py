@@ -325,7 +325,7 @@ async def test_migration_10_back_fills_the_boards_of_a_schema_9_database(
     await old.open()
     with monkeypatch.context() as m:
 
-        def no_totals(self, result, rated):  # schema 9 had none
+        def no_totals(self, result, *counts):  # schema 9 had none
             return []
 
         m.setattr(ResultsRepo, "_count", no_totals, raising=False)
