@@ -503,6 +503,8 @@ async def idle_window(workers: list[Worker], seconds: float, cluster: Cluster | 
         "cpu_ms_s": statistics.mean(per),  # a process's CPU ms a second, the mean of them
         "each_ms_s": per,
         "main_ms_s": statistics.mean(d["main_cpu_s"] / d["elapsed"] * 1000 for d in idled),
+        "sweeper_ms_s": statistics.mean(d["sweep_cpu_s"] / d["elapsed"] * 1000 for d in idled),
+        "sweeps_s": statistics.mean(d["sweeps"] / d["elapsed"] for d in idled),
         "server_ms_s": (cpu1 - cpu0) / elapsed * 1000,
         "statements_s": sum(d["statements"] for d in idled) / elapsed,
         "round_trips_s": sum(d["round_trips"] for d in idled) / elapsed,
@@ -565,7 +567,8 @@ def idle_said(idle: dict[str, Any]) -> str:
         return ""
     return (
         f"; idle: {idle['cpu_ms_s']:.1f} CPU ms a second a process"
-        f" (event loop's thread {idle['main_ms_s']:.1f})"
+        f" (event loop's thread {idle['main_ms_s']:.1f}; its sweeper {idle['sweeper_ms_s']:.2f}"
+        f" in {idle['sweeps_s']:.1f} sweeps a second)"
         + (f" + server {idle['server_ms_s']:.1f} ms/s" if idle["server_ms_s"] else "")
         + f", {idle['statements_s']:.1f} statements/s, {idle['round_trips_s']:.1f} round trips/s"
     )

@@ -836,10 +836,16 @@ async def sweeping(bot: Any, stop: asyncio.Event) -> None:
     settled: never while clients keep pressing)."""
     while not stop.is_set():
         await asyncio.sleep(SWEEP_EVERY)
+        c0 = time.thread_time()
         try:
             await bot.sweeper.sweep()
         except Exception:
             log.exception("sweep")
+        SWEEPS[0] += 1
+        SWEEPS[1] += time.thread_time() - c0  # (a sweep that waits on the database: not all its own)
+
+
+SWEEPS = [0, 0.0]  # sweeps run, the event loop's CPU seconds from their start to their end
 
 
 async def read_line(reader: asyncio.StreamReader) -> str:
@@ -931,12 +937,15 @@ async def main(cfg: dict[str, Any]) -> None:
             background = [asyncio.create_task(sweeping(bot, stop)),
                           asyncio.create_task(pruning(env, stop, forgetting))]  # fmt: skip
             t0, cpu0, main0 = time.perf_counter(), time.process_time(), time.thread_time()
+            sweeps0 = list(SWEEPS)
             counts.active = True
             said = await read_line(reader)
             counts.active = False
+            sweeps = SWEEPS[0] - sweeps0[0]
             out({"idled": {"index": index, "elapsed": time.perf_counter() - t0,
                            "cpu_s": time.process_time() - cpu0,
                            "main_cpu_s": time.thread_time() - main0,
+                           "sweeps": sweeps, "sweep_cpu_s": SWEEPS[1] - sweeps0[1],
                            "statements": counts.statements, "round_trips": counts.round_trips,
                            "kinds": dict(counts.kinds.most_common(10))}})  # fmt: skip
             counts.statements = counts.round_trips = 0
