@@ -448,6 +448,9 @@ async def run_once(
         "lag_p99": pct(lags, 0.99) * 1000,
         "cpu_ms": cpu / max(presses, 1) * 1000,
         "main_cpu_ms": main_cpu / max(presses, 1) * 1000,
+        "sweeper_ms": sum(d.get("sweeps_window", [0, 0.0])[1] for d in done)
+        / max(presses, 1) * 1000,  # the turn-clock sweeps' CPU a press (all processes)
+        "sweeps": sum(d.get("sweeps_window", [0, 0.0])[0] for d in done),
         "pictures": sum(d["pictures"] for d in done) / max(presses, 1),
         "picture_kinds": {
             kind: sum(d.get("picture_kinds", {}).get(kind, 0) for d in done) / max(presses, 1)
@@ -533,6 +536,7 @@ def line(r: dict[str, Any]) -> str:
         f" p99 {r['lag_p99']:.0f} ms (n={r['lag_n']}); doubles {a['doubles']}, lost {a['lost']},"
         f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press (event loop's thread"
         f" {r['main_cpu_ms']:.1f}, busy {100 * r['main_busy']:.0f} % of the window at most;"
+        f" the sweeper {r['sweeper_ms']:.2f} in {r['sweeps']} sweeps;"
         f" pictures {r['picture_ms']:.1f}: {r['pictures']:.2f} a press — "
         + ", ".join(
             f"{k} {v:.2f} ({r['picture_kind_ms'].get(k, 0):.1f} ms)"

@@ -999,10 +999,12 @@ async def main(cfg: dict[str, Any]) -> None:
         cpu0 = time.process_time()
         main0 = time.thread_time()  # the event loop's thread alone
         queued_before = len(driver.queued)
+        sweeps0 = list(SWEEPS)
         await asyncio.wait([stopper], timeout=duration if duration > 0 else None)
         elapsed = time.perf_counter() - t0
         cpu_window = time.process_time() - cpu0
         main_window = time.thread_time() - main0
+        sweeps_window = [SWEEPS[0] - sweeps0[0], SWEEPS[1] - sweeps0[1]]
         forgetting.drain()
         stats.measuring = False
         counts.active = forgetting.active = False
@@ -1051,6 +1053,7 @@ async def main(cfg: dict[str, Any]) -> None:
                     "caches": held,
                     "cpu_s_window": cpu_window,
                     "main_cpu_s_window": main_window,
+                    "sweeps_window": sweeps_window,  # the sweeper's: how many, CPU seconds
                     "lock_waits": counts.lock_waits,
                     "lock_misses": counts.lock_misses,
                 }
