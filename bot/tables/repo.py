@@ -82,6 +82,7 @@ class TablesRepo:
         self._forgotten = 0
         self._forgot_at: dict[int, int] = {}
         self._forgot_floor = 0
+        self._saving: dict[int, int] = {}  # tables with saves on their way (how many)
         db.on_let_go = self._let_go
         caches.budget("tables.states", STATES_KEPT, "entries", lambda: (len(self._states), 0))
 
@@ -119,7 +120,9 @@ class TablesRepo:
         (``forgotten``, from :meth:`_forget_rows`) kept again with the write in
         them (``written(table_id, columns)`` changes the columns as the
         database did) — if the lock is held still and no other write forgot
-        it since; a row kept meanwhile is forgotten. A row as the database
+        it since and no save of it is on its way (a save that went through
+        and kept nothing forgets the row: :meth:`save_table`); a row kept
+        meanwhile is forgotten. A row as the database
         holds it, so the next load under the lock sends nothing (the sweep's
         flush writes the versions shown of the tables played every second)."""
         at, kept = forgotten
@@ -128,7 +131,11 @@ class TablesRepo:
                 # a save or a load kept it meanwhile: it may hold this write
                 # or not (the connections' order is the server's) — loaded anew
                 self._rows.pop(table_id)
-            elif self.db.lock_token(table_id) is token and self._forgot_at.get(table_id) == at:
+            elif (
+                self.db.lock_token(table_id) is token
+                and self._forgot_at.get(table_id) == at
+                and not self._saving.get(table_id)  # (the row kept may be older than it)
+            ):
                 amended = list(columns)
                 written(table_id, amended)
                 self._rows[table_id] = (token, tuple(amended))
@@ -285,18 +292,35 @@ class TablesRepo:
         token = self.db.lock_token(row.id)
         kept = self._rows.pop(row.id, None)  # (a failed write: loaded anew)
         forgotten = self._forgotten
-        if ledger is None:
-            async with self.db.writing() as c:
-                n = await c.execute(sql, args)
-        else:
-            n = await self.db.update_then_insert(
-                sql,
-                args,
-                into=LEDGER_INTO,
-                returning="id, version",
-                key=(row.id, row.version + 1),
-                values=(ledger.actor, ledger.move, ledger.origin, PROCESS, now),
-            )
+        self._saving[row.id] = self._saving.get(row.id, 0) + 1
+        n = -1  # (unknown: the write failed)
+        try:
+            if ledger is None:
+                async with self.db.writing() as c:
+                    n = await c.execute(sql, args)
+            else:
+                n = await self.db.update_then_insert(
+                    sql,
+                    args,
+                    into=LEDGER_INTO,
+                    returning="id, version",
+                    key=(row.id, row.version + 1),
+                    values=(ledger.actor, ledger.move, ledger.origin, PROCESS, now),
+                )
+        finally:
+            if self._saving[row.id] > 1:
+                self._saving[row.id] -= 1
+            else:
+                del self._saving[row.id]
+            if n != 0 and not (
+                token is not None
+                and self.db.lock_token(row.id) is token
+                and self._untouched(row.id, forgotten)
+            ):
+                # saved (or not known) and not kept below: no row kept of
+                # this table before the save may be kept again (a write
+                # outside a save under way amends only what it forgot)
+                self._forget_rows((row.id,))
         if n == 1:
             row.version += 1
             if state is not None:

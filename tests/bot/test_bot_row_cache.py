@@ -229,3 +229,52 @@ async def test_a_write_outside_a_save_raced_by_a_save_keeps_the_newer_row(new_da
     finally:
         await a.close()
         await b.close()
+
+
+@on_postgres
+async def test_writes_outside_a_save_while_a_save_is_on_its_way_keep_no_older_row(new_database):
+    """The sweep's flush writes a table's version shown, then its UI notes,
+    while a save of it is on its way (a press at full speed): neither write
+    may put back the row as it was before the save — the next press would
+    be refused as stale (before: 261 of 1,274 presses refused at full speed
+    on one process, bench/scale.py)."""
+    a, b = await _stores(new_database, 2)
+    try:
+        t = await _new_table(a)
+        async with a.tables.table_lock(t):
+            row = await a.tables.get_table(t)
+            assert row is not None
+            go = asyncio.Event()
+            write = a.db.update_then_insert
+
+            async def held(*args, **kwargs):
+                await go.wait()
+                return await write(*args, **kwargs)
+
+            a.db.update_then_insert = held  # type: ignore[method-assign]
+            writing = a.db.writing
+            save = None
+
+            @asynccontextmanager
+            async def saving_meanwhile():
+                nonlocal save
+                a.db.writing = writing  # type: ignore[method-assign]
+                save = asyncio.create_task(
+                    a.tables.save_table(row, now=2.0, ledger=Ledger("x", "press"))
+                )
+                await asyncio.sleep(0.05)  # the save is on its way, held
+                async with writing() as c:
+                    yield c
+
+            a.db.writing = saving_meanwhile  # type: ignore[method-assign]
+            await a.tables.set_shown({t: 1})
+            await a.tables.patch_ui({t: {"ping": 7}})
+            go.set()
+            assert save is not None and await save
+            a.db.update_then_insert = write  # type: ignore[method-assign]
+            kept = await a.tables.get_table(t)
+            stored = await b.tables.get_table(t)
+            assert kept == stored and kept.version == row.version
+    finally:
+        await a.close()
+        await b.close()
