@@ -6,7 +6,8 @@ clients pressing at once.
 
 Talks to its parent over stdin/stdout, one JSON document a line: it prints
 ``{"ready": …}`` once its world is built and its bot started, waits for a
-``go`` line, opens its tables, presses for ``warmup`` + ``duration``
+``go`` line (after an ``idle`` line: measures itself with nothing to do
+until the ``go``, and prints ``{"idled": …}``), opens its tables, presses for ``warmup`` + ``duration``
 seconds (or until ``stop`` on stdin), and prints ``{"done": …}`` with its
 figures.
 
