@@ -2,16 +2,35 @@
 PostgreSQL, on this machine (issue 15's benchmark).
 
     python bench/scale.py [--config sqlite1 pg1 pg3] [--runs 3] [--duration 30]
-                          [--clients 6] [--per-game 4] [--pg postgresql://…]
-                          [--rate R] [--against DIR]
+                          [--clients 6] [--per-game 4] [--clocks 6] [--idle 5]
+                          [--pg postgresql://…] [--rate R] [--against DIR]
 
-The same workload in each configuration: live tables of every game (Nine,
-Six Dice, Yahtzee, Bluff, Sixty-Six — people against people or computers,
-pictures drawn at every press), ``--clients`` concurrent clients per process
-pressing the first legal control of the tables they play (a finished game
-is opened again in its channel), after ``--warmup`` seconds for
-``--duration`` seconds; plus idle tables on a server with a short turn
-clock (``--clock-seconds``), whose clocks fire while nobody plays.
+The same workload in each configuration: ``--per-game`` live tables of
+every game (Nine, Six Dice, Yahtzee, Bluff, Sixty-Six — people against
+people or computers, pictures drawn at every press), ``--clients``
+concurrent clients pressing the first legal control of the tables they
+play (a finished game is opened again in its channel), after ``--warmup``
+seconds for ``--duration`` seconds; plus ``--clocks`` idle tables on a
+server with a short turn clock (``--clock-seconds``), whose clocks fire
+while nobody plays.
+
+These are totals, the same in every configuration: with several processes
+each one carries its share (:func:`split`: as even as can be, the first
+processes one more, so the totals match exactly — ``--per-game 4`` over
+three processes is 2, 1 and 1 tables of each game), as a bot of three
+shards carries the same servers as one process, split among them. (Before
+issue 35 they were per process: three processes had three times the tables,
+clocks and clients of one, and a press of pg3 paid for three times the
+idle clocks.) Each run prints the totals the processes reported opening,
+and the split.
+
+``--idle S`` (5 s; 0: none): before the tables open, every process runs S
+seconds with nothing to do — its sweeper, its timers, its pool, its
+simulated Discord — and the run prints what one process costs a second
+(CPU ms a second, the mean of the processes; the event loop's thread) and
+the PostgreSQL server's CPU a second alongside, with the statements and
+round trips a second: the price a process pays whatever its share of the
+presses.
 
 Every process is a real OS process (``bench/scale_worker.py``: a bot, its
 own SimCord world, its own servers — as shards would be — all on the one
@@ -58,7 +77,7 @@ Printed per configuration (the median of ``--runs`` runs, and each run):
 The machine's load average is printed with each run: the cores are shared.
 
 ``--rate R`` offers a fixed load: the clients of all processes press at R
-presses/s in all (each at most once every ``procs × clients / R`` seconds),
+presses/s in all (each at most once every ``clients / R`` seconds),
 so latencies compare at the same load whatever the code's speed.
 
 ``--against DIR`` runs the same workload, this harness, on the bot's code of
@@ -329,10 +348,11 @@ async def run_once(
         settings = {
             "db": str(db),
             "procs": procs,
-            "per_game": args.per_game,
-            "clocks": args.clocks,
+            # the same totals in every configuration, split among its processes
+            "per_game": split(args.per_game, procs),
+            "clocks": split(args.clocks, procs),
             "clock_seconds": args.clock_seconds,
-            "clients": args.clients,
+            "clients": split(args.clients, procs),
             "warmup": args.warmup,
             "duration": args.duration,
             "cpu_delay": 0.0,
@@ -348,10 +368,11 @@ async def run_once(
             ids = check_ids(ready, procs)
             want = str(Path(code).resolve() if code else ROOT)
             assert all(r["code"] == want for r in ready), (want, [r["code"] for r in ready])
-            for w in workers:
-                w.send("go")
-            for w in workers:
-                await w.expect("started", 300)
+            idle = await idle_window(workers, args.idle, cluster if config != "sqlite1" else None)
+            if not idle:  # (the idle window ends with the go)
+                for w in workers:
+                    w.send("go")
+            started = [await w.expect("started", 300) for w in workers]
             # the server's CPU over (about) the workers' measured window: its
             # backends end with the workers, so it is read while they run
             await asyncio.sleep(args.warmup)
@@ -390,6 +411,19 @@ async def run_once(
         "config": config,
         "code": code or str(ROOT),
         "procs": procs,
+        "totals": {  # the workload of all processes (the same in every configuration)
+            # as the processes opened them (counted there, not computed here)
+            "tables": sum(d["tables"] for d in started),
+            "clock_tables": sum(d["clock_tables"] for d in started),
+            "per_game": args.per_game,
+            "clocks": args.clocks, "clients": sum(d.get("clients", 0) for d in started),
+            "split": {"per_game": split(args.per_game, procs),
+                      "clocks": split(args.clocks, procs),
+                      "clients": split(args.clients, procs)},
+        },  # fmt: skip
+        "idle": idle,
+        "idle_cpu_ms_s": idle.get("cpu_ms_s", float("nan")),
+        "idle_server_ms_s": idle.get("server_ms_s", float("nan")),
         "ids": ids,
         "presses": presses,
         "rate": presses / window,
@@ -414,6 +448,9 @@ async def run_once(
         "lag_p99": pct(lags, 0.99) * 1000,
         "cpu_ms": cpu / max(presses, 1) * 1000,
         "main_cpu_ms": main_cpu / max(presses, 1) * 1000,
+        "sweeper_ms": sum(d.get("sweeps_window", [0, 0.0])[1] for d in done)
+        / max(presses, 1) * 1000,  # the turn-clock sweeps' CPU a press (all processes)
+        "sweeps": sum(d.get("sweeps_window", [0, 0.0])[0] for d in done),
         "pictures": sum(d["pictures"] for d in done) / max(presses, 1),
         "picture_kinds": {
             kind: sum(d.get("picture_kinds", {}).get(kind, 0) for d in done) / max(presses, 1)
@@ -440,6 +477,44 @@ async def run_once(
     }
 
 
+def split(total: int, procs: int) -> list[int]:
+    """``total`` among ``procs`` processes, as even as can be, the first ones
+    one more: the totals match exactly (a bot of three shards carries the
+    same servers as one process, split among them)."""
+    return [total // procs + (1 if i < total % procs else 0) for i in range(procs)]
+
+
+async def idle_window(workers: list[Worker], seconds: float, cluster: Cluster | None) -> dict[str, Any]:
+    """``seconds`` with every process started and nothing to do (no table,
+    no press: its sweeper, its timers, its pool, its SimCord): what one
+    process costs a second, and the server (PostgreSQL) alongside. Ends
+    with the ``go`` (the tables open)."""
+    if seconds <= 0:
+        return {}
+    for w in workers:
+        w.send("idle")
+    cpu0 = server_cpu(cluster)
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    cpu1 = server_cpu(cluster)
+    elapsed = time.perf_counter() - t0
+    for w in workers:
+        w.send("go")
+    idled = [await w.expect("idled", 60) for w in workers]
+    per = [d["cpu_s"] / d["elapsed"] * 1000 for d in idled]
+    return {
+        "cpu_ms_s": statistics.mean(per),  # a process's CPU ms a second, the mean of them
+        "each_ms_s": per,
+        "main_ms_s": statistics.mean(d["main_cpu_s"] / d["elapsed"] * 1000 for d in idled),
+        "sweeper_ms_s": statistics.mean(d["sweep_cpu_s"] / d["elapsed"] * 1000 for d in idled),
+        "sweeps_s": statistics.mean(d["sweeps"] / d["elapsed"] for d in idled),
+        "server_ms_s": (cpu1 - cpu0) / elapsed * 1000,
+        "statements_s": sum(d["statements"] for d in idled) / elapsed,
+        "round_trips_s": sum(d["round_trips"] for d in idled) / elapsed,
+        "kinds": dict(sum((Counter(d["kinds"]) for d in idled), Counter()).most_common(10)),
+    }
+
+
 async def admin(url: str, sql: str) -> None:
     import asyncpg
 
@@ -461,6 +536,7 @@ def line(r: dict[str, Any]) -> str:
         f" p99 {r['lag_p99']:.0f} ms (n={r['lag_n']}); doubles {a['doubles']}, lost {a['lost']},"
         f" gaps {a['gaps']}; CPU {r['cpu_ms']:.1f} ms/press (event loop's thread"
         f" {r['main_cpu_ms']:.1f}, busy {100 * r['main_busy']:.0f} % of the window at most;"
+        f" the sweeper {r['sweeper_ms']:.2f} in {r['sweeps']} sweeps;"
         f" pictures {r['picture_ms']:.1f}: {r['pictures']:.2f} a press — "
         + ", ".join(
             f"{k} {v:.2f} ({r['picture_kind_ms'].get(k, 0):.1f} ms)"
@@ -469,12 +545,36 @@ def line(r: dict[str, Any]) -> str:
         + ")"
         + (f" + server {r['server_cpu_ms']:.1f}" if r["server_cpu_ms"] else "")
         + f"; RSS max {r['rss_mb']:.0f} MB; load {r['load']:.1f}"
+        + workload(r)
+        + idle_said(r.get("idle") or {})
         + f"; dispatch→handler p50 {r['queue_p50']:.1f} ms"
         + (
             f"; table lock wait p50 {r['lock_p50']:.1f} ms, p99 {r['lock_p99']:.0f} ms"
             if r["lock_p50"] == r["lock_p50"]  # not NaN: PostgreSQL's table locks
             else ""
         )
+    )
+
+
+def workload(r: dict[str, Any]) -> str:
+    """The totals the processes carried (the same in every configuration)."""
+    w = r["totals"]
+    return (
+        f"; workload in all: {w['tables']} tables ({w['per_game']} of each game),"
+        f" {w['clock_tables']} idle clock tables, {w['clients']} clients"
+        + (f" — per process {w['split']}" if r["procs"] > 1 else "")
+    )
+
+
+def idle_said(idle: dict[str, Any]) -> str:
+    if not idle:
+        return ""
+    return (
+        f"; idle: {idle['cpu_ms_s']:.1f} CPU ms a second a process"
+        f" (event loop's thread {idle['main_ms_s']:.1f}; its sweeper {idle['sweeper_ms_s']:.2f}"
+        f" in {idle['sweeps_s']:.1f} sweeps a second)"
+        + (f" + server {idle['server_ms_s']:.1f} ms/s" if idle["server_ms_s"] else "")
+        + f", {idle['statements_s']:.1f} statements/s, {idle['round_trips_s']:.1f} round trips/s"
     )
 
 
@@ -522,7 +622,7 @@ def profile_parts(path: str) -> str:
 
 KEYS = ("rate", "p50", "p90", "p99", "statements", "round_trips", "requests", "lag_p50", "lag_p99",
         "cpu_ms", "main_cpu_ms", "picture_ms", "pictures", "server_cpu_ms", "total_cpu_ms",
-        "rss_mb", "load")  # fmt: skip
+        "rss_mb", "load", "idle_cpu_ms_s", "idle_server_ms_s")  # fmt: skip
 COMPARED = (  # (key, label): the figures --against compares, this / other
     ("cpu_ms", "CPU ms/press"),
     ("picture_ms", "pictures' CPU ms/press"),
@@ -556,6 +656,9 @@ def median_line(label: str, rs: list[dict[str, Any]]) -> str:
         + (f" + server {med['server_cpu_ms']:.1f}" if med["server_cpu_ms"] else "")
         + f" (event loop's thread {med['main_cpu_ms']:.1f}; pictures {med['picture_ms']:.1f}:"
         f" {med['pictures']:.2f} a press); RSS max {med['rss_mb']:.0f} MB; load {med['load']:.1f}"
+        + f"; idle a process {med['idle_cpu_ms_s']:.1f} CPU ms/s"
+        + (f" + server {med['idle_server_ms_s']:.1f} ms/s" if med["idle_server_ms_s"] else "")
+        + workload(rs[0])
     )
 
 
@@ -618,6 +721,10 @@ async def main_async(args: argparse.Namespace) -> int:
                              ("pg3", "pg1", "")):  # fmt: skip
             if (a, code) in medians and (b, code) in medians:
                 top, bottom = medians[a, code], medians[b, code]
+                if not (bottom["total_cpu_ms"] and bottom["picture_ms"] and top["picture_ms"]
+                        and bottom["rate"]):  # fmt: skip
+                    print(f"{who}: {a} / {b}: no presses to compare")
+                    continue
                 print(
                     f"{who}: {a} CPU per press with the server {top['total_cpu_ms']:.1f} ms"
                     f" / {b} {bottom['total_cpu_ms']:.1f} ms ="
@@ -640,11 +747,14 @@ def main() -> int:
     parser.add_argument("--procs", type=int, default=3, help="processes of pg3")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--clients", type=int, default=6, help="concurrent clients per process")
+    parser.add_argument("--clients", type=int, default=6,
+                        help="concurrent clients in all (split among the processes)")  # fmt: skip
     parser.add_argument("--per-game", type=int, default=4,
-                        help="tables of each game per process")  # fmt: skip
+                        help="tables of each game in all (split among the processes)")  # fmt: skip
     parser.add_argument("--clocks", type=int, default=6,
-                        help="idle tables with a short turn clock per process")  # fmt: skip
+                        help="idle tables with a short turn clock in all (split)")  # fmt: skip
+    parser.add_argument("--idle", type=float, default=5.0,
+                        help="seconds of an idle window before the tables open (0: none)")  # fmt: skip
     parser.add_argument("--clock-seconds", type=int, default=10)
     parser.add_argument("--pg", default="", help="a PostgreSQL server's URL (else a throwaway one)")
     parser.add_argument("--profile", default="", help="cProfile each process's window to PATH.*")

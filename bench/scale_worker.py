@@ -6,7 +6,8 @@ clients pressing at once.
 
 Talks to its parent over stdin/stdout, one JSON document a line: it prints
 ``{"ready": …}`` once its world is built and its bot started, waits for a
-``go`` line, opens its tables, presses for ``warmup`` + ``duration``
+``go`` line (after an ``idle`` line: measures itself with nothing to do
+until the ``go``, and prints ``{"idled": …}``), opens its tables, presses for ``warmup`` + ``duration``
 seconds (or until ``stop`` on stdin), and prints ``{"done": …}`` with its
 figures.
 
@@ -310,8 +311,15 @@ class World:
     created in one order at one virtual instant (:data:`WORLD_AT`), whatever
     the bot's start did to SimCord's clock before."""
 
-    def __init__(self, env: simcord.Env, procs: int, per_game: int, clocks: int) -> None:
+    def __init__(
+        self, env: simcord.Env, procs: int, per_game: int | list[int], clocks: int | list[int]
+    ) -> None:
+        """``per_game`` and ``clocks``: each process's (a list, one a process:
+        ``scale.py`` splits its totals among them) or every process's (one
+        number)."""
         self.env = env
+        per_game_of = per_game if isinstance(per_game, list) else [per_game] * procs
+        clocks_of = clocks if isinstance(clocks, list) else [clocks] * procs
         clock = env.backend.clock
         assert clock.elapsed < WORLD_AT, clock.elapsed
         clock.elapsed = WORLD_AT
@@ -321,12 +329,12 @@ class World:
             users = [guild.add_member(env.create_user(f"p{p}u{i}")) for i in range(USERS)]
             channels = [
                 (game, guild.create_text_channel(f"{game}-{i}"))
-                for i in range(per_game)
+                for i in range(per_game_of[p])
                 for game in GAMES
             ]
             cguild = env.create_guild(f"p{p}-clock")
             cusers = [cguild.add_member(env.create_user(f"p{p}c{i}")) for i in range(2)]
-            cchannels = [cguild.create_text_channel(f"clock-{i}") for i in range(clocks)]
+            cchannels = [cguild.create_text_channel(f"clock-{i}") for i in range(clocks_of[p])]
             self.servers.append(
                 {
                     "guild": guild,
@@ -829,10 +837,16 @@ async def sweeping(bot: Any, stop: asyncio.Event) -> None:
     settled: never while clients keep pressing)."""
     while not stop.is_set():
         await asyncio.sleep(SWEEP_EVERY)
+        c0 = time.thread_time()
         try:
             await bot.sweeper.sweep()
         except Exception:
             log.exception("sweep")
+        SWEEPS[0] += 1
+        SWEEPS[1] += time.thread_time() - c0  # (a sweep that waits on the database: not all its own)
+
+
+SWEEPS = [0, 0.0]  # sweeps run, the event loop's CPU seconds from their start to their end
 
 
 async def read_line(reader: asyncio.StreamReader) -> str:
@@ -892,7 +906,10 @@ async def main(cfg: dict[str, Any]) -> None:
     runner = simcord.run(bot, settle_timeout=float(cfg.get("settle", 120.0)))
     env = runner._env
     # the world exists before the bot starts (its start-up repair edits by id)
-    world = World(env, procs, int(cfg["per_game"]), int(cfg["clocks"]))
+    per_game_of = each(cfg["per_game"], procs)
+    clocks_of = each(cfg["clocks"], procs)
+    clients_of = each(cfg["clients"], procs)
+    world = World(env, procs, per_game_of, clocks_of)
     shift_snowflakes(env, 1 + index + procs * int(cfg.get("generation", 0)))
     # SimCord gives a starting bot 5 s to settle; a process started on a
     # busy database (a restart: its computers' turns, its stale tables) may
@@ -913,7 +930,28 @@ async def main(cfg: dict[str, Any]) -> None:
 
         out({"ready": {"index": index, "pid": os.getpid(), "ids": world.ids(),
                        "code": str(Path(bot_package.__file__).resolve().parents[1])}})  # fmt: skip
-        if await read_line(reader) != "go":
+        stop = asyncio.Event()
+        forgetting = Forgetting(env)
+        background: list[asyncio.Task[None]] = []
+        said = await read_line(reader)
+        if said == "idle":  # an idle window first (scale.py --idle): no tables, no presses
+            background = [asyncio.create_task(sweeping(bot, stop)),
+                          asyncio.create_task(pruning(env, stop, forgetting))]  # fmt: skip
+            t0, cpu0, main0 = time.perf_counter(), time.process_time(), time.thread_time()
+            sweeps0 = list(SWEEPS)
+            counts.active = True
+            said = await read_line(reader)
+            counts.active = False
+            sweeps = SWEEPS[0] - sweeps0[0]
+            out({"idled": {"index": index, "elapsed": time.perf_counter() - t0,
+                           "cpu_s": time.process_time() - cpu0,
+                           "main_cpu_s": time.thread_time() - main0,
+                           "sweeps": sweeps, "sweep_cpu_s": SWEEPS[1] - sweeps0[1],
+                           "statements": counts.statements, "round_trips": counts.round_trips,
+                           "kinds": dict(counts.kinds.most_common(10))}})  # fmt: skip
+            counts.statements = counts.round_trips = 0
+            counts.kinds.clear()
+        if said != "go":
             return
         seats: list[Seat] = []
         users = mine["users"]
@@ -924,25 +962,25 @@ async def main(cfg: dict[str, Any]) -> None:
         if cfg.get("adopt"):
             adopted = await adopt(driver, seats + clock_seats(mine))
         stats = Stats(stream)
-        stop = asyncio.Event()
-        tick = asyncio.create_task(sweeping(bot, stop))
-        clocks = int(cfg["clocks"])
-        forgetting = Forgetting(env)
-        background = [tick, asyncio.create_task(pruning(env, stop, forgetting))]
+        if not background:
+            background = [asyncio.create_task(sweeping(bot, stop)),
+                          asyncio.create_task(pruning(env, stop, forgetting))]  # fmt: skip
+        clocks = clocks_of[index]
         if clocks:
             background.append(asyncio.create_task(
                 clock_tables(driver, mine, int(cfg["clock_seconds"]), stats, stop)
             ))  # fmt: skip
         rng = random.Random(index)
-        clients_n = int(cfg["clients"])
+        clients_n = clients_of[index]
         groups = [seats[c::clients_n] for c in range(clients_n)]
         # --rate: presses/s of all clients of all processes
         rate = float(cfg.get("rate") or 0.0)
-        every = procs * clients_n / rate if rate > 0 else 0.0
+        every = sum(clients_of) / rate if rate > 0 else 0.0
         tasks = [asyncio.create_task(client(driver, g, stats, stop, rng, every))
                  for g in groups if g]  # fmt: skip
         warmup, duration = float(cfg["warmup"]), float(cfg["duration"])
         out({"started": {"index": index, "tables": len(seats), "clock_tables": clocks,
+                         "clients": len(tasks),
                          "adopted": adopted, "at": time.time()}})  # fmt: skip
         stopper = asyncio.create_task(read_line(reader))
         await asyncio.wait([stopper], timeout=warmup)
@@ -962,10 +1000,12 @@ async def main(cfg: dict[str, Any]) -> None:
         cpu0 = time.process_time()
         main0 = time.thread_time()  # the event loop's thread alone
         queued_before = len(driver.queued)
+        sweeps0 = list(SWEEPS)
         await asyncio.wait([stopper], timeout=duration if duration > 0 else None)
         elapsed = time.perf_counter() - t0
         cpu_window = time.process_time() - cpu0
         main_window = time.thread_time() - main0
+        sweeps_window = [SWEEPS[0] - sweeps0[0], SWEEPS[1] - sweeps0[1]]
         forgetting.drain()
         stats.measuring = False
         counts.active = forgetting.active = False
@@ -1014,6 +1054,7 @@ async def main(cfg: dict[str, Any]) -> None:
                     "caches": held,
                     "cpu_s_window": cpu_window,
                     "main_cpu_s_window": main_window,
+                    "sweeps_window": sweeps_window,  # the sweeper's: how many, CPU seconds
                     "lock_waits": counts.lock_waits,
                     "lock_misses": counts.lock_misses,
                 }
@@ -1022,6 +1063,15 @@ async def main(cfg: dict[str, Any]) -> None:
         # the world's own shutdown would wait for it to settle: the database
         # is what counts, and it was written by transactions
         os._exit(0)
+
+
+def each(value: int | list[int], procs: int) -> list[int]:
+    """A setting of every process: one number a process (a list: ``scale.py``
+    splits its totals among the processes), or the same for all."""
+    if isinstance(value, list):
+        assert len(value) == procs, (value, procs)
+        return [int(v) for v in value]
+    return [int(value)] * procs
 
 
 def route(method: str, path: str, body: Any) -> str:

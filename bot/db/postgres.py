@@ -200,8 +200,17 @@ class PostgresDatabase(Database):
             # min_size 0: no connection floor restored in the background
             # (asyncpg retries it every second with a traceback while the
             # server is down); a connection lost is made again when needed
+            # max_inactive_connection_lifetime 0: no inactivity timer set at
+            # every release and cancelled at every acquire (~20-30 µs of the
+            # event loop a statement, a third of the pool's cost: bench/scale.py,
+            # docs/operations.md); an idle connection stays open (POOL_SIZE at
+            # most), as the lock and LISTEN connections do
             self._pool = await asyncpg.create_pool(
-                self.url, min_size=0, max_size=POOL_SIZE, reset=_session_kept
+                self.url,
+                min_size=0,
+                max_size=POOL_SIZE,
+                reset=_session_kept,
+                max_inactive_connection_lifetime=0,
             )
         try:
             await self.prepare_schema()
