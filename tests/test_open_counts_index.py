@@ -124,7 +124,7 @@ def test_a_players_history_and_a_tables_result_read_their_own_rows(tmp_path: Pat
     # players i % 5 and 5 + i % 7 (ids 100 + …)
     players = {i: (100 + i % 5, 105 + i % 7) for i in range(1, 301)}
 
-    async def run() -> tuple[list[list[int]], int | None, int | None]:
+    async def run() -> tuple[list[list[int]], int | None, int | None, list[float]]:
         store = open_store(path)
         await store.open()
         try:
@@ -132,10 +132,10 @@ def test_a_players_history_and_a_tables_result_read_their_own_rows(tmp_path: Pat
                 await _three_hundred_results(tx, games)
                 await tx.executemany(
                     "INSERT INTO result_players (result_id, user_id, guild_id, game, name, rank,"
-                    " won, points, best, rated, finished_at) VALUES (?, ?, ?, ?, 'p', 1, 0, 0,"
-                    " NULL, 1, ?)",
+                    " won, points, best, rated, finished_at, rating) VALUES (?, ?, ?, ?, 'p', 1,"
+                    " 0, 0, NULL, 1, ?, ?)",
                     [
-                        (i, u, 1 + i % 4, games[i % 3], float(i))
+                        (i, u, 1 + i % 4, games[i % 3], float(i), float(i))
                         for i in range(1, 301)
                         for u in players[i]
                     ],
@@ -145,6 +145,11 @@ def test_a_players_history_and_a_tables_result_read_their_own_rows(tmp_path: Pat
                 [r["id"] for r in await store.results.history(guild_id=g, user_id=102, game=game)]
                 for g, game in ((3, None), (None, None), (None, "bluff"), (2, "yahtzee"))
             ]
+            trend_from = len(sent)
+            trend = await store.boards.rating_trend(102, "bluff", limit=3)
+            trend_sql = [s for s in sent[trend_from:] if s.lstrip().upper().startswith("SELECT")]
+            plan = _plan_of(path, trend_sql[0])
+            assert plan == ["SEARCH result_players USING COVERING INDEX result_players_user (user_id=?)"]
             mark = len(sent)
             table = await store.results.result_of_table(5_150, guild_id=3, game="nine", since=100.0)
             late = await store.results.result_of_table(5_150, guild_id=3, game="nine", since=151.0)
@@ -153,18 +158,20 @@ def test_a_players_history_and_a_tables_result_read_their_own_rows(tmp_path: Pat
             assert reads
             for sql in reads[::2]:  # each history's first read (then its places)
                 plan = _plan_of(path, sql)
-                assert any("INDEX result_players_user (user_id=?)" in s for s in plan), plan
-                assert not [s for s in plan if s.startswith("SCAN")], plan
+                # the player's places from the index alone (migration 13), in
+                # the history's order: no row of result_players read, no sort
+                assert any("COVERING INDEX result_players_user (user_id=?)" in s for s in plan), plan
+                assert not [s for s in plan if s.startswith("SCAN") or "TEMP B-TREE" in s], plan
             last = [s for s in sent[mark:] if s.lstrip().upper().startswith("SELECT")][0]
             plan = _plan_of(path, last)
             assert any("results_guild_game (guild_id=? AND game=? AND finished_at>?)" in s
                        for s in plan), plan  # fmt: skip
             assert not [s for s in plan if s.startswith("SCAN")], plan
-            return found, table, late
+            return found, table, late, trend
         finally:
             await store.close()
 
-    found, table, late = asyncio.run(run())
+    found, table, late, trend = asyncio.run(run())
 
     def mine(guild: int | None, game: str | None) -> list[int]:
         return sorted(
@@ -182,3 +189,6 @@ def test_a_players_history_and_a_tables_result_read_their_own_rows(tmp_path: Pat
     assert all(found)
     assert table == 150 and 1 + 150 % 4 == 3 and games[150 % 3] == "nine"
     assert late is None  # finished before the tournament began: not its match's
+    # the rating after each of the player's last three rated games of Bluff, oldest first
+    bluffs = sorted(i for i in range(1, 301) if 102 in players[i] and games[i % 3] == "bluff")
+    assert trend == [float(i) for i in bluffs[-3:]]

@@ -285,4 +285,11 @@ MIGRATIONS: list[str] = [
         WHERE season = '' AND guild_id <> 0;
     DROP INDEX IF EXISTS ratings_ordinal;
     """,
+    # 13: a player's places read from their index alone (SQLite's migration
+    # 13): the columns the reads want kept in the index (INCLUDE)
+    """
+    DROP INDEX result_players_user;
+    CREATE INDEX result_players_user ON result_players(user_id, finished_at, result_id)
+        INCLUDE (game, guild_id, rating);
+    """,
 ]

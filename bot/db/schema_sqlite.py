@@ -330,4 +330,16 @@ MIGRATIONS: list[str] = [
         WHERE season = '' AND guild_id <> 0;
     DROP INDEX IF EXISTS ratings_ordinal;
     """,
+    # 13: a player's own places read from their index alone (issue 35): a
+    # player's history, the stats card's rating trend, the names boards
+    # show and the review's last game walk the player's places newest first
+    # and read, of each, its result, server, game and rating — kept in the
+    # index, so the player's ten newest are one leaf of it, not ten rows on
+    # ten pages of a file of gigabytes. The same index, wider (one index a
+    # place, as before); ordered by the result too (the histories' order).
+    """
+    DROP INDEX result_players_user;
+    CREATE INDEX result_players_user ON result_players(user_id, finished_at, result_id, game,
+        guild_id, rating);
+    """,
 ]
