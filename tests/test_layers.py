@@ -35,6 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "bot.tables",
             "bot.tables.rows",
             "bot.tables.repo",
+            "bot.tables.kept",
             "bot.results",
             "bot.results.rows",
             "bot.results.repo",

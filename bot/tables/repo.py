@@ -10,21 +10,19 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot import caches
 from bot.db.core import PROCESS, Conn, Database, dumps
+from bot.tables.kept import KeptRows
 from bot.tables.rows import TABLE_COLS, Ledger, TableRow, decode
 
 log = logging.getLogger("bot.store")
 
 _COLUMN = {name: i for i, name in enumerate(TABLE_COLS.split(", "))}  # places in a row as read
 _SHOWN, _UI, _MESSAGE = _COLUMN["shown"], _COLUMN["ui"], _COLUMN["message_id"]
-# tables whose last forgetting a repository remembers (TablesRepo._forgot_at)
-FORGOT_KEPT = 4096
-
 # tables whose state JSON a repository keeps parsed (TablesRepo._states): ~25 KB
 # each at most (a Yahtzee state's text and its parse; docs/operations.md, "Memory")
 STATES_KEPT = 256
@@ -38,10 +36,6 @@ DUE_CHANNEL = "chabudai_due"
 # what its message is drawn from, kept until it is shown
 ENDED_SEED = "ended_seed."
 ENDED_UNSHOWN = "ended_unshown."
-
-# what TablesRepo._forget_rows forgot: the count of that forgetting, and the
-# rows it kept before (table id → (lock token, columns))
-Forgotten = tuple[int, dict[int, tuple[object, tuple[Any, ...]]]]
 
 #: what ``copy-db`` moves of this concern (:mod:`bot.db.copy`)
 COPIED = {
@@ -68,77 +62,13 @@ class TablesRepo:
         # (never changed in place, only replaced): a load of the same text
         # shares it instead of parsing it again (a Yahtzee state: ~2.5 KB)
         self._states: dict[int, tuple[str, Any]] = {}
-        # a table's row as this process last loaded or saved it (in the
-        # columns' order, its documents as JSON text), kept only while the
-        # backend says nobody else can have changed it
-        # (:meth:`Database.lock_token`: PostgreSQL, the table lock this
-        # process has held since; never on SQLite): a load then sends nothing
-        self._rows: dict[int, tuple[object, tuple[Any, ...]]] = {}
-        # rows forgotten so far (a count), and the count at each table's
-        # last forgetting: a read or save of a table that a write of the
-        # same table raced keeps nothing (another table's write does not
-        # count); past FORGOT_KEPT tables, every table counts as forgotten
-        # at the count of the clearing
-        self._forgotten = 0
-        self._forgot_at: dict[int, int] = {}
-        self._forgot_floor = 0
-        self._saving: dict[int, int] = {}  # tables with saves on their way (how many)
-        db.on_let_go = self._let_go
+        # the rows kept under the table locks (bot.tables.kept)
+        self.kept = KeptRows(db)
         caches.budget("tables.states", STATES_KEPT, "entries", lambda: (len(self._states), 0))
-
-    def _let_go(self, table_id: int) -> None:
-        self._rows.pop(table_id, None)
 
     def forget_all(self) -> None:
         """The store closes: nothing kept is trusted again."""
-        self._rows.clear()
-
-    def _forget_rows(self, table_ids: Iterable[int]) -> Forgotten:
-        """Written here outside a versioned save, or removed: loaded anew
-        (unless :meth:`_amend_rows` puts the write into the rows it returns:
-        those that were kept, with the count of this forgetting)."""
-        self._forgotten += 1
-        if len(self._forgot_at) >= FORGOT_KEPT:
-            self._forgot_at.clear()
-            self._forgot_floor = self._forgotten
-        kept: dict[int, tuple[object, tuple[Any, ...]]] = {}
-        for table_id in table_ids:
-            self._forgot_at[table_id] = self._forgotten
-            row = self._rows.pop(table_id, None)
-            if row is not None:
-                kept[table_id] = row
-        return self._forgotten, kept
-
-    def _untouched(self, table_id: int, since: int) -> bool:
-        """Whether no write of this process outside a versioned save forgot
-        the table's row since the count ``since`` (a read or a save that
-        started then may keep what it got)."""
-        return self._forgot_at.get(table_id, self._forgot_floor) <= since
-
-    def _amend_rows(self, forgotten: Forgotten, written: Callable[[int, list[Any]], None]) -> None:
-        """A write outside a versioned save went through: the rows it forgot
-        (``forgotten``, from :meth:`_forget_rows`) kept again with the write in
-        them (``written(table_id, columns)`` changes the columns as the
-        database did) — if the lock is held still and no other write forgot
-        it since and no save of it is on its way (a save that went through
-        and kept nothing forgets the row: :meth:`save_table`); a row kept
-        meanwhile is forgotten. A row as the database
-        holds it, so the next load under the lock sends nothing (the sweep's
-        flush writes the versions shown of the tables played every second)."""
-        at, kept = forgotten
-        for table_id, (token, columns) in kept.items():
-            if table_id in self._rows:
-                # a save or a load kept it meanwhile: it may hold this write
-                # or not (the connections' order is the server's) — loaded anew
-                self._rows.pop(table_id)
-            elif (
-                self.db.lock_token(table_id) is token
-                and self._forgot_at.get(table_id) == at
-                and not self._saving.get(table_id)  # (the row kept may be older than it)
-            ):
-                amended = list(columns)
-                written(table_id, amended)
-                self._rows[table_id] = (token, tuple(amended))
+        self.kept.forget_all()
 
     async def create_table(
         self,
@@ -186,10 +116,10 @@ class TablesRepo:
     async def get_table(self, table_id: int) -> TableRow | None:
         token = self.db.lock_token(table_id)
         if token is not None:
-            kept = self._rows.get(table_id)
+            kept = self.kept.rows.get(table_id)
             if kept is not None and kept[0] is token:
                 return self._decoded(kept[1])
-        forgotten = self._forgotten
+        forgotten = self.kept.forgotten
         async with self.db.reading() as c:
             found = await c.fetch(f"SELECT {TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
         if not found:
@@ -198,9 +128,9 @@ class TablesRepo:
         if (
             token is not None
             and self.db.lock_token(table_id) is token
-            and self._untouched(table_id, forgotten)
+            and self.kept.untouched(table_id, forgotten)
         ):
-            self._rows[table_id] = (token, tuple(found[0]))
+            self.kept.rows[table_id] = (token, tuple(found[0]))
         return self._decoded(found[0])
 
     async def table_in_channel(self, channel_id: int) -> TableRow | None:
@@ -233,14 +163,14 @@ class TablesRepo:
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Where the table message is (not a game change: no version bump)."""
-        kept = self._forget_rows((table_id,))
+        kept = self.kept.forget((table_id,))
         async with self.db.writing() as c:
             await c.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
         def written(_table_id: int, columns: list[Any]) -> None:
             columns[_MESSAGE] = message_id
 
-        self._amend_rows(kept, written)
+        self.kept.amend(kept, written)
 
     async def save_table(
         self,
@@ -290,9 +220,9 @@ class TablesRepo:
             row.version,
         )
         token = self.db.lock_token(row.id)
-        kept = self._rows.pop(row.id, None)  # (a failed write: loaded anew)
-        forgotten = self._forgotten
-        self._saving[row.id] = self._saving.get(row.id, 0) + 1
+        kept = self.kept.rows.pop(row.id, None)  # (a failed write: loaded anew)
+        forgotten = self.kept.forgotten
+        self.kept.saving[row.id] = self.kept.saving.get(row.id, 0) + 1
         n = -1  # (unknown: the write failed)
         try:
             if ledger is None:
@@ -308,19 +238,19 @@ class TablesRepo:
                     values=(ledger.actor, ledger.move, ledger.origin, PROCESS, now),
                 )
         finally:
-            if self._saving[row.id] > 1:
-                self._saving[row.id] -= 1
+            if self.kept.saving[row.id] > 1:
+                self.kept.saving[row.id] -= 1
             else:
-                del self._saving[row.id]
+                del self.kept.saving[row.id]
             if n != 0 and not (
                 token is not None
                 and self.db.lock_token(row.id) is token
-                and self._untouched(row.id, forgotten)
+                and self.kept.untouched(row.id, forgotten)
             ):
                 # saved (or not known) and not kept below: no row kept of
                 # this table before the save may be kept again (a write
                 # outside a save under way amends only what it forgot)
-                self._forget_rows((row.id,))
+                self.kept.forget((row.id,))
         if n == 1:
             row.version += 1
             if state is not None:
@@ -328,12 +258,12 @@ class TablesRepo:
             if (
                 token is not None
                 and self.db.lock_token(row.id) is token
-                and self._untouched(row.id, forgotten)  # (another write of it meanwhile)
+                and self.kept.untouched(row.id, forgotten)  # (another write of it meanwhile)
             ):
                 # the row as stored now: its UI state is the loaded one with
                 # this change's keys, that is ``row.ui``; ``shown`` never back
                 shown = max(row.shown, kept[1][_SHOWN] if kept is not None else -1)
-                self._rows[row.id] = (token, (  # in TABLE_COLS' order
+                self.kept.rows[row.id] = (token, (  # in TABLE_COLS' order
                     row.id, row.guild_id, row.channel_id, row.message_id, row.game, row.phase,
                     row.host_id, seats, options, state, dumps(row.ui), row.seed,
                     row.version, row.deadline, row.created_at, now, dumps(row.clock),
@@ -431,7 +361,7 @@ class TablesRepo:
         version``), in one statement; never moves a table's ``shown`` back."""
         if not shown:
             return
-        kept = self._forget_rows(shown)
+        kept = self.kept.forget(shown)
         async with self.db.writing() as c:
             await c.executemany(
                 "UPDATE tables SET shown = ? WHERE id = ? AND shown < ?",
@@ -441,7 +371,7 @@ class TablesRepo:
         def written(table_id: int, columns: list[Any]) -> None:
             columns[_SHOWN] = max(columns[_SHOWN], shown[table_id])
 
-        self._amend_rows(kept, written)
+        self.kept.amend(kept, written)
 
     async def behind_tables(self, changed_before: float) -> list[TableRow]:
         """Tables whose message shows an older version than the stored one,
@@ -475,7 +405,7 @@ class TablesRepo:
         """Write only ``row.clock`` (the turn-clock warning), if the version is
         unchanged and the stored clock is still ``expected``: whoever writes
         first wins, so a warning is given once. No version bump."""
-        self._forget_rows((row.id,))
+        self.kept.forget((row.id,))
         async with self.db.writing() as c:
             n = await c.execute(
                 "UPDATE tables SET clock = ? WHERE id = ? AND version = ? AND clock = ?",
@@ -531,7 +461,7 @@ class TablesRepo:
         one statement. A key's value is replaced whole (not merged into)."""
         if not patches:
             return
-        kept = self._forget_rows(patches)
+        kept = self.kept.forget(patches)
         rows = [
             (*self.db.json_patch("ui", patch)[1], table_id) for table_id, patch in patches.items()
         ]
@@ -547,12 +477,12 @@ class TablesRepo:
                     ui[key] = value
             columns[_UI] = dumps(ui)
 
-        self._amend_rows(kept, written)
+        self.kept.amend(kept, written)
 
     async def remove(self, tx: Conn, row: TableRow, ledger: Ledger | None, now: float) -> bool:
         """Inside ``tx``: remove the table if its version is unchanged, and
         write its ledger line; whether it was (``False``: stale)."""
-        self._forget_rows((row.id,))
+        self.kept.forget((row.id,))
         n = await tx.execute(
             "DELETE FROM tables WHERE id = ? AND version = ?", (row.id, row.version)
         )

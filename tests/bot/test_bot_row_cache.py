@@ -96,7 +96,7 @@ async def test_a_row_loaded_under_a_held_lock_is_what_the_database_holds(new_dat
                 theirs = await b.tables.get_table(t)
                 theirs.seats.append({"id": 3, "name": "c"})
                 assert await b.tables.save_table(theirs, now=3.0, ledger=Ledger("seats", "command"))
-        assert t not in a.tables._rows  # let go: forgotten
+        assert t not in a.tables.kept.rows  # let go: forgotten
         async with asyncio.timeout(5):
             async with a.tables.table_lock(t):
                 seen = reads[0]
@@ -218,7 +218,7 @@ async def test_a_write_outside_a_save_raced_by_a_save_keeps_the_newer_row(new_da
                 a.db.writing = writing  # type: ignore[method-assign]
                 async with writing() as c:
                     saved = await a.tables.save_table(row, now=2.0, ledger=Ledger("x", "press"))
-                    assert saved and t in a.tables._rows
+                    assert saved and t in a.tables.kept.rows
                     yield c
 
             a.db.writing = slow  # type: ignore[method-assign]
