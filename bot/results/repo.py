@@ -474,23 +474,25 @@ class ResultsRepo:
         (``guild_id``), and/or with ``user_id`` among the players, of
         ``game``. Each with where its result message is, its seed, seats,
         outcome and places (``players``, as :meth:`get_result`)."""
-        cols = "id, guild_id, channel_id, message_id, game, seed, finished_at, outcome, seats"
+        cols = ("id", "guild_id", "channel_id", "message_id", "game", "seed", "finished_at",
+                "outcome", "seats")  # fmt: skip
         if user_id is not None:
             # a player's games from their own places, newest first
-            # (result_players_user): as many rows as the player has games
-            # there, however long the server's history (the server's newest
-            # results walked until ten had the player grew with the server)
+            # (result_players_user, which holds all it needs: migration 13):
+            # as many rows as the player has games there, however long the
+            # server's history (the server's newest results walked until ten
+            # had the player grew with the server)
             where, args = equal("rp.", user_id=user_id, guild_id=guild_id, game=game)
             sql = (
-                "SELECT " + ", ".join(f"r.{c}" for c in cols.split(", "))
-                + " FROM result_players rp CROSS JOIN results r"
+                f"SELECT {', '.join('r.' + c for c in cols)}"
+                " FROM result_players rp CROSS JOIN results r"
                 f" WHERE {where} AND r.id = rp.result_id"
                 " ORDER BY rp.finished_at DESC, rp.result_id DESC LIMIT ?"
             )
         else:
             where, args = equal("", guild_id=guild_id, game=game)
             sql = (
-                f"SELECT {cols} FROM results"
+                f"SELECT {', '.join(cols)} FROM results"
                 + (f" WHERE {where}" if args else "")
                 + " ORDER BY finished_at DESC, id DESC LIMIT ?"
             )

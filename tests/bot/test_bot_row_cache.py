@@ -141,6 +141,28 @@ async def test_what_a_process_noted_of_a_table_is_written_before_another_takes_i
         await b.close()
 
 
+async def _save_raced(a, t, meanwhile):
+    """Table ``t`` loaded and saved under its lock while ``meanwhile`` writes
+    right after the save's statement, then loaded again: (the reads counter,
+    its count after the save, the row saved, the row loaded again)."""
+    reads = _count_reads(a)
+    write = a.db.update_then_insert
+
+    async def raced(*args, **kwargs):
+        n = await write(*args, **kwargs)
+        await meanwhile()
+        return n
+
+    a.db.update_then_insert = raced  # type: ignore[method-assign]
+    async with a.tables.table_lock(t):
+        row = await a.tables.get_table(t)
+        assert row is not None
+        assert await a.tables.save_table(row, now=2.0, ledger=Ledger("ui", "press"))
+        seen = reads[0]
+        again = await a.tables.get_table(t)
+    return reads, seen, row, again
+
+
 @on_postgres
 async def test_a_save_raced_by_another_write_of_the_process_keeps_no_row(new_database):
     """The sweep's flush (not under the table's lock) writes the version
@@ -149,22 +171,12 @@ async def test_a_save_raced_by_another_write_of_the_process_keeps_no_row(new_dat
     (a,) = await _stores(new_database, 1)
     try:
         t = await _new_table(a)
-        reads = _count_reads(a)
-        write = a.db.update_then_insert
 
-        async def raced(*args, **kwargs):
-            n = await write(*args, **kwargs)
+        async def meanwhile() -> None:
             await a.tables.set_shown({t: 7})
-            return n
 
-        a.db.update_then_insert = raced  # type: ignore[method-assign]
-        async with a.tables.table_lock(t):
-            row = await a.tables.get_table(t)
-            assert row is not None
-            assert await a.tables.save_table(row, now=2.0, ledger=Ledger("ui", "press"))
-            seen = reads[0]
-            again = await a.tables.get_table(t)
-            assert reads[0] == seen + 1 and again is not None and again.shown == 7
+        reads, seen, row, again = await _save_raced(a, t, meanwhile)
+        assert reads[0] == seen + 1 and again is not None and again.shown == 7
     finally:
         await a.close()
 
@@ -178,23 +190,13 @@ async def test_a_write_of_another_table_does_not_make_a_save_forget_its_row(new_
     (a,) = await _stores(new_database, 1)
     try:
         t, other = await _new_table(a), await _new_table(a, channel=101)
-        reads = _count_reads(a)
-        write = a.db.update_then_insert
 
-        async def raced(*args, **kwargs):
-            n = await write(*args, **kwargs)
+        async def meanwhile() -> None:
             await a.tables.set_shown({other: 1})
             await a.tables.patch_ui({other: {"ping": 1}})
-            return n
 
-        a.db.update_then_insert = raced  # type: ignore[method-assign]
-        async with a.tables.table_lock(t):
-            row = await a.tables.get_table(t)
-            assert row is not None
-            assert await a.tables.save_table(row, now=2.0, ledger=Ledger("ui", "press"))
-            seen = reads[0]
-            again = await a.tables.get_table(t)
-            assert reads[0] == seen and again is not None and again.version == row.version
+        reads, seen, row, again = await _save_raced(a, t, meanwhile)
+        assert reads[0] == seen and again is not None and again.version == row.version
     finally:
         await a.close()
 
